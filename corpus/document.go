@@ -1,0 +1,97 @@
+package corpus
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Format is the source format of a filing.
+type Format string
+
+// Source formats understood by the ingester.
+const (
+	FormatHTML Format = "html" // EDGAR inline-XBRL HTML
+	FormatText Format = "text" // plain text, pages separated by form feeds
+	FormatPDF  Format = "pdf"  // PDF, read through pdftotext -layout
+)
+
+// Document is one filing in canonical form.
+type Document struct {
+	ID         string    // hex sha256 of Text
+	Ticker     string    // upper case, e.g. "AAPL"
+	Company    string    // registrant name
+	Form       string    // "10-K", "10-Q", ...
+	FiscalYear int       // fiscal year the filing reports on
+	PeriodEnd  time.Time // last day of the reported period (UTC midnight)
+	Filed      time.Time // filing date; zero when unknown
+	Source     string    // path or URL the document was read from
+	Format     Format    // source format
+	Pages      int       // number of pages; 0 when the source has no page breaks
+	Embedder   string    // identity of the embedder that embedded its chunks
+	Text       string    // canonical text; empty in listings
+}
+
+// DocumentID returns the identity of a canonical text: its hex sha256.
+func DocumentID(canonical string) string {
+	sum := sha256.Sum256([]byte(canonical))
+	return hex.EncodeToString(sum[:])
+}
+
+// Chunk is a span of a document's canonical text, the unit of retrieval.
+type Chunk struct {
+	ID         string    // ChunkID(DocumentID, Ordinal)
+	DocumentID string    // owning document
+	Ordinal    int       // position in the document, from 0
+	Section    string    // "Item 7", "Item 1A", ...; "" before the first item
+	Page       int       // 1-based page of Start; 0 when the source has no pages
+	Start      int       // byte offset of the first byte in the canonical text
+	End        int       // byte offset one past the last byte
+	Text       string    // canonical text[Start:End]
+	Embedding  []float32 // nil until embedded
+}
+
+// ChunkID returns the stable id of the ordinal-th chunk of a document.
+func ChunkID(documentID string, ordinal int) string {
+	prefix := documentID
+	if len(prefix) > 16 {
+		prefix = prefix[:16]
+	}
+	return fmt.Sprintf("%s-%05d", prefix, ordinal)
+}
+
+// Fact is one numeric inline-XBRL fact (an ix:nonFraction element).
+type Fact struct {
+	DocumentID  string
+	Concept     string            // qualified name, e.g. "us-gaap:Revenues"
+	Value       decimal.Decimal   // scale and sign applied
+	Unit        string            // "USD", "shares", "USD/shares", "pure", ...
+	Decimals    string            // as tagged: "-6", "2", "INF"; "" when absent
+	PeriodStart time.Time         // zero for an instant
+	PeriodEnd   time.Time         // end of a duration, or the instant
+	Instant     bool              // true when the context is an instant
+	Dimensions  map[string]string // explicit members by axis; empty for the default context
+	ContextID   string            // contextRef as tagged
+	Start       int               // byte span of the displayed value in the canonical text
+	End         int
+}
+
+// SearchResult is one retrieved chunk with its document's metadata.
+type SearchResult struct {
+	ChunkID    string    `json:"chunk_id"`
+	DocumentID string    `json:"document_id"`
+	Ticker     string    `json:"ticker"`
+	Company    string    `json:"company"`
+	Form       string    `json:"form"`
+	FiscalYear int       `json:"fiscal_year"`
+	PeriodEnd  time.Time `json:"-"`
+	Section    string    `json:"section"`
+	Page       int       `json:"page"`
+	Start      int       `json:"start"`
+	End        int       `json:"end"`
+	Score      float64   `json:"score"`
+	Text       string    `json:"text"`
+}
