@@ -1,0 +1,46 @@
+# research: a budgeted task-graph research engine over SEC filings.
+
+CORPUS ?= ../shared/corpus
+DATA_DIR ?= .research/demo
+GO ?= go
+BIN := bin/research
+
+.DEFAULT_GOAL := help
+
+.PHONY: help
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+.PHONY: build
+build: ## build bin/research
+	$(GO) build -o $(BIN) ./cmd/research
+
+.PHONY: test
+test: ## go vet and the race-enabled tests (integration tests need DATABASE_URL)
+	$(GO) vet ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
+
+.PHONY: demo
+demo: build ## ingest the sample corpus into the embedded store and run sample searches
+	@test -f $(CORPUS)/manifest.jsonl || { echo "no corpus at $(CORPUS): pass CORPUS=path/to/corpus"; exit 1; }
+	./$(BIN) ingest --data-dir $(DATA_DIR) --manifest $(CORPUS)/manifest.jsonl || true
+	./$(BIN) search --data-dir $(DATA_DIR) "gross margin decreased" --ticker AAPL,NVDA --k 6
+	./$(BIN) search --data-dir $(DATA_DIR) "risks from supply chain concentration" --section 1A --k 4
+	./$(BIN) search --data-dir $(DATA_DIR) "data center revenue growth" --ticker NVDA --k 3 --format json
+
+.PHONY: bench
+bench: ## run the Go benchmarks
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+.PHONY: lint
+lint: ## gofmt and go vet
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
+	$(GO) vet ./...
+
+.PHONY: db
+db: ## install and start Postgres with pgvector (needs root)
+	bash scripts/setup-postgres.sh
+
+.PHONY: clean
+clean: ## remove the binary and the demo store
+	rm -rf bin $(DATA_DIR)
