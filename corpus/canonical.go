@@ -9,27 +9,28 @@ import (
 // Canonicalize returns the canonical form of extracted text: line endings
 // normalised to '\n', every run of whitespace inside a line collapsed to one
 // space, lines trimmed, runs of blank lines collapsed to one, and page breaks
-// kept as a form feed on a line of its own. Canonicalize is idempotent.
+// kept as a form feed on a line of its own. No blank line opens or ends the
+// text or touches a page break. Canonicalize is idempotent.
 func Canonicalize(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	var b strings.Builder
 	b.Grow(len(s))
-	blank := true // at start, or after a blank line: suppress further blank lines
-	wroteAny := false
+	// A blank line is written only once a line of text follows it, so none
+	// is left before a page break or at the end.
+	pendingBlank, afterText := false, false
 	emitLine := func(line string) {
 		line = collapseSpaces(line)
 		if line == "" {
-			if !blank {
-				b.WriteByte('\n')
-				blank = true
-			}
+			pendingBlank = afterText
 			return
+		}
+		if pendingBlank {
+			b.WriteByte('\n')
 		}
 		b.WriteString(line)
 		b.WriteByte('\n')
-		blank = false
-		wroteAny = true
+		pendingBlank, afterText = false, true
 	}
 	for len(s) > 0 {
 		i := strings.IndexAny(s, "\n\f")
@@ -39,16 +40,15 @@ func Canonicalize(s string) string {
 		}
 		emitLine(s[:i])
 		if s[i] == '\f' {
-			// A page break is a line of its own; a blank line may not follow it.
 			b.WriteString("\f\n")
-			blank = true
-			wroteAny = true
+			pendingBlank, afterText = false, false
 		}
 		s = s[i+1:]
 	}
-	_ = wroteAny
-	out := b.String()
-	return strings.TrimRight(out, "\n") + "\n"
+	if strings.Trim(b.String(), "\f\n") == "" {
+		return ""
+	}
+	return b.String()
 }
 
 // collapseSpaces trims a line and collapses each run of Unicode white space

@@ -3,6 +3,7 @@ package corpus
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -75,8 +76,8 @@ type Fact struct {
 	Instant     bool              // true when the context is an instant
 	Dimensions  map[string]string // explicit members by axis; empty for the default context
 	ContextID   string            // contextRef as tagged
-	Start       int               // byte span of the displayed value in the canonical text
-	End         int
+	Start       int               // byte span of the displayed value in the canonical text;
+	End         int               // Start == End == -1 for a fact not displayed (in ix:hidden)
 }
 
 // SearchResult is one retrieved chunk with its document's metadata.
@@ -87,11 +88,25 @@ type SearchResult struct {
 	Company    string    `json:"company"`
 	Form       string    `json:"form"`
 	FiscalYear int       `json:"fiscal_year"`
-	PeriodEnd  time.Time `json:"-"`
+	PeriodEnd  time.Time `json:"period_end"`
 	Section    string    `json:"section"`
-	Page       int       `json:"page"`
+	Page       int       `json:"page"` // 0 (JSON null) when the source has no pages
 	Start      int       `json:"start"`
 	End        int       `json:"end"`
 	Score      float64   `json:"score"`
 	Text       string    `json:"text"`
+}
+
+// MarshalJSON writes PeriodEnd as YYYY-MM-DD and a missing page as null.
+func (r SearchResult) MarshalJSON() ([]byte, error) {
+	type plain SearchResult
+	var page *int
+	if r.Page > 0 {
+		page = &r.Page
+	}
+	return json.Marshal(struct {
+		plain
+		PeriodEnd string `json:"period_end"`
+		Page      *int   `json:"page"`
+	}{plain(r), r.PeriodEnd.Format(time.DateOnly), page})
 }

@@ -76,7 +76,8 @@ type Store interface {
 	// chunks match f, exactly k are returned.
 	VectorSearch(ctx context.Context, vec []float32, f Filter, k int) ([]SearchResult, error)
 
-	// Facts returns the facts matching f ordered by document, then span.
+	// Facts returns the facts matching f, ordered by document and then
+	// in the order they were added.
 	Facts(ctx context.Context, f FactFilter) ([]Fact, error)
 
 	// Stats summarises the store's contents.

@@ -1,0 +1,90 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/corpus"
+)
+
+const factsSelect = `
+SELECT f.document_id, f.concept, f.value, f.unit, f.decimals, f.period_start, f.period_end, f.instant,
+	f.dimensions, f.context_id, f.start_offset, f.end_offset
+FROM facts f`
+
+const factsJoinDocuments = ` JOIN documents d ON d.tenant_id = f.tenant_id AND d.id = f.document_id`
+
+const factsOrder = ` ORDER BY f.document_id, f.ordinal`
+
+// Facts returns the facts matching f, ordered by document and then in the
+// order they were added.
+func (s *Store) Facts(ctx context.Context, f corpus.FactFilter) ([]corpus.Fact, error) {
+	var a args
+	var sql strings.Builder
+	sql.WriteString(factsSelect)
+	if f.Ticker != "" {
+		sql.WriteString(factsJoinDocuments)
+	}
+	sql.WriteString(" WHERE f.tenant_id = " + a.add(s.tenant))
+	if f.DocumentID != "" {
+		sql.WriteString(" AND f.document_id = " + a.add(f.DocumentID))
+	}
+	if f.Ticker != "" {
+		sql.WriteString(" AND d.ticker = " + a.add(f.Ticker))
+	}
+	if f.Concept != "" {
+		sql.WriteString(" AND f.concept = " + a.add(f.Concept))
+	}
+	if !f.PeriodEnd.IsZero() {
+		sql.WriteString(" AND f.period_end = " + a.add(date(f.PeriodEnd)))
+	}
+	sql.WriteString(factsOrder)
+	if f.Limit > 0 {
+		sql.WriteString(" LIMIT " + a.add(f.Limit))
+	}
+	rows, _ := s.pool.Query(ctx, sql.String(), a...)
+	facts, err := pgx.CollectRows(rows, scanFact)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: facts: %w", err)
+	}
+	return facts, nil
+}
+
+func scanFact(row pgx.CollectableRow) (corpus.Fact, error) {
+	var f corpus.Fact
+	var value pgtype.Numeric
+	var start pgtype.Date
+	err := row.Scan(&f.DocumentID, &f.Concept, &value, &f.Unit, &f.Decimals, &start, &f.PeriodEnd, &f.Instant,
+		&f.Dimensions, &f.ContextID, &f.Start, &f.End)
+	if err != nil {
+		return f, err
+	}
+	if f.Value, err = fromNumeric(value); err != nil {
+		return f, err
+	}
+	if start.Valid {
+		f.PeriodStart = start.Time
+	}
+	if len(f.Dimensions) == 0 {
+		f.Dimensions = nil
+	}
+	return f, nil
+}
+
+// numeric converts a decimal exactly, without a detour through text.
+func numeric(d decimal.Decimal) pgtype.Numeric {
+	return pgtype.Numeric{Int: d.Coefficient(), Exp: d.Exponent(), Valid: true}
+}
+
+func fromNumeric(n pgtype.Numeric) (decimal.Decimal, error) {
+	if !n.Valid || n.NaN || n.InfinityModifier != pgtype.Finite {
+		return decimal.Decimal{}, errors.New("pgstore: fact value is not a finite number")
+	}
+	return decimal.NewFromBigInt(n.Int, n.Exp), nil
+}
