@@ -24,7 +24,7 @@
 // Full text goes through package textsearch, which follows Postgres'
 // english configuration (Snowball stemmer, stop words, websearch_to_tsquery
 // syntax) so a query matches the same chunks here as in the Postgres store;
-// ranking is BM25 rather than ts_rank_cd, so scores differ. Vector search
+// ranking is BM25 rather than ts_rank, so scores differ. Vector search
 // is exact: every admitted chunk's cosine similarity is computed, so a
 // filter matching few chunks still yields k results when k exist.
 package embedded

@@ -604,7 +604,7 @@ func (s *Store) matchingDocs(f *corpus.Filter) []bool {
 // query is read as Postgres' websearch_to_tsquery('english', query) reads
 // it, and the OR reading of the fallback keeps negations and phrases, as in
 // the Postgres store; a query that requires no word ("-tariff") finds
-// nothing. Matches are ranked by BM25 rather than ts_rank_cd, so scores
+// nothing. Matches are ranked by BM25 rather than ts_rank, so scores
 // differ from the Postgres store's while the chunks matched are the same.
 func (s *Store) FullTextSearch(ctx context.Context, query string, f corpus.Filter, k int) ([]corpus.SearchResult, error) {
 	if err := ctx.Err(); err != nil {

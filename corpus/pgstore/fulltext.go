@@ -19,8 +19,12 @@ SELECT q::text, querytree(q)
 FROM websearch_to_tsquery('english', $1) AS q`
 
 // ftsSQL is completed by writeFilter and ftsOrder. $2 is the tsquery text.
+// It ranks with ts_rank (term frequency) rather than ts_rank_cd (cover
+// density): on the retrieval set ts_rank_cd ranked the OR fallback's partial
+// matches poorly (full-text recall@10 0.597 against 0.771 with ts_rank; see
+// docs/benchmarks.md).
 const ftsSQL = `
-SELECT ` + resultColumns + `, ts_rank_cd(c.tsv, $2::tsquery)::float8 AS score
+SELECT ` + resultColumns + `, ts_rank(c.tsv, $2::tsquery)::float8 AS score
 FROM ` + resultJoin + `
 WHERE c.tenant_id = $1 AND c.tsv @@ $2::tsquery`
 
@@ -29,7 +33,7 @@ const ftsExclude = ` AND c.id <> ALL(%s::text[])`
 const ftsOrder = ` ORDER BY score DESC, c.id LIMIT %s`
 
 // FullTextSearch returns up to k chunks matching query under f, best first,
-// scored by ts_rank_cd. The query is read by websearch_to_tsquery with the
+// scored by ts_rank. The query is read by websearch_to_tsquery with the
 // english configuration. When the AND reading finds fewer than k chunks, the
 // OR reading (see orQuery) fills the rest, after them. A query with no
 // required word (empty, stop words, only negations) finds nothing.

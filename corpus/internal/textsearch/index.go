@@ -14,7 +14,7 @@ const (
 // Index is an in-memory inverted index with positions over texts numbered
 // from 0 in the order they are added. It ranks matches with BM25 (k1=1.2,
 // b=0.75), taking document frequencies and the average length over every
-// text in the index. Postgres ranks with ts_rank_cd (cover density) instead,
+// text in the index. Postgres ranks with ts_rank (term frequency) instead,
 // so the two stores' scores differ, while which texts match, and the shape
 // of a result list, are the same.
 //
