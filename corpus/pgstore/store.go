@@ -36,9 +36,20 @@ type Config struct {
 	// under the filter; 0 means 20000 (pgvector's default), and it is
 	// raised to 100·k when smaller.
 	MaxScanTuples int
+
+	// ExactScanLimit is the most chunks a filtered vector search scores
+	// exactly instead of walking the HNSW index; 0 means 20000, -1 never.
+	// A filter that keeps a small share of a large table (one ticker among
+	// forty at 200,000 chunks) leaves the iterative index walk with poor
+	// recall (0.21 at ef_search 100), while scoring the few thousand chunks
+	// it keeps takes milliseconds and is exact.
+	ExactScanLimit int
 }
 
 func (c *Config) validate() error {
+	if c.ExactScanLimit < -1 {
+		return fmt.Errorf("pgstore: Config.ExactScanLimit %d is below -1", c.ExactScanLimit)
+	}
 	if c.EfSearch < 0 {
 		return fmt.Errorf("pgstore: Config.EfSearch %d is negative", c.EfSearch)
 	}
@@ -51,10 +62,11 @@ func (c *Config) validate() error {
 // Store is a corpus.Store on Postgres, scoped to one tenant. It is safe for
 // concurrent use.
 type Store struct {
-	pool          *pgxpool.Pool
-	tenant        string
-	efSearch      int
-	maxScanTuples int
+	pool           *pgxpool.Pool
+	tenant         string
+	efSearch       int
+	maxScanTuples  int
+	exactScanLimit int // -1: never
 }
 
 var _ corpus.Store = (*Store)(nil)
@@ -82,7 +94,7 @@ func New(pool *pgxpool.Pool, cfg *Config) (*Store, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	s := &Store{pool: pool, tenant: cfg.Tenant, efSearch: cfg.EfSearch, maxScanTuples: cfg.MaxScanTuples}
+	s := &Store{pool: pool, tenant: cfg.Tenant, efSearch: cfg.EfSearch, maxScanTuples: cfg.MaxScanTuples, exactScanLimit: cfg.ExactScanLimit}
 	if s.tenant == "" {
 		s.tenant = DefaultTenant
 	}
@@ -91,6 +103,9 @@ func New(pool *pgxpool.Pool, cfg *Config) (*Store, error) {
 	}
 	if s.maxScanTuples == 0 {
 		s.maxScanTuples = defaultMaxScanTuples
+	}
+	if s.exactScanLimit == 0 {
+		s.exactScanLimit = defaultExactScanLimit
 	}
 	return s, nil
 }
@@ -366,4 +381,13 @@ func nullDate(t time.Time) pgtype.Date {
 		return pgtype.Date{}
 	}
 	return date(t)
+}
+
+// RefreshStats updates the planner's statistics of the corpus tables. The
+// ingester calls it after storing documents: with the statistics of an empty
+// table the planner does not use the HNSW index (a vector search over the
+// sample corpus took 36 ms instead of 2 ms).
+func (s *Store) RefreshStats(ctx context.Context) error {
+	_, err := s.pool.Exec(ctx, "ANALYZE documents, chunks, facts")
+	return err
 }

@@ -38,19 +38,28 @@ const vectorOrder = ` ORDER BY c.embedding <=> $2 LIMIT %s`
 // the filter is selective, which is when it is needed.
 const exactOrder = ` ORDER BY score DESC, c.id LIMIT %s`
 
+// countUpToSQL counts the chunks under a filter, stopping past a limit.
+// Completed by writeFilter and countUpToEnd.
+const countUpToSQL = `
+SELECT count(*) FROM (SELECT 1 FROM ` + resultJoin + `
+WHERE c.tenant_id = $1 AND c.embedding IS NOT NULL`
+
+const countUpToEnd = ` LIMIT %s) AS matching`
+
 const (
-	defaultEfSearch      = 100
-	maxEfSearch          = 1000 // pgvector's upper bound
-	defaultMaxScanTuples = 20_000
+	defaultExactScanLimit = 20_000
+	defaultEfSearch       = 100
+	maxEfSearch           = 1000 // pgvector's upper bound
+	defaultMaxScanTuples  = 20_000
 )
 
 // VectorSearch returns the k chunks under f nearest to vec by cosine
 // distance, best first; Score is the cosine similarity, 1 - distance.
 // Chunks without an embedding are never returned.
 //
-// The planner chooses between an exact scan of the chunks under f (when f
-// is selective enough to make that cheap) and a walk of the HNSW index,
-// which is approximate. The index walk is iterative (strict order, see
+// A filter that keeps at most Config.ExactScanLimit chunks is answered by
+// scoring those chunks exactly. Otherwise the planner chooses between an
+// exact scan and a walk of the HNSW index, which is approximate. The index walk is iterative (strict order, see
 // Config.EfSearch and Config.MaxScanTuples): chunks the filter rejects do
 // not count toward k. If it still yields fewer than k chunks, because the
 // filter matches too small a share for the scan budget or fewer than k
@@ -72,6 +81,16 @@ func (s *Store) VectorSearch(ctx context.Context, vec []float32, f corpus.Filter
 			return err
 		}
 		q := pgvector.NewVector(vec)
+		if s.exactScanLimit >= 0 && !emptyFilter(f) {
+			n, err := s.countUpTo(ctx, tx, f, s.exactScanLimit+1)
+			if err != nil {
+				return err
+			}
+			if n <= s.exactScanLimit {
+				results, err = s.vectorQuery(ctx, tx, q, f, k, exactOrder)
+				return err
+			}
+		}
 		var err error
 		results, err = s.vectorQuery(ctx, tx, q, f, k, vectorOrder)
 		if err != nil || len(results) >= k {
@@ -107,4 +126,20 @@ func (s *Store) vectorSQL(q pgvector.Vector, f corpus.Filter, k int, order strin
 	writeFilter(&sql, &a, f)
 	fmt.Fprintf(&sql, order, a.add(k))
 	return sql.String(), a
+}
+
+func emptyFilter(f corpus.Filter) bool {
+	return len(f.Tickers) == 0 && f.Form == "" && len(f.FiscalYears) == 0 && f.Section == ""
+}
+
+// countUpTo counts the embedded chunks under f, up to limit.
+func (s *Store) countUpTo(ctx context.Context, tx pgx.Tx, f corpus.Filter, limit int) (int, error) {
+	a := args{s.tenant}
+	var sql strings.Builder
+	sql.WriteString(countUpToSQL)
+	writeFilter(&sql, &a, f)
+	fmt.Fprintf(&sql, countUpToEnd, a.add(limit))
+	var n int
+	err := tx.QueryRow(ctx, sql.String(), a...).Scan(&n)
+	return n, err
 }
