@@ -42,6 +42,11 @@ CREATE TABLE chunks (
     FOREIGN KEY (tenant_id, document_id) REFERENCES documents (tenant_id, id) ON DELETE CASCADE
 );
 
+-- Keep vectors in the row: an exact scan under a selective filter reads
+-- every candidate's vector, and fetching it from TOAST made that scan five
+-- times slower (20,000 chunks: 74 ms against 13 ms).
+ALTER TABLE chunks ALTER COLUMN embedding SET STORAGE PLAIN;
+
 CREATE INDEX chunks_document_idx ON chunks (tenant_id, document_id, ordinal);
 CREATE INDEX chunks_tsv_idx ON chunks USING gin (tsv);
 CREATE INDEX chunks_embedding_idx ON chunks USING hnsw (embedding vector_cosine_ops);
