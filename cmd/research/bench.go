@@ -174,15 +174,11 @@ func runBenchSearch(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 	}
 	fmt.Fprintf(stderr, "queries: %d from %s\n", len(queries), source)
-	store, closeStore, err := sf.openStore(ctx)
+	store, emb, closeStore, err := sf.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	emb, err := sf.newEmbedder()
-	if err != nil {
-		return err
-	}
 	label := "embedded " + sf.dataDir
 	if sf.db != "" {
 		label = "postgres tenant " + sf.tenant

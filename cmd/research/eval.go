@@ -54,7 +54,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("retrieval set: %w", err)
 	}
-	store, closeStore, err := sf.openStore(ctx)
+	store, emb, closeStore, err := sf.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -65,10 +65,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if st.Documents == 0 {
 		return fmt.Errorf("the store holds no documents: run research ingest first")
-	}
-	emb, err := sf.newEmbedder()
-	if err != nil {
-		return err
 	}
 	scores, err := eval.RunRetrieval(ctx, corpus.NewSearcher(store, emb), set, eval.Methods, cutoffs)
 	if err != nil {

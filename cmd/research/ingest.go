@@ -63,15 +63,11 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stderr, "skipped %v\n", err)
 	}
 
-	store, closeStore, err := sf.openStore(ctx)
+	store, emb, closeStore, err := sf.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	emb, err := sf.newEmbedder()
-	if err != nil {
-		return err
-	}
 	in, err := corpus.NewIngester(store, emb)
 	if err != nil {
 		return err

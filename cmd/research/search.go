@@ -72,15 +72,11 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		req.Filter.FiscalYears = append(req.Filter.FiscalYears, n)
 	}
-	store, closeStore, err := sf.openStore(ctx)
+	store, emb, closeStore, err := sf.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	emb, err := sf.newEmbedder()
-	if err != nil {
-		return err
-	}
 	results, err := corpus.NewSearcher(store, emb).Search(ctx, req)
 	if err != nil {
 		return err

@@ -42,6 +42,20 @@ func envOr(key, def string) string {
 	return def
 }
 
+// open builds the embedder and opens the store the flags select; the
+// embedder first, so a bad flag fails before any connection is made.
+func (f *storeFlags) open(ctx context.Context) (corpus.Store, corpus.Embedder, func(), error) {
+	emb, err := f.newEmbedder()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	store, closeStore, err := f.openStore(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return store, emb, closeStore, nil
+}
+
 // openStore opens the store the flags select: Postgres (migrated first)
 // when a URL is given, the embedded store otherwise.
 func (f *storeFlags) openStore(ctx context.Context) (corpus.Store, func(), error) {
