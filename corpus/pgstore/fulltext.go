@@ -76,7 +76,7 @@ func (s *Store) fullText(ctx context.Context, tsquery string, f corpus.Filter, e
 		fmt.Fprintf(&sql, ftsExclude, a.add(exclude))
 	}
 	fmt.Fprintf(&sql, ftsOrder, a.add(k))
-	rows, _ := s.pool.Query(ctx, sql.String(), a...)
+	rows, _ := s.pool.Query(ctx, sql.String(), append(args{customPlan}, a...)...)
 	results, err := pgx.CollectRows(rows, scanResult)
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: full-text search %s: %w", tsquery, err)
