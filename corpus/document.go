@@ -97,16 +97,27 @@ type SearchResult struct {
 	Text       string    `json:"text"`
 }
 
-// MarshalJSON writes PeriodEnd as YYYY-MM-DD and a missing page as null.
+// MarshalJSON writes the fields in the documented order, PeriodEnd as
+// YYYY-MM-DD and a missing page as null.
 func (r SearchResult) MarshalJSON() ([]byte, error) {
-	type plain SearchResult
 	var page *int
 	if r.Page > 0 {
 		page = &r.Page
 	}
 	return json.Marshal(struct {
-		plain
-		PeriodEnd string `json:"period_end"`
-		Page      *int   `json:"page"`
-	}{plain(r), r.PeriodEnd.Format(time.DateOnly), page})
+		ChunkID    string  `json:"chunk_id"`
+		DocumentID string  `json:"document_id"`
+		Ticker     string  `json:"ticker"`
+		Company    string  `json:"company"`
+		Form       string  `json:"form"`
+		FiscalYear int     `json:"fiscal_year"`
+		PeriodEnd  string  `json:"period_end"`
+		Section    string  `json:"section"`
+		Page       *int    `json:"page"`
+		Start      int     `json:"start"`
+		End        int     `json:"end"`
+		Score      float64 `json:"score"`
+		Text       string  `json:"text"`
+	}{r.ChunkID, r.DocumentID, r.Ticker, r.Company, r.Form, r.FiscalYear, r.PeriodEnd.Format(time.DateOnly),
+		r.Section, page, r.Start, r.End, r.Score, r.Text})
 }
