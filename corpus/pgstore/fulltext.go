@@ -76,7 +76,13 @@ func (s *Store) fullText(ctx context.Context, tsquery string, f corpus.Filter, e
 		fmt.Fprintf(&sql, ftsExclude, a.add(exclude))
 	}
 	fmt.Fprintf(&sql, ftsOrder, a.add(k))
-	rows, _ := s.pool.Query(ctx, sql.String(), append(args{customPlan}, a...)...)
+	// A filtered search is planned for its arguments (see customPlan). An
+	// unfiltered one keeps the cached plan: planned afresh, common-word
+	// queries got a slower plan (sample corpus p50 28 ms against 16 ms).
+	if !emptyFilter(f) {
+		a = append(args{customPlan}, a...)
+	}
+	rows, _ := s.pool.Query(ctx, sql.String(), a...)
 	results, err := pgx.CollectRows(rows, scanResult)
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: full-text search %s: %w", tsquery, err)
