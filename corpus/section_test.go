@@ -120,7 +120,7 @@ func corpusDir(t testing.TB) string {
 	return dir
 }
 
-// TestSectionsOnCorpus holds the detector to the real text filings: every
+// TestSectionsOnCorpus holds the detector to the real filings: every
 // 10-K has its MD&A (Item 7) and risk factors (Item 1A) as substantial
 // sections, every 10-Q its MD&A (Item 2), and item order is sane.
 func TestSectionsOnCorpus(t *testing.T) {
@@ -129,6 +129,11 @@ func TestSectionsOnCorpus(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no text filings in %s", dir)
 	}
+	html, err := filepath.Glob(filepath.Join(dir, "edgar", "*.html"))
+	if err != nil || len(html) == 0 {
+		t.Fatalf("no EDGAR filings in %s", dir)
+	}
+	files = append(files, html...)
 	for _, path := range files {
 		name := filepath.Base(path)
 		if strings.HasPrefix(name, "INTEL_2020") {
@@ -140,8 +145,14 @@ func TestSectionsOnCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			text, _, err := ParseText(f)
-			if err != nil {
+			var text string
+			if strings.HasSuffix(path, ".html") {
+				p, err := ParseHTML(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				text = p.Text
+			} else if text, _, err = ParseText(f); err != nil {
 				t.Fatal(err)
 			}
 			size := map[string]int{}
@@ -149,7 +160,7 @@ func TestSectionsOnCorpus(t *testing.T) {
 				size[s.Name] += s.End - s.Start
 			}
 			want := []string{"Item 1A", "Item 7"}
-			if strings.Contains(name, "10Q") {
+			if strings.Contains(name, "10Q") || strings.Contains(name, "10-q") {
 				want = []string{"Item 2"}
 			}
 			for _, item := range want {
