@@ -1,0 +1,150 @@
+package budget
+
+import (
+	"fmt"
+
+	"github.com/shopspring/decimal"
+)
+
+// Dimension names one thing a budget counts.
+type Dimension string
+
+// The dimensions a budget counts. Tool calls are counted per kind of tool.
+const (
+	ModelCalls     Dimension = "model_calls"
+	SearchCalls    Dimension = "search_calls"
+	ReadCalls      Dimension = "read_calls"
+	FactCalls      Dimension = "fact_calls"
+	CalculateCalls Dimension = "calculate_calls"
+	InputTokens    Dimension = "input_tokens"
+	OutputTokens   Dimension = "output_tokens"
+	Candidates     Dimension = "retrieval_candidates"
+	SpendUSD       Dimension = "spend_usd"
+)
+
+// nCounts is the number of integer dimensions: every one but SpendUSD.
+const nCounts = 8
+
+// countDims are the integer dimensions in the order of counts.
+var countDims = [nCounts]Dimension{ModelCalls, SearchCalls, ReadCalls, FactCalls, CalculateCalls, InputTokens, OutputTokens, Candidates}
+
+// Dimensions returns every dimension, in the order reports list them.
+func Dimensions() []Dimension {
+	return append(countDims[:], SpendUSD)
+}
+
+// Amounts is a usage vector: what a call reserves, or what it used. The
+// zero value is nothing at all.
+type Amounts struct {
+	ModelCalls     int64
+	SearchCalls    int64
+	ReadCalls      int64
+	FactCalls      int64
+	CalculateCalls int64
+	InputTokens    int64
+	OutputTokens   int64
+	Candidates     int64
+	// SpendUSD is money, exact: never a float.
+	SpendUSD decimal.Decimal
+}
+
+// counts returns the integer dimensions in the order of countDims.
+func (a *Amounts) counts() [nCounts]int64 {
+	return [nCounts]int64{a.ModelCalls, a.SearchCalls, a.ReadCalls, a.FactCalls, a.CalculateCalls, a.InputTokens, a.OutputTokens, a.Candidates}
+}
+
+func fromCounts(c [nCounts]int64, spend decimal.Decimal) Amounts {
+	return Amounts{
+		ModelCalls: c[0], SearchCalls: c[1], ReadCalls: c[2], FactCalls: c[3], CalculateCalls: c[4],
+		InputTokens: c[5], OutputTokens: c[6], Candidates: c[7], SpendUSD: spend,
+	}
+}
+
+// Get returns the amount of one dimension as a decimal; zero for a
+// dimension it does not know.
+func (a Amounts) Get(d Dimension) decimal.Decimal {
+	if d == SpendUSD {
+		return a.SpendUSD
+	}
+	c := a.counts()
+	for i, cd := range countDims {
+		if cd == d {
+			return decimal.NewFromInt(c[i])
+		}
+	}
+	return decimal.Decimal{}
+}
+
+// IsZero reports whether every dimension is zero.
+func (a Amounts) IsZero() bool {
+	return a.counts() == [nCounts]int64{} && a.SpendUSD.IsZero()
+}
+
+// Equal reports whether a and b hold the same amounts (1.0 equals 1.00).
+func (a Amounts) Equal(b Amounts) bool {
+	return a.counts() == b.counts() && a.SpendUSD.Equal(b.SpendUSD)
+}
+
+// Add returns a+b.
+func (a Amounts) Add(b Amounts) Amounts {
+	ac, bc := a.counts(), b.counts()
+	for i := range ac {
+		ac[i] += bc[i]
+	}
+	return fromCounts(ac, a.SpendUSD.Add(b.SpendUSD))
+}
+
+// Sub returns a-b.
+func (a Amounts) Sub(b Amounts) Amounts {
+	ac, bc := a.counts(), b.counts()
+	for i := range ac {
+		ac[i] -= bc[i]
+	}
+	return fromCounts(ac, a.SpendUSD.Sub(b.SpendUSD))
+}
+
+// String lists the non-zero dimensions: "model_calls=1 spend_usd=0.01".
+func (a Amounts) String() string {
+	s := ""
+	c := a.counts()
+	for i, d := range countDims {
+		if c[i] != 0 {
+			s += fmt.Sprintf(" %s=%d", d, c[i])
+		}
+	}
+	if !a.SpendUSD.IsZero() {
+		s += fmt.Sprintf(" %s=%s", SpendUSD, a.SpendUSD)
+	}
+	if s == "" {
+		return "nothing"
+	}
+	return s[1:]
+}
+
+// validate returns a *NegativeAmountError for the first negative dimension.
+func (a Amounts) validate() error {
+	c := a.counts()
+	for i, d := range countDims {
+		if c[i] < 0 {
+			return &NegativeAmountError{Dimension: d, Value: decimal.NewFromInt(c[i])}
+		}
+	}
+	if a.SpendUSD.IsNegative() {
+		return &NegativeAmountError{Dimension: SpendUSD, Value: a.SpendUSD}
+	}
+	return nil
+}
+
+// exceeding returns the first dimension in which a is greater than max.
+func (a Amounts) exceeding(max Amounts) (Dimension, bool) {
+	ac, mc := a.counts(), max.counts()
+	for i, d := range countDims {
+		if ac[i] > mc[i] {
+			return d, true
+		}
+	}
+	if a.SpendUSD.GreaterThan(max.SpendUSD) {
+		return SpendUSD, true
+	}
+	return "", false
+}

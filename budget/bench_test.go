@@ -1,0 +1,123 @@
+package budget_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ledgerline/research/budget"
+	"github.com/ledgerline/research/internal/pgtest"
+)
+
+// BenchmarkReserveSettle measures reserve+settle pairs per second at 1, 8
+// and 64 concurrent callers. With budgets=shared every caller reserves in
+// one run nested in one tenant day, the worst case for contention (every
+// pair locks the same two budgets); with budgets=own each caller has its
+// own run and day, so only capacity limits it. The Postgres pool has 16
+// connections.
+//
+//	DATABASE_URL=... go test -run '^$' -bench ReserveSettle -benchtime 2s ./budget/
+func BenchmarkReserveSettle(b *testing.B) {
+	for _, impl := range []string{"memory", "postgres"} {
+		for _, budgets := range []string{"shared", "own"} {
+			for _, callers := range []int{1, 8, 64} {
+				b.Run(fmt.Sprintf("impl=%s/budgets=%s/callers=%d", impl, budgets, callers), func(b *testing.B) {
+					benchReserveSettle(b, openBench(b, impl), callers, budgets == "own")
+				})
+			}
+		}
+	}
+}
+
+type benchAccountant interface {
+	budget.Accountant
+	SetLimits(ctx context.Context, scope budget.Scope, limits budget.Limits) error
+}
+
+func openBench(b *testing.B, impl string) benchAccountant {
+	if impl == "memory" {
+		m, err := budget.NewMemory(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return m
+	}
+	pool := pgtest.Pool(b)
+	var schema string
+	if err := pool.QueryRow(context.Background(), `SELECT current_schema()`).Scan(&schema); err != nil {
+		b.Fatal(err)
+	}
+	u, err := url.Parse(pgtest.URL(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema+",public")
+	q.Set("pool_max_conns", "16")
+	u.RawQuery = q.Encode()
+	big, err := pgxpool.New(context.Background(), u.String())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(big.Close)
+	p, err := budget.NewPostgres(big, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+func benchReserveSettle(b *testing.B, acct benchAccountant, callers int, own bool) {
+	ctx := context.Background()
+	lim := budget.NoLimits()
+	lim.SpendUSD = usd("1e9")
+	lim.ModelCalls = 1 << 40
+	scopes := make([][]budget.Scope, callers)
+	for c := range callers {
+		scopes[c] = []budget.Scope{budget.RunScope("bench"), helperDay}
+		if own {
+			scopes[c] = []budget.Scope{budget.RunScope(fmt.Sprint("bench", c)), budget.DayScope(helperDay0.AddDate(0, 0, c))}
+		}
+		for _, s := range scopes[c] {
+			if err := acct.SetLimits(ctx, s, lim); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	hold := budget.Amounts{ModelCalls: 1, InputTokens: 2000, OutputTokens: 1000, SpendUSD: usd("0.0027")}
+	used := budget.Amounts{ModelCalls: 1, InputTokens: 1800, OutputTokens: 400, SpendUSD: usd("0.00051")}
+	var next atomic.Int64
+	var failed atomic.Pointer[error]
+	b.ResetTimer()
+	var wg sync.WaitGroup
+	for c := range callers {
+		wg.Go(func() {
+			for {
+				i := next.Add(1)
+				if i > int64(b.N) {
+					return
+				}
+				key := fmt.Sprint("k", i)
+				if _, err := acct.Reserve(ctx, key, scopes[c], hold, nil); err != nil {
+					failed.Store(&err)
+					return
+				}
+				if _, err := acct.Settle(ctx, key, used); err != nil {
+					failed.Store(&err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	b.StopTimer()
+	if err := failed.Load(); err != nil {
+		b.Fatal(*err)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
+}

@@ -1,0 +1,625 @@
+package budget
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/shopspring/decimal"
+)
+
+// Postgres is the accountant of record: budgets, reservations and
+// settlements in the tables of migration 0002_budget, shared by every
+// process that reserves against them. Each operation is one transaction
+// that locks the reservation row, then its scopes' budget rows in
+// (kind, id) order, so concurrent reservations never deadlock and the
+// totals in budgets always equal the sum of the reservations and
+// settlements. Every query filters on the accountant's tenant.
+type Postgres struct {
+	pool *pgxpool.Pool
+	cfg  Config
+}
+
+// NewPostgres returns an accountant over pool, whose schema must be
+// migrated (package migrations).
+func NewPostgres(pool *pgxpool.Pool, cfg *Config) (*Postgres, error) {
+	if pool == nil {
+		return nil, errors.New("budget: NewPostgres: nil pool")
+	}
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return &Postgres{pool: pool, cfg: c}, nil
+}
+
+const upsertLimitsSQL = `
+INSERT INTO budgets (tenant_id, scope_kind, scope_id,
+	limit_model_calls, limit_search_calls, limit_read_calls, limit_fact_calls, limit_calculate_calls,
+	limit_input_tokens, limit_output_tokens, limit_retrieval_candidates, limit_spend_usd, wall_clock_ms)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+ON CONFLICT (tenant_id, scope_kind, scope_id) DO UPDATE SET
+	limit_model_calls = EXCLUDED.limit_model_calls, limit_search_calls = EXCLUDED.limit_search_calls,
+	limit_read_calls = EXCLUDED.limit_read_calls, limit_fact_calls = EXCLUDED.limit_fact_calls,
+	limit_calculate_calls = EXCLUDED.limit_calculate_calls, limit_input_tokens = EXCLUDED.limit_input_tokens,
+	limit_output_tokens = EXCLUDED.limit_output_tokens, limit_retrieval_candidates = EXCLUDED.limit_retrieval_candidates,
+	limit_spend_usd = EXCLUDED.limit_spend_usd, wall_clock_ms = EXCLUDED.wall_clock_ms, updated_at = now()`
+
+// SetLimits creates scope's budget with limits, or replaces the limits of
+// an existing one, keeping its usage. Lowering a limit below the usage
+// refuses further reservations in that dimension; it cancels nothing.
+func (p *Postgres) SetLimits(ctx context.Context, scope Scope, limits Limits) error {
+	if err := scope.validate(); err != nil {
+		return err
+	}
+	if err := limits.validate(); err != nil {
+		return err
+	}
+	args := []any{p.cfg.Tenant, string(scope.Kind), scope.ID}
+	for _, c := range limits.counts() {
+		if c < 0 {
+			args = append(args, nil)
+		} else {
+			args = append(args, c)
+		}
+	}
+	if limits.SpendUSD.IsNegative() {
+		args = append(args, nil)
+	} else {
+		args = append(args, numeric(limits.SpendUSD))
+	}
+	if limits.WallClock > 0 {
+		args = append(args, limits.WallClock.Milliseconds())
+	} else {
+		args = append(args, nil)
+	}
+	_, err := p.pool.Exec(ctx, upsertLimitsSQL, args...)
+	return err
+}
+
+// amountColumns are the amount columns of reservations and settlements, in
+// the order of amountArgs.
+const amountColumns = `model_calls, search_calls, read_calls, fact_calls, calculate_calls, input_tokens, output_tokens, retrieval_candidates, spend_usd`
+
+const insertReservationSQL = `
+INSERT INTO reservations (tenant_id, key, scope_keys, ` + amountColumns + `, state, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'reserved', $13)
+ON CONFLICT (tenant_id, key) DO NOTHING`
+
+// lockBudgetsSQL locks the budget rows of the scopes ($2 kinds, $3 ids) in
+// a fixed order and returns limits, reserved and settled.
+const lockBudgetsSQL = `
+SELECT scope_kind, scope_id,
+	limit_model_calls, limit_search_calls, limit_read_calls, limit_fact_calls, limit_calculate_calls,
+	limit_input_tokens, limit_output_tokens, limit_retrieval_candidates, limit_spend_usd, wall_clock_ms,
+	reserved_model_calls, reserved_search_calls, reserved_read_calls, reserved_fact_calls, reserved_calculate_calls,
+	reserved_input_tokens, reserved_output_tokens, reserved_retrieval_candidates, reserved_spend_usd,
+	settled_model_calls, settled_search_calls, settled_read_calls, settled_fact_calls, settled_calculate_calls,
+	settled_input_tokens, settled_output_tokens, settled_retrieval_candidates, settled_spend_usd
+FROM budgets
+WHERE tenant_id = $1 AND (scope_kind, scope_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))
+ORDER BY scope_kind, scope_id
+FOR UPDATE`
+
+const addReservedSQL = `
+UPDATE budgets SET
+	reserved_model_calls = reserved_model_calls + $4, reserved_search_calls = reserved_search_calls + $5,
+	reserved_read_calls = reserved_read_calls + $6, reserved_fact_calls = reserved_fact_calls + $7,
+	reserved_calculate_calls = reserved_calculate_calls + $8, reserved_input_tokens = reserved_input_tokens + $9,
+	reserved_output_tokens = reserved_output_tokens + $10, reserved_retrieval_candidates = reserved_retrieval_candidates + $11,
+	reserved_spend_usd = reserved_spend_usd + $12, updated_at = now()
+WHERE tenant_id = $1 AND (scope_kind, scope_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`
+
+const selectReservationSQL = `
+SELECT scope_keys, ` + amountColumns + `, state
+FROM reservations WHERE tenant_id = $1 AND key = $2`
+
+// Reserve holds amounts in every one of scopes, or in none: it fails with
+// an *ExhaustedError if any scope cannot hold them, and with ErrNoBudget if
+// a scope has no limits. Reserving a key again with the same scopes and
+// amounts is a replay; with others, ErrKeyReused.
+func (p *Postgres) Reserve(ctx context.Context, key string, scopes []Scope, amounts Amounts, opts *ReserveOpts) (res Result, err error) {
+	if err := validateKey(key); err != nil {
+		return Result{}, err
+	}
+	sorted, err := normalizeScopes(scopes)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := amounts.validate(); err != nil {
+		return Result{}, err
+	}
+	expires := p.cfg.expiry(opts)
+	kinds, ids, keys := scopeArrays(sorted)
+
+	err = p.withTx(ctx, func(tx pgx.Tx) error {
+		b := &pgx.Batch{}
+		b.Queue(insertReservationSQL, append(append([]any{p.cfg.Tenant, key, keys}, amountArgs(amounts)...), expires)...)
+		b.Queue(lockBudgetsSQL, p.cfg.Tenant, kinds, ids)
+		br := tx.SendBatch(ctx, b)
+		tag, err := br.Exec()
+		if err != nil {
+			br.Close()
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			// The key exists: a replay, or a reuse.
+			if err := br.Close(); err != nil {
+				return err
+			}
+			var prevKeys []string
+			var prev Amounts
+			var state string
+			row := tx.QueryRow(ctx, selectReservationSQL, p.cfg.Tenant, key)
+			if err := row.Scan(append([]any{&prevKeys}, append(amountScan(&prev), &state)...)...); err != nil {
+				return err
+			}
+			if !slices.Equal(prevKeys, keys) || !prev.Equal(amounts) {
+				return fmt.Errorf("%w: %q", ErrKeyReused, key)
+			}
+			res = Result{Key: key, State: State(state), Replayed: true, Amounts: prev}
+			return errRollback
+		}
+		budgets, err := scanBudgets(br)
+		if cerr := br.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+		for i, s := range sorted {
+			if i >= len(budgets) || budgets[i].scope != s {
+				return fmt.Errorf("%w: %s", ErrNoBudget, s)
+			}
+			used := budgets[i].reserved.Add(budgets[i].settled)
+			if err := exhausted(s, &budgets[i].limits, &used, &amounts); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(ctx, addReservedSQL, append([]any{p.cfg.Tenant, kinds, ids}, amountArgs(amounts)...)...); err != nil {
+			return err
+		}
+		res = Result{Key: key, State: StateReserved, Amounts: amounts}
+		return nil
+	})
+	return res, err
+}
+
+const lockReservationSQL = selectReservationSQL + ` FOR UPDATE`
+
+const closedAmountsSQL = `
+SELECT ` + amountColumns + ` FROM settlements
+WHERE tenant_id = $1 AND key = $2 AND kind <> 'rejected'`
+
+const insertSettlementSQL = `
+INSERT INTO settlements (tenant_id, key, kind, ` + amountColumns + `, reason)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`
+
+const closeReservationSQL = `
+UPDATE reservations SET state = $3, closed_at = now() WHERE tenant_id = $1 AND key = $2`
+
+// settleBudgetsSQL moves a reservation ($4..$12) out of reserved and its
+// actual usage ($13..$21) into settled.
+const settleBudgetsSQL = `
+UPDATE budgets SET
+	reserved_model_calls = reserved_model_calls - $4, reserved_search_calls = reserved_search_calls - $5,
+	reserved_read_calls = reserved_read_calls - $6, reserved_fact_calls = reserved_fact_calls - $7,
+	reserved_calculate_calls = reserved_calculate_calls - $8, reserved_input_tokens = reserved_input_tokens - $9,
+	reserved_output_tokens = reserved_output_tokens - $10, reserved_retrieval_candidates = reserved_retrieval_candidates - $11,
+	reserved_spend_usd = reserved_spend_usd - $12,
+	settled_model_calls = settled_model_calls + $13, settled_search_calls = settled_search_calls + $14,
+	settled_read_calls = settled_read_calls + $15, settled_fact_calls = settled_fact_calls + $16,
+	settled_calculate_calls = settled_calculate_calls + $17, settled_input_tokens = settled_input_tokens + $18,
+	settled_output_tokens = settled_output_tokens + $19, settled_retrieval_candidates = settled_retrieval_candidates + $20,
+	settled_spend_usd = settled_spend_usd + $21, updated_at = now()
+WHERE tenant_id = $1 AND (scope_kind, scope_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`
+
+// releaseBudgetsSQL moves a reservation ($4..$12) from reserved to released.
+const releaseBudgetsSQL = `
+UPDATE budgets SET
+	reserved_model_calls = reserved_model_calls - $4, reserved_search_calls = reserved_search_calls - $5,
+	reserved_read_calls = reserved_read_calls - $6, reserved_fact_calls = reserved_fact_calls - $7,
+	reserved_calculate_calls = reserved_calculate_calls - $8, reserved_input_tokens = reserved_input_tokens - $9,
+	reserved_output_tokens = reserved_output_tokens - $10, reserved_retrieval_candidates = reserved_retrieval_candidates - $11,
+	reserved_spend_usd = reserved_spend_usd - $12,
+	released_model_calls = released_model_calls + $4, released_search_calls = released_search_calls + $5,
+	released_read_calls = released_read_calls + $6, released_fact_calls = released_fact_calls + $7,
+	released_calculate_calls = released_calculate_calls + $8, released_input_tokens = released_input_tokens + $9,
+	released_output_tokens = released_output_tokens + $10, released_retrieval_candidates = released_retrieval_candidates + $11,
+	released_spend_usd = released_spend_usd + $12, updated_at = now()
+WHERE tenant_id = $1 AND (scope_kind, scope_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`
+
+const countRejectedSQL = `
+UPDATE budgets SET rejected_settlements = rejected_settlements + 1, updated_at = now()
+WHERE tenant_id = $1 AND (scope_kind, scope_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`
+
+// lockedReservation is a reservation row read under its lock.
+type lockedReservation struct {
+	scopeKeys []string
+	amounts   Amounts
+	state     State
+}
+
+// lockReservation locks key's row, or returns ErrUnknownReservation.
+func (p *Postgres) lockReservation(ctx context.Context, tx pgx.Tx, key string) (lockedReservation, error) {
+	var r lockedReservation
+	var state string
+	err := tx.QueryRow(ctx, lockReservationSQL, p.cfg.Tenant, key).Scan(append([]any{&r.scopeKeys}, append(amountScan(&r.amounts), &state)...)...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return r, fmt.Errorf("%w: %q", ErrUnknownReservation, key)
+	}
+	r.state = State(state)
+	return r, err
+}
+
+// closedAmounts returns what closing key settled or returned.
+func (p *Postgres) closedAmounts(ctx context.Context, tx pgx.Tx, key string) (Amounts, error) {
+	var a Amounts
+	err := tx.QueryRow(ctx, closedAmountsSQL, p.cfg.Tenant, key).Scan(amountScan(&a)...)
+	return a, err
+}
+
+// Settle charges actual, which must lie between zero and the reservation
+// in every dimension, and returns the rest of the hold. A refused
+// settlement is recorded in settlements (kind rejected) and counted in
+// Usage.Rejected; the reservation stays open. Settling a settled key again
+// is a replay, whatever actual says; settling a released or swept one is
+// ErrReleased.
+func (p *Postgres) Settle(ctx context.Context, key string, actual Amounts) (res Result, err error) {
+	var refused error
+	err = p.withTx(ctx, func(tx pgx.Tx) error {
+		r, err := p.lockReservation(ctx, tx, key)
+		if err != nil {
+			return err
+		}
+		switch r.state {
+		case StateSettled:
+			a, err := p.closedAmounts(ctx, tx, key)
+			if err != nil {
+				return err
+			}
+			res = Result{Key: key, State: r.state, Replayed: true, Amounts: a}
+			return errRollback
+		case StateReleased, StateExpired:
+			res = Result{Key: key, State: r.state}
+			refused = fmt.Errorf("%w: %q is %s", ErrReleased, key, r.state)
+		default:
+			refused = checkSettle(key, r.amounts, actual)
+		}
+		kinds, ids := splitScopeKeys(r.scopeKeys)
+		b := &pgx.Batch{}
+		b.Queue(lockBudgetsSQL, p.cfg.Tenant, kinds, ids)
+		if refused != nil {
+			b.Queue(insertSettlementSQL, append(append([]any{p.cfg.Tenant, key, "rejected"}, amountArgs(actual)...), refused.Error())...)
+			b.Queue(countRejectedSQL, p.cfg.Tenant, kinds, ids)
+		} else {
+			b.Queue(settleBudgetsSQL, append(append([]any{p.cfg.Tenant, kinds, ids}, amountArgs(r.amounts)...), amountArgs(actual)...)...)
+			b.Queue(insertSettlementSQL, append(append([]any{p.cfg.Tenant, key, "settle"}, amountArgs(actual)...), "")...)
+			b.Queue(closeReservationSQL, p.cfg.Tenant, key, string(StateSettled))
+			res = Result{Key: key, State: StateSettled, Amounts: actual}
+		}
+		return tx.SendBatch(ctx, b).Close()
+	})
+	if err == nil && refused != nil {
+		return res, refused
+	}
+	return res, err
+}
+
+// Release returns a reservation whose call never happened. Releasing a key
+// that is already released, swept or settled is a replay: nothing changes.
+func (p *Postgres) Release(ctx context.Context, key string) (Result, error) {
+	return p.release(ctx, key, StateReleased)
+}
+
+// release closes key as released or expired, if it is still open.
+func (p *Postgres) release(ctx context.Context, key string, to State) (res Result, err error) {
+	err = p.withTx(ctx, func(tx pgx.Tx) error {
+		r, err := p.lockReservation(ctx, tx, key)
+		if err != nil {
+			return err
+		}
+		if r.state != StateReserved {
+			a, err := p.closedAmounts(ctx, tx, key)
+			if err != nil {
+				return err
+			}
+			res = Result{Key: key, State: r.state, Replayed: true, Amounts: a}
+			return errRollback
+		}
+		kind := "release"
+		if to == StateExpired {
+			kind = "expire"
+		}
+		kinds, ids := splitScopeKeys(r.scopeKeys)
+		b := &pgx.Batch{}
+		b.Queue(lockBudgetsSQL, p.cfg.Tenant, kinds, ids)
+		b.Queue(releaseBudgetsSQL, append([]any{p.cfg.Tenant, kinds, ids}, amountArgs(r.amounts)...)...)
+		b.Queue(insertSettlementSQL, append(append([]any{p.cfg.Tenant, key, kind}, amountArgs(r.amounts)...), "")...)
+		b.Queue(closeReservationSQL, p.cfg.Tenant, key, string(to))
+		res = Result{Key: key, State: to, Amounts: r.amounts}
+		return tx.SendBatch(ctx, b).Close()
+	})
+	return res, err
+}
+
+const expiredSQL = `
+SELECT key FROM reservations
+WHERE tenant_id = $1 AND state = 'reserved' AND expires_at <= $2
+ORDER BY expires_at, key
+LIMIT 1000`
+
+// Sweep releases every open reservation of the tenant that expired at or
+// before now, each in its own transaction, and returns how many it
+// released. Each is released once: a second sweep, or one running at the
+// same time, finds it closed under its row lock and leaves it.
+func (p *Postgres) Sweep(ctx context.Context, now time.Time) (int, error) {
+	n := 0
+	for {
+		rows, err := p.pool.Query(ctx, expiredSQL, p.cfg.Tenant, now)
+		if err != nil {
+			return n, err
+		}
+		keys, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return n, err
+		}
+		swept := 0
+		for _, k := range keys {
+			res, err := p.release(ctx, k, StateExpired)
+			if err != nil {
+				return n, err
+			}
+			if !res.Replayed {
+				swept++
+			}
+		}
+		n += swept
+		if len(keys) < 1000 || swept == 0 {
+			return n, nil
+		}
+	}
+}
+
+const usageSQL = `
+SELECT scope_kind, scope_id,
+	limit_model_calls, limit_search_calls, limit_read_calls, limit_fact_calls, limit_calculate_calls,
+	limit_input_tokens, limit_output_tokens, limit_retrieval_candidates, limit_spend_usd, wall_clock_ms,
+	reserved_model_calls, reserved_search_calls, reserved_read_calls, reserved_fact_calls, reserved_calculate_calls,
+	reserved_input_tokens, reserved_output_tokens, reserved_retrieval_candidates, reserved_spend_usd,
+	settled_model_calls, settled_search_calls, settled_read_calls, settled_fact_calls, settled_calculate_calls,
+	settled_input_tokens, settled_output_tokens, settled_retrieval_candidates, settled_spend_usd,
+	released_model_calls, released_search_calls, released_read_calls, released_fact_calls, released_calculate_calls,
+	released_input_tokens, released_output_tokens, released_retrieval_candidates, released_spend_usd,
+	rejected_settlements
+FROM budgets WHERE tenant_id = $1 AND scope_kind = $2 AND scope_id = $3`
+
+const stateCountsSQL = `
+SELECT state, count(*) FROM reservations
+WHERE tenant_id = $1 AND scope_keys @> ARRAY[$2::text]
+GROUP BY state`
+
+// Usage returns the audit of scope's budget, or ErrNoBudget.
+func (p *Postgres) Usage(ctx context.Context, scope Scope) (Usage, error) {
+	if err := scope.validate(); err != nil {
+		return Usage{}, err
+	}
+	u := Usage{Scope: scope, Reservations: map[State]int64{}}
+	var b budgetRow
+	var released amountScanner
+	dest := append(b.scan(), released.dest()...)
+	dest = append(dest, &u.Rejected)
+	err := p.pool.QueryRow(ctx, usageSQL, p.cfg.Tenant, string(scope.Kind), scope.ID).Scan(dest...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Usage{}, fmt.Errorf("%w: %s", ErrNoBudget, scope)
+	}
+	if err != nil {
+		return Usage{}, err
+	}
+	if err := b.finish(); err != nil {
+		return Usage{}, err
+	}
+	if u.Released, err = released.amounts(); err != nil {
+		return Usage{}, err
+	}
+	u.Limits, u.Reserved, u.Settled = b.limits, b.reserved, b.settled
+	rows, err := p.pool.Query(ctx, stateCountsSQL, p.cfg.Tenant, scopeKey(scope))
+	if err != nil {
+		return Usage{}, err
+	}
+	var state string
+	var n int64
+	_, err = pgx.ForEachRow(rows, []any{&state, &n}, func() error {
+		u.Reservations[State(state)] = n
+		return nil
+	})
+	return u, err
+}
+
+// errRollback ends a transaction without an error for the caller.
+var errRollback = errors.New("budget: rollback")
+
+// withTx runs fn in a transaction, committed if fn returns nil and rolled
+// back otherwise; errRollback rolls back and returns nil.
+func (p *Postgres) withTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	tx, err := p.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback(context.WithoutCancel(ctx))
+		if errors.Is(err, errRollback) {
+			return nil
+		}
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// scopeKey is a scope as stored in reservations.scope_keys.
+func scopeKey(s Scope) string { return string(s.Kind) + "/" + s.ID }
+
+func scopeArrays(sorted []Scope) (kinds, ids, keys []string) {
+	for _, s := range sorted {
+		kinds = append(kinds, string(s.Kind))
+		ids = append(ids, s.ID)
+		keys = append(keys, scopeKey(s))
+	}
+	return kinds, ids, keys
+}
+
+func splitScopeKeys(keys []string) (kinds, ids []string) {
+	for _, k := range keys {
+		kind, id, _ := strings.Cut(k, "/")
+		kinds = append(kinds, kind)
+		ids = append(ids, id)
+	}
+	return kinds, ids
+}
+
+// amountArgs are a's values in the order of amountColumns.
+func amountArgs(a Amounts) []any {
+	c := a.counts()
+	args := make([]any, 0, nCounts+1)
+	for _, v := range c {
+		args = append(args, v)
+	}
+	return append(args, numeric(a.SpendUSD))
+}
+
+// amountScan returns scan destinations for amountColumns into a; the
+// spend is converted by a pgtype.Numeric scanner.
+func amountScan(a *Amounts) []any {
+	return []any{&a.ModelCalls, &a.SearchCalls, &a.ReadCalls, &a.FactCalls, &a.CalculateCalls,
+		&a.InputTokens, &a.OutputTokens, &a.Candidates, (*decimalScanner)(&a.SpendUSD)}
+}
+
+// decimalScanner scans a numeric into a decimal.Decimal exactly.
+type decimalScanner decimal.Decimal
+
+func (d *decimalScanner) ScanNumeric(n pgtype.Numeric) error {
+	v, err := fromNumeric(n)
+	if err != nil {
+		return err
+	}
+	*d = decimalScanner(v)
+	return nil
+}
+
+// amountScanner scans the nine amount columns of one state.
+type amountScanner struct {
+	counts [nCounts]int64
+	spend  pgtype.Numeric
+}
+
+func (s *amountScanner) dest() []any {
+	d := make([]any, 0, nCounts+1)
+	for i := range s.counts {
+		d = append(d, &s.counts[i])
+	}
+	return append(d, &s.spend)
+}
+
+func (s *amountScanner) amounts() (Amounts, error) {
+	spend, err := fromNumeric(s.spend)
+	return fromCounts(s.counts, spend), err
+}
+
+// budgetRow scans the columns of lockBudgetsSQL.
+type budgetRow struct {
+	kind, id          string
+	limitCounts       [nCounts]pgtype.Int8
+	limitSpend        pgtype.Numeric
+	wallClockMS       pgtype.Int8
+	reservedS, settlS amountScanner
+
+	scope             Scope
+	limits            Limits
+	reserved, settled Amounts
+}
+
+func (b *budgetRow) scan() []any {
+	d := []any{&b.kind, &b.id}
+	for i := range b.limitCounts {
+		d = append(d, &b.limitCounts[i])
+	}
+	d = append(d, &b.limitSpend, &b.wallClockMS)
+	d = append(d, b.reservedS.dest()...)
+	return append(d, b.settlS.dest()...)
+}
+
+// finish converts the scanned columns.
+func (b *budgetRow) finish() error {
+	b.scope = Scope{Kind: ScopeKind(b.kind), ID: b.id}
+	var lc [nCounts]int64
+	for i, v := range b.limitCounts {
+		lc[i] = Unlimited
+		if v.Valid {
+			lc[i] = v.Int64
+		}
+	}
+	spend := decimal.NewFromInt(-1)
+	if b.limitSpend.Valid {
+		var err error
+		if spend, err = fromNumeric(b.limitSpend); err != nil {
+			return err
+		}
+	}
+	a := fromCounts(lc, spend)
+	b.limits = Limits{
+		ModelCalls: a.ModelCalls, SearchCalls: a.SearchCalls, ReadCalls: a.ReadCalls, FactCalls: a.FactCalls,
+		CalculateCalls: a.CalculateCalls, InputTokens: a.InputTokens, OutputTokens: a.OutputTokens,
+		Candidates: a.Candidates, SpendUSD: a.SpendUSD,
+	}
+	if b.wallClockMS.Valid {
+		b.limits.WallClock = time.Duration(b.wallClockMS.Int64) * time.Millisecond
+	}
+	var err error
+	if b.reserved, err = b.reservedS.amounts(); err != nil {
+		return err
+	}
+	b.settled, err = b.settlS.amounts()
+	return err
+}
+
+func scanBudgets(br pgx.BatchResults) ([]budgetRow, error) {
+	rows, err := br.Query()
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []budgetRow
+	for rows.Next() {
+		var b budgetRow
+		if err := rows.Scan(b.scan()...); err != nil {
+			return nil, err
+		}
+		if err := b.finish(); err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// numeric converts a decimal exactly, without a detour through text.
+func numeric(d decimal.Decimal) pgtype.Numeric {
+	return pgtype.Numeric{Int: d.Coefficient(), Exp: d.Exponent(), Valid: true}
+}
+
+func fromNumeric(n pgtype.Numeric) (decimal.Decimal, error) {
+	if !n.Valid || n.NaN || n.InfinityModifier != pgtype.Finite {
+		return decimal.Decimal{}, errors.New("budget: amount is not a finite number")
+	}
+	if n.Int == nil {
+		return decimal.NewFromBigInt(new(big.Int), n.Exp), nil
+	}
+	return decimal.NewFromBigInt(n.Int, n.Exp), nil
+}

@@ -1,0 +1,22 @@
+package configs_test
+
+import (
+	"fmt"
+
+	"github.com/ledgerline/research/configs"
+)
+
+// The cost of a call is exact: prices and results are decimals.
+func ExamplePriceTable_Price() {
+	p, err := configs.Prices().Price("gpt-4o")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(p.Cost(12_000, 800))
+	_, err = configs.Prices().Price("gpt-99")
+	fmt.Println(err)
+	// Output:
+	// 0.038
+	// configs: model "gpt-99" has no price in the price table
+}
