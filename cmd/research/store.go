@@ -66,12 +66,8 @@ func (f *storeFlags) openStore(ctx context.Context) (corpus.Store, func(), error
 		}
 		return s, func() { s.Close() }, nil
 	}
-	pool, err := openPool(ctx, f.db)
+	pool, err := openMigratedPool(ctx, f.db)
 	if err != nil {
-		return nil, nil, err
-	}
-	if _, err := migrations.Apply(ctx, pool); err != nil {
-		pool.Close()
 		return nil, nil, err
 	}
 	s, err := pgstore.New(pool, &pgstore.Config{Tenant: f.tenant})
@@ -80,6 +76,19 @@ func (f *storeFlags) openStore(ctx context.Context) (corpus.Store, func(), error
 		return nil, nil, err
 	}
 	return s, func() { s.Close(); pool.Close() }, nil
+}
+
+// openMigratedPool connects to Postgres and applies pending migrations.
+func openMigratedPool(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	pool, err := openPool(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := migrations.Apply(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return pool, nil
 }
 
 // openPool connects to Postgres and checks the connection, so a bad URL
