@@ -482,14 +482,11 @@ func (s *Store) AddDocument(ctx context.Context, doc *corpus.Document, chunks []
 
 // Document implements corpus.Store.
 func (s *Store) Document(ctx context.Context, id string) (*corpus.Document, error) {
-	if err := ctx.Err(); err != nil {
+	unlock, err := s.rlock(ctx)
+	if err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.closed {
-		return nil, ErrClosed
-	}
+	defer unlock()
 	d, ok := s.byID[id]
 	if !ok {
 		return nil, corpus.ErrNotFound
@@ -501,14 +498,11 @@ func (s *Store) Document(ctx context.Context, id string) (*corpus.Document, erro
 // FindFiling implements corpus.Store. Period ends compare as dates; when
 // several documents match, the first added is returned.
 func (s *Store) FindFiling(ctx context.Context, ticker, form string, periodEnd time.Time) (*corpus.Document, error) {
-	if err := ctx.Err(); err != nil {
+	unlock, err := s.rlock(ctx)
+	if err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.closed {
-		return nil, ErrClosed
-	}
+	defer unlock()
 	for _, d := range s.docs {
 		if d.Ticker == ticker && d.Form == form && sameDay(d.PeriodEnd, periodEnd) {
 			doc := d.Document
@@ -538,14 +532,11 @@ func date(t time.Time) time.Time {
 // Documents implements corpus.Store; documents with the same ticker, period
 // end and form are ordered by id.
 func (s *Store) Documents(ctx context.Context) ([]corpus.Document, error) {
-	if err := ctx.Err(); err != nil {
+	unlock, err := s.rlock(ctx)
+	if err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.closed {
-		return nil, ErrClosed
-	}
+	defer unlock()
 	out := make([]corpus.Document, len(s.docs))
 	for i, d := range s.docs {
 		out[i] = d.Document
@@ -560,14 +551,11 @@ func (s *Store) Documents(ctx context.Context) ([]corpus.Document, error) {
 
 // Chunks implements corpus.Store. An id asked twice is returned twice.
 func (s *Store) Chunks(ctx context.Context, ids []string) ([]corpus.SearchResult, error) {
-	if err := ctx.Err(); err != nil {
+	unlock, err := s.rlock(ctx)
+	if err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.closed {
-		return nil, ErrClosed
-	}
+	defer unlock()
 	out := make([]corpus.SearchResult, 0, len(ids))
 	for _, id := range ids {
 		if i, ok := s.chunkByID[id]; ok {
@@ -634,14 +622,11 @@ func (s *Store) FullTextSearch(ctx context.Context, query string, f corpus.Filte
 // Facts implements corpus.Store: documents in id order, each one's facts in
 // the order they were added.
 func (s *Store) Facts(ctx context.Context, f corpus.FactFilter) ([]corpus.Fact, error) {
-	if err := ctx.Err(); err != nil {
+	unlock, err := s.rlock(ctx)
+	if err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.closed {
-		return nil, ErrClosed
-	}
+	defer unlock()
 	var docs []*document
 	if f.DocumentID != "" {
 		if d, ok := s.byID[f.DocumentID]; ok {
@@ -673,14 +658,11 @@ func (s *Store) Facts(ctx context.Context, f corpus.FactFilter) ([]corpus.Fact, 
 // Stats implements corpus.Store. Embedders leaves out the empty name of
 // documents stored without an embedder.
 func (s *Store) Stats(ctx context.Context) (corpus.StoreStats, error) {
-	if err := ctx.Err(); err != nil {
+	unlock, err := s.rlock(ctx)
+	if err != nil {
 		return corpus.StoreStats{}, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.closed {
-		return corpus.StoreStats{}, ErrClosed
-	}
+	defer unlock()
 	st := corpus.StoreStats{Documents: len(s.docs), Chunks: len(s.chunks), Facts: s.facts}
 	for _, d := range s.docs {
 		if d.Embedder != "" && !slices.Contains(st.Embedders, d.Embedder) {
@@ -706,3 +688,17 @@ func (s *Store) Close() error {
 }
 
 var _ corpus.Store = (*Store)(nil)
+
+// rlock read-locks an open store for a read that ctx still allows; the
+// caller defers the returned unlock.
+func (s *Store) rlock(ctx context.Context) (unlock func(), err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	if s.closed {
+		s.mu.RUnlock()
+		return nil, ErrClosed
+	}
+	return s.mu.RUnlock, nil
+}
