@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -16,22 +13,6 @@ import (
 	"github.com/ledgerline/research/internal/pgtest"
 )
 
-// runBudgetCLI runs `research ledger budget ARGS` and returns its exit
-// code the way run maps errors: 0, 2 for usage, 1 otherwise. It calls
-// runLedgerBudget directly, so it does not depend on the dispatcher.
-func runBudgetCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	err := runLedgerBudget(context.Background(), args, &out, &errb)
-	switch {
-	case err == nil:
-		return 0, out.String(), errb.String()
-	case errors.Is(err, errUsage):
-		return 2, out.String(), errb.String()
-	}
-	return 1, out.String(), errb.String() + err.Error()
-}
-
 func TestLedgerBudget(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -40,14 +21,7 @@ func TestLedgerBudget(t *testing.T) {
 	if err := pool.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
 		t.Fatal(err)
 	}
-	u, err := url.Parse(pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema+",public")
-	u.RawQuery = q.Encode()
-	db := u.String()
+	db := pgtest.SchemaURL(t, schema)
 
 	acct, err := budget.NewPostgres(pool, &budget.Config{Tenant: "acme"})
 	if err != nil {
@@ -79,7 +53,7 @@ func TestLedgerBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	code, out, errOut := runBudgetCLI(t, "--db", db, "--tenant", "acme", "--run", "r1")
+	code, out, errOut := runCLI(t, "ledger", "budget", "--db", db, "--tenant", "acme", "--run", "r1")
 	if code != 0 {
 		t.Fatalf("ledger budget --run exited %d: %s", code, errOut)
 	}
@@ -89,7 +63,7 @@ func TestLedgerBudget(t *testing.T) {
 		}
 	}
 
-	code, out, errOut = runBudgetCLI(t, "--db", db, "--tenant", "acme", "--day", "2026-11-30", "--format", "json")
+	code, out, errOut = runCLI(t, "ledger", "budget", "--db", db, "--tenant", "acme", "--day", "2026-11-30", "--format", "json")
 	if code != 0 {
 		t.Fatalf("ledger budget --day exited %d: %s", code, errOut)
 	}
@@ -125,7 +99,7 @@ func TestLedgerBudget(t *testing.T) {
 		{[]string{"--db", db, "--run", "r1", "--format", "xml"}, 1, "want text or json"},
 	}
 	for _, tt := range tests {
-		code, out, errOut := runBudgetCLI(t, tt.args...)
+		code, out, errOut := runCLI(t, append([]string{"ledger", "budget"}, tt.args...)...)
 		if code != tt.code || !strings.Contains(out+errOut, tt.want) {
 			t.Errorf("ledger budget %v exited %d, want %d saying %q:\n%s%s", tt.args, code, tt.code, tt.want, out, errOut)
 		}

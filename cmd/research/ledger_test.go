@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -19,24 +18,6 @@ import (
 	"github.com/ledgerline/research/ledger/pgledger"
 	"github.com/ledgerline/research/migrations"
 )
-
-// runLedgerCLI runs `research ledger ARGS...` in process. The command is
-// called directly: registering it in main.go is the lead's.
-func runLedgerCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	err := runLedger(context.Background(), args, &out, &errb)
-	switch {
-	case err == nil:
-		code = 0
-	case errors.Is(err, errUsage):
-		code = 2
-	default:
-		errb.WriteString(err.Error())
-		code = 1
-	}
-	return code, out.String(), errb.String()
-}
 
 const (
 	cliDoc   = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
@@ -101,7 +82,7 @@ func recordSampleRun(t *testing.T, s ledger.Store) ledgertest.ExportWant {
 func exerciseLedgerShow(t *testing.T, want ledgertest.ExportWant, storeArgs ...string) {
 	t.Helper()
 	show := func(args ...string) (int, string, string) {
-		return runLedgerCLI(t, append(append([]string{"show"}, args...), storeArgs...)...)
+		return runCLI(t, append(append([]string{"ledger", "show"}, args...), storeArgs...)...)
 	}
 	code, out, errOut := show(cliRunID, "--tenant", "acme", "--format", "json")
 	if code != 0 {
@@ -160,14 +141,8 @@ func TestCLILedgerShowPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := recordSampleRun(t, s)
-	u, err := url.Parse(pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema+",public")
-	u.RawQuery = q.Encode()
-	exerciseLedgerShow(t, want, "--db", u.String())
+	u := pgtest.SchemaURL(t, schema)
+	exerciseLedgerShow(t, want, "--db", u)
 }
 
 func TestCLILedgerUsage(t *testing.T) {

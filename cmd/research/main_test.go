@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,16 +114,10 @@ func TestCLIEmbedded(t *testing.T) {
 
 func TestCLIPostgres(t *testing.T) {
 	_, schema := pgtest.EmptyPool(t)
-	u, err := url.Parse(pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema+",public")
-	u.RawQuery = q.Encode()
-	exercise(t, "--db", u.String())
+	u := pgtest.SchemaURL(t, schema)
+	exercise(t, "--db", u)
 
-	code, out, errOut := runCLI(t, "migrate", "--db", u.String())
+	code, out, errOut := runCLI(t, "migrate", "--db", u)
 	if code != 0 || !strings.Contains(out, "up to date") {
 		t.Fatalf("migrate on a migrated schema exited %d: %s %s", code, out, errOut)
 	}
