@@ -13,6 +13,8 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/internal/pgtx"
 )
 
 // Postgres is the accountant of record: budgets, reservations and
@@ -449,18 +451,11 @@ var errRollback = errors.New("budget: rollback")
 // withTx runs fn in a transaction, committed if fn returns nil and rolled
 // back otherwise; errRollback rolls back and returns nil.
 func (p *Postgres) withTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	tx, err := p.pool.Begin(ctx)
-	if err != nil {
-		return err
+	err := pgtx.WithTx(ctx, p.pool, pgx.TxOptions{}, fn)
+	if errors.Is(err, errRollback) {
+		return nil
 	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback(context.WithoutCancel(ctx))
-		if errors.Is(err, errRollback) {
-			return nil
-		}
-		return err
-	}
-	return tx.Commit(ctx)
+	return err
 }
 
 // scopeKey is a scope as stored in reservations.scope_keys.

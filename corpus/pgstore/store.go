@@ -14,6 +14,8 @@ import (
 	pgxvec "github.com/pgvector/pgvector-go/pgx"
 
 	"github.com/ledgerline/research/corpus"
+
+	"github.com/ledgerline/research/internal/pgtx"
 )
 
 // DefaultTenant is the tenant of a store whose Config names none.
@@ -118,15 +120,7 @@ func (s *Store) Close() error { return nil }
 
 // withTx runs fn in a transaction, committed when fn returns nil.
 func (s *Store) withTx(ctx context.Context, opts pgx.TxOptions, fn func(tx pgx.Tx) error) error {
-	tx, err := s.pool.BeginTx(ctx, opts)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit(ctx)
+	return pgtx.WithTx(ctx, s.pool, opts, fn)
 }
 
 // ensureVector registers the pgvector types on a connection that does not

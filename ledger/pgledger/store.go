@@ -14,6 +14,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/ledgerline/research/ledger"
+
+	"github.com/ledgerline/research/internal/pgtx"
 )
 
 // DefaultTenant is the tenant of a store whose Config names none.
@@ -82,15 +84,7 @@ func (s *Store) clock() time.Time { return s.now().UTC().Truncate(time.Microseco
 
 // withTx runs fn in a transaction, committed when fn returns nil.
 func (s *Store) withTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	tx, err := s.pool.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit(ctx)
+	return pgtx.WithTx(ctx, s.pool, pgx.TxOptions{}, fn)
 }
 
 // translate maps driver errors to the ledger's: no rows and foreign-key
