@@ -335,9 +335,10 @@ func DetectFormat(path string) (Format, error) {
 		return "", err
 	}
 	defer f.Close()
-	head := make([]byte, 512)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
+	head, err := readHead(f, 512)
+	if err != nil {
+		return "", fmt.Errorf("cannot read %s: %w", path, err)
+	}
 	isPDF := strings.HasPrefix(string(head), "%PDF-")
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".htm", ".html", ".xhtml":
@@ -358,6 +359,17 @@ func DetectFormat(path string) (Format, error) {
 	default:
 		return "", fmt.Errorf("%s: unknown format %q (want .html, .htm, .txt or .pdf)", path, ext)
 	}
+}
+
+// readHead reads up to n bytes from the start of r; a shorter file is not
+// an error.
+func readHead(r io.Reader, n int) ([]byte, error) {
+	head := make([]byte, n)
+	got, err := io.ReadFull(r, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, err
+	}
+	return head[:got], nil
 }
 
 // progress prints one line per source and a rate.

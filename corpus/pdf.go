@@ -21,14 +21,16 @@ func ParsePDF(ctx context.Context, path string) (text string, pages int, err err
 	if err != nil {
 		return "", 0, ErrNoPDFTool
 	}
-	head := make([]byte, 5)
 	f, err := os.Open(path)
 	if err != nil {
 		return "", 0, fmt.Errorf("corpus: pdf: %w", err)
 	}
-	n, _ := f.Read(head)
+	head, err := readHead(f, 5)
 	f.Close()
-	if !bytes.Equal(head[:n], []byte("%PDF-")) {
+	if err != nil {
+		return "", 0, fmt.Errorf("corpus: pdf: cannot read %s: %w", path, err)
+	}
+	if !bytes.Equal(head, []byte("%PDF-")) {
 		return "", 0, fmt.Errorf("corpus: pdf: %s is not a PDF (no %%PDF- header)", path)
 	}
 	var stdout, stderr bytes.Buffer
