@@ -7,8 +7,9 @@ type Mode string
 
 // Modes of a run.
 const (
-	ModeRules Mode = "rules" // deterministic planner and extractive synthesizer
-	ModeModel Mode = "model" // planner and synthesizer are model calls
+	ModeRules    Mode = "rules"    // deterministic planner and extractive synthesizer
+	ModeModel    Mode = "model"    // planner and synthesizer are model calls
+	ModeBaseline Mode = "baseline" // one fixed retrieval pass and the extractive synthesizer
 )
 
 // RunStatus is where a run stands.
@@ -22,14 +23,15 @@ const (
 	StatusInsufficientEvidence RunStatus = "insufficient_evidence"
 	StatusConflictingEvidence  RunStatus = "conflicting_evidence"
 	StatusBudgetExhausted      RunStatus = "budget_exhausted"
-	StatusFailed               RunStatus = "failed" // stopped by an error, not by a verdict
+	StatusFailed               RunStatus = "failed"  // stopped by an error, not by a verdict
+	StatusRefused              RunStatus = "refused" // the router refused the question before any call
 )
 
 // Terminal reports whether s is a status FinishRun accepts.
 func (s RunStatus) Terminal() bool {
 	switch s {
 	case StatusSupported, StatusPartial, StatusInsufficientEvidence, StatusConflictingEvidence,
-		StatusBudgetExhausted, StatusFailed:
+		StatusBudgetExhausted, StatusFailed, StatusRefused:
 		return true
 	}
 	return false
@@ -58,9 +60,9 @@ func (r *Run) Validate() error {
 	switch r.Mode {
 	case "":
 		r.Mode = ModeRules
-	case ModeRules, ModeModel:
+	case ModeRules, ModeModel, ModeBaseline:
 	default:
-		return invalid("mode", "%q is not rules or model", r.Mode)
+		return invalid("mode", "%q is not rules, model or baseline", r.Mode)
 	}
 	return nil
 }

@@ -1,0 +1,75 @@
+// Package planner turns a research question into a task graph: the
+// evidence requirements the answer needs, each with a concrete completion
+// condition, and the tool nodes that can satisfy them, with dependencies.
+// A graph is validated before anything runs.
+package planner
+
+import "encoding/json"
+
+// RequirementKind says what kind of evidence a requirement needs.
+type RequirementKind string
+
+// Requirement kinds.
+const (
+	KindFigure        RequirementKind = "figure"        // a reported figure: a tagged fact or a passage stating it
+	KindExplanation   RequirementKind = "explanation"   // management's explanation of a driver
+	KindOutlook       RequirementKind = "outlook"       // forward-looking commentary
+	KindRisk          RequirementKind = "risk"          // a risk factor
+	KindCalculation   RequirementKind = "calculation"   // a ratio or change computed from supported facts
+	KindComparability RequirementKind = "comparability" // periods and metric definitions compared across issuers
+)
+
+// ConditionKind is how a requirement's completion is judged.
+type ConditionKind string
+
+// Condition kinds.
+const (
+	CondPassage     ConditionKind = "passage"     // a passage from Issuer's filing for Period that discusses Topic
+	CondFact        ConditionKind = "fact"        // the fact Concepts[i] (any of them) for Issuer and Period
+	CondCalculation ConditionKind = "calculation" // a calculation from supported facts
+	CondComparable  ConditionKind = "comparable"  // every issuer's requirement of Of supported, periods stated
+)
+
+// Condition is a requirement's completion condition: concrete, checkable
+// against the ledger, never "the search returned results".
+type Condition struct {
+	Kind     ConditionKind `json:"kind"`
+	Issuer   string        `json:"issuer,omitempty"`
+	Period   string        `json:"period,omitempty"`   // "FY2024"
+	Topic    string        `json:"topic,omitempty"`    // for passage: what it must discuss
+	Terms    []string      `json:"terms,omitempty"`    // for passage: words, any of which a passage must contain (lower case)
+	Concepts []string      `json:"concepts,omitempty"` // for fact: any of these concepts
+	Of       []string      `json:"of,omitempty"`       // for calculation and comparable: the requirement ids it builds on
+}
+
+// Requirement is one piece of evidence the answer needs.
+type Requirement struct {
+	ID         string          `json:"id"`
+	Issuer     string          `json:"issuer,omitempty"` // ticker; "" for a cross-issuer requirement
+	Period     string          `json:"period,omitempty"` // "FY2024"
+	Aspect     string          `json:"aspect"`           // "margins", "revenue_growth", ...
+	Kind       RequirementKind `json:"kind"`
+	Need       string          `json:"need"` // what is needed, in words
+	Required   bool            `json:"required"`
+	Completion Condition       `json:"completion"`
+}
+
+// Node is one tool call the graph plans.
+type Node struct {
+	ID        string          `json:"id"`
+	Tool      string          `json:"tool"` // one of tools.Names()
+	Args      json.RawMessage `json:"args"`
+	Serves    []string        `json:"serves"`               // requirement ids
+	DependsOn []string        `json:"depends_on,omitempty"` // node ids that must finish first
+}
+
+// Graph is a run's plan.
+type Graph struct {
+	Question     string        `json:"question"`
+	Tickers      []string      `json:"tickers"`      // the issuers in scope
+	FiscalYears  []int         `json:"fiscal_years"` // the fiscal years in scope; empty means any
+	Requirements []Requirement `json:"requirements"`
+	Nodes        []Node        `json:"nodes"`
+	Planner      string        `json:"planner"` // "rules" or "model:<name>"
+	Notes        []string      `json:"notes,omitempty"`
+}

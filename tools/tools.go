@@ -1,0 +1,117 @@
+// Package tools holds the five tools a research run gathers evidence with:
+// search_filings, read_chunks, read_surrounding, lookup_fact and calculate.
+//
+// Every tool validates its arguments on the server side against the run's
+// Scope, bounds what it returns (an excerpt shown to a model is at most
+// MaxExcerpt characters, a whole response at most MaxResponse), and registers
+// every passage and fact it returns in the run's ledger before returning, so
+// only registered evidence can ever be cited.
+package tools
+
+import (
+	"encoding/json"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/ledger"
+)
+
+// Tool names.
+const (
+	SearchFilings   = "search_filings"
+	ReadChunks      = "read_chunks"
+	ReadSurrounding = "read_surrounding"
+	LookupFact      = "lookup_fact"
+	Calculate       = "calculate"
+)
+
+// Names lists the tools in the order documentation shows them.
+func Names() []string {
+	return []string{SearchFilings, ReadChunks, ReadSurrounding, LookupFact, Calculate}
+}
+
+// Output bounds.
+const (
+	MaxExcerpt  = 800    // characters of one excerpt in a response
+	MaxResponse = 12_000 // characters of a whole response
+)
+
+// Scope is what a run may touch. Tool arguments outside it are refused,
+// whatever asked for them: the planner, a model, or text a model read.
+type Scope struct {
+	Tenant      string   // the run's tenant; a tool never reads another's
+	Tickers     []string // issuers the run may read (upper case); never empty for a run
+	FiscalYears []int    // fiscal years it may read; empty means any
+}
+
+// SearchArgs are search_filings' arguments.
+type SearchArgs struct {
+	Query       string   `json:"query"`
+	Tickers     []string `json:"tickers,omitempty"` // empty means every ticker in scope
+	Form        string   `json:"form,omitempty"`    // "10-K", "10-Q"
+	FiscalYears []int    `json:"fiscal_years,omitempty"`
+	Section     string   `json:"section,omitempty"` // "Item 7", "7", "1A", ...
+	K           int      `json:"k,omitempty"`       // results; 0 means 6, at most 20
+}
+
+// ReadChunksArgs are read_chunks' arguments.
+type ReadChunksArgs struct {
+	IDs []string `json:"ids"` // chunk ids, at most 10
+}
+
+// ReadSurroundingArgs are read_surrounding's arguments.
+type ReadSurroundingArgs struct {
+	ID     string `json:"id"`     // a chunk id
+	Before int    `json:"before"` // chunks before it, 0..3
+	After  int    `json:"after"`  // chunks after it, 0..3
+}
+
+// LookupFactArgs are lookup_fact's arguments: a concept or a label.
+type LookupFactArgs struct {
+	Ticker  string `json:"ticker"`
+	Concept string `json:"concept,omitempty"` // "us-gaap:GrossProfit" or "GrossProfit"
+	Label   string `json:"label,omitempty"`   // "gross margin", "total net sales", ...
+	Period  string `json:"period,omitempty"`  // "FY2024"; "" means the latest annual period in scope
+}
+
+// FactRef names a fact for calculate: the fact the same lookup would find.
+type FactRef struct {
+	Ticker  string `json:"ticker"`
+	Concept string `json:"concept"`
+	Period  string `json:"period,omitempty"`
+}
+
+// CalculateArgs are calculate's arguments: an arithmetic expression
+// (+ - * / and parentheses, decimal literals) over named facts. Each name
+// is bound to a fact the run's ledger holds already; calculate never reads
+// a number the run has not registered.
+type CalculateArgs struct {
+	Expression string             `json:"expression"` // e.g. "gross_profit / revenue"
+	Facts      map[string]FactRef `json:"facts"`
+}
+
+// Call is one tool call of a run.
+type Call struct {
+	ID            string          // unique in the run; the ledger's tool call id and the budget key's stem
+	Tool          string          // one of Names()
+	Args          json.RawMessage // the tool's arguments as JSON
+	RequirementID string          // the requirement it serves; "" for none
+}
+
+// Calculation is what calculate computed.
+type Calculation struct {
+	Expression string            `json:"expression"`
+	Inputs     map[string]string `json:"inputs"` // name -> ledger fact id
+	Values     map[string]string `json:"values"` // name -> the fact's value, exactly
+	Result     decimal.Decimal   `json:"result"`
+}
+
+// Output is what a tool call returned, already recorded in the ledger.
+type Output struct {
+	Evidence       []ledger.Evidence    // registered passages and fact spans, in the tool's order
+	Facts          []ledger.Fact        // registered facts
+	Calculation    *Calculation         // calculate's result; nil for the other tools
+	CandidatesSeen int                  // retrieval candidates the call looked at (the budget's dimension)
+	Record         *ledger.RecordResult // what recording did (new, duplicate, contained)
+	Text           string               // the bounded response a model is shown: at most MaxResponse characters
+}
