@@ -33,13 +33,17 @@ const (
 // Condition is a requirement's completion condition: concrete, checkable
 // against the ledger, never "the search returned results".
 type Condition struct {
-	Kind     ConditionKind `json:"kind"`
-	Issuer   string        `json:"issuer,omitempty"`
-	Period   string        `json:"period,omitempty"`   // "FY2024"
-	Topic    string        `json:"topic,omitempty"`    // for passage: what it must discuss
-	Terms    []string      `json:"terms,omitempty"`    // for passage: words, any of which a passage must contain (lower case)
-	Concepts []string      `json:"concepts,omitempty"` // for fact: any of these concepts
-	Of       []string      `json:"of,omitempty"`       // for calculation and comparable: the requirement ids it builds on
+	Kind   ConditionKind `json:"kind"`
+	Issuer string        `json:"issuer,omitempty"`
+	Period string        `json:"period,omitempty"` // "FY2024"
+	Topic  string        `json:"topic,omitempty"`  // for passage: what it must discuss
+	// AllOf, for passage: groups of lower-case words or phrases; one
+	// sentence of the passage must hold a word of every group. A causal
+	// question ("did AI improve margins?") needs the cause's and the
+	// effect's words in one sentence, not in two filings.
+	AllOf    [][]string `json:"all_of,omitempty"`
+	Concepts []string   `json:"concepts,omitempty"` // for fact: any of these concepts
+	Of       []string   `json:"of,omitempty"`       // for calculation and comparable: the requirement ids it builds on
 }
 
 // Requirement is one piece of evidence the answer needs.
