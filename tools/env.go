@@ -1,0 +1,46 @@
+package tools
+
+import (
+	"errors"
+	"time"
+
+	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/ledger"
+)
+
+// Env is what a tool call runs against: one tenant's corpus and ledger,
+// one run, and the run's scope. The stores must be the tenant's own
+// (Scope.Tenant's); the tools never widen what they can see.
+type Env struct {
+	Store    corpus.Store     // the tenant's corpus
+	Searcher *corpus.Searcher // hybrid search over Store
+	Ledger   ledger.Store     // the tenant's ledger
+	RunID    string           // the run, already opened in Ledger
+	Scope    Scope            // what the run may read
+	Now      func() time.Time // the clock for call times; nil means time.Now
+}
+
+func (e *Env) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}
+
+// validate reports a missing dependency: a programmer error, so the call
+// is neither run nor recorded.
+func (e *Env) validate() error {
+	switch {
+	case e == nil:
+		return errors.New("tools: nil Env")
+	case e.Store == nil:
+		return errors.New("tools: Env.Store is nil")
+	case e.Searcher == nil:
+		return errors.New("tools: Env.Searcher is nil")
+	case e.Ledger == nil:
+		return errors.New("tools: Env.Ledger is nil")
+	case e.RunID == "":
+		return errors.New("tools: Env.RunID is empty")
+	}
+	return nil
+}

@@ -1,0 +1,510 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/ledger"
+)
+
+// QualifyConcept returns a concept with its taxonomy prefix: a bare name
+// such as "GrossProfit" is taken as "us-gaap:GrossProfit"; a qualified
+// name is returned unchanged.
+func QualifyConcept(c string) string {
+	c = strings.TrimSpace(c)
+	if c == "" || strings.Contains(c, ":") {
+		return c
+	}
+	return "us-gaap:" + c
+}
+
+// maxFilings bounds the filings of one fiscal year a lookup consults.
+const maxFilings = 3
+
+// maxLine bounds the bytes of a fact's evidence line: a displayed value
+// with its row label and neighbouring columns, not a paragraph.
+const maxLine = 400
+
+// runLookup finds the displayed, undimensioned value of a concept for a
+// ticker and fiscal year. It consults every filing of that year (10-K
+// first, at most maxFilings) and returns the value each shows, so filings
+// that disagree are all registered, with the prior-year comparative each
+// shows beside it. When no filing of the year shows the concept, the
+// comparative column of the next year's annual filing (when in scope) is
+// used. Finding nothing is not an error: the response says what was tried.
+func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
+	docs, err := env.Store.Documents(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("tools: %s: %w", LookupFact, err)
+	}
+	var mine []corpus.Document
+	for _, d := range docs {
+		if d.Ticker == c.Ticker && env.Scope.hasYear(d.FiscalYear) {
+			mine = append(mine, d)
+		}
+	}
+	year := c.Year
+	if year == 0 {
+		year = latestAnnual(mine)
+	}
+	ff := &factFinder{ctx: ctx, store: env.Store, texts: map[string]*docText{}}
+	res := &result{}
+	what := c.Ticker + " " + strings.Join(c.Concepts, " or ")
+	if c.Metric != "" {
+		what = c.Ticker + " " + c.Metric
+	}
+	var tried []string
+	if year != 0 {
+		filings := filingsOf(mine, year, false)
+		for _, d := range filings {
+			tried = append(tried, fmt.Sprintf("%s for %s (period ended %s)", d.Form, PeriodLabel(d.FiscalYear), d.PeriodEnd.Format(time.DateOnly)))
+		}
+		for _, concept := range c.Concepts {
+			found := false
+			for _, d := range filings {
+				cur, err := ff.current(d, concept)
+				if err != nil {
+					return nil, err
+				}
+				if cur == nil {
+					continue
+				}
+				found = true
+				if err := ff.add(res, d, *cur, ownNote(d)); err != nil {
+					return nil, err
+				}
+				prior, err := ff.comparative(d, concept, *cur)
+				if err != nil {
+					return nil, err
+				}
+				if prior != nil {
+					if err := ff.add(res, d, *prior, comparativeNote(d)); err != nil {
+						return nil, err
+					}
+				}
+			}
+			if found {
+				break
+			}
+		}
+		if len(res.facts) == 0 {
+			// The next year's annual filing shows this year beside its own.
+			next := filingsOf(mine, year+1, true)
+			for _, d := range next {
+				tried = append(tried, fmt.Sprintf("the %s comparative in the %s for %s", PeriodLabel(year), d.Form, PeriodLabel(d.FiscalYear)))
+			}
+			for _, concept := range c.Concepts {
+				for _, d := range next {
+					cur, err := ff.current(d, concept)
+					if err != nil {
+						return nil, err
+					}
+					if cur == nil {
+						continue
+					}
+					prior, err := ff.comparative(d, concept, *cur)
+					if err != nil {
+						return nil, err
+					}
+					if prior != nil {
+						if err := ff.add(res, d, *prior, comparativeNote(d)); err != nil {
+							return nil, err
+						}
+					}
+				}
+				if len(res.facts) > 0 {
+					break
+				}
+			}
+		}
+	}
+	res.candidates = ff.seen
+	header := lookupHeader(c, what, year, res, tried, ff)
+	res.render = func(r *result) string { return renderFacts(r, header) }
+	return res, nil
+}
+
+// lookupHeader says what a lookup asked for and, when it found nothing,
+// what it tried, so the gap can be recorded precisely.
+func lookupHeader(c *lookupCall, what string, year int, res *result, tried []string, ff *factFinder) string {
+	var b strings.Builder
+	switch {
+	case year == 0:
+		fmt.Fprintf(&b, "%s: no filing of %s in the run's scope, so no fact for %s.", LookupFact, c.Ticker, what)
+	case len(tried) == 0:
+		fmt.Fprintf(&b, "%s: no filing of %s for %s in the run's scope, nor an annual filing for %s showing it, so no fact for %s.",
+			LookupFact, c.Ticker, PeriodLabel(year), PeriodLabel(year+1), what)
+	case len(res.facts) == 0:
+		fmt.Fprintf(&b, "%s: no displayed fact for %s %s. Tried %s in: %s.", LookupFact, what, PeriodLabel(year),
+			strings.Join(c.Concepts, ", "), strings.Join(tried, "; "))
+		b.WriteString(" Only undimensioned facts shown in the filing's text count; search the filing's text instead.")
+	default:
+		fmt.Fprintf(&b, "%s: %s %s: %s (concept %s).", LookupFact, what, PeriodLabel(year), plural(len(res.facts), "fact"), res.facts[0].Concept)
+	}
+	if ff.truncated {
+		fmt.Fprintf(&b, " It examined its limit of %d facts; more may exist.", MaxFactsSeen)
+	}
+	return b.String()
+}
+
+func ownNote(d corpus.Document) string {
+	if isQuarterly(d.Form) {
+		return fmt.Sprintf("the period the %s for %s reports", d.Form, PeriodLabel(d.FiscalYear))
+	}
+	return fmt.Sprintf("%s, from the %s for %s", PeriodLabel(d.FiscalYear), d.Form, PeriodLabel(d.FiscalYear))
+}
+
+func comparativeNote(d corpus.Document) string {
+	if isQuarterly(d.Form) {
+		return fmt.Sprintf("the same period a year earlier, a comparative in the %s for %s", d.Form, PeriodLabel(d.FiscalYear))
+	}
+	return fmt.Sprintf("%s, the comparative in the %s for %s", PeriodLabel(d.FiscalYear-1), d.Form, PeriodLabel(d.FiscalYear))
+}
+
+// formRank orders forms for a lookup: annual reports first.
+func formRank(form string) int {
+	switch f := strings.ToUpper(form); {
+	case f == "10-K":
+		return 0
+	case strings.HasPrefix(f, "10-K"):
+		return 1
+	case strings.HasPrefix(f, "10-Q"):
+		return 3
+	}
+	return 2
+}
+
+func isAnnual(form string) bool    { return formRank(form) < 2 }
+func isQuarterly(form string) bool { return formRank(form) == 3 }
+
+// latestAnnual is the latest fiscal year with an annual filing, or else
+// the latest with any filing; 0 when there is none.
+func latestAnnual(docs []corpus.Document) int {
+	annual, any := 0, 0
+	for _, d := range docs {
+		any = max(any, d.FiscalYear)
+		if isAnnual(d.Form) {
+			annual = max(annual, d.FiscalYear)
+		}
+	}
+	if annual != 0 {
+		return annual
+	}
+	return any
+}
+
+// filingsOf returns the filings of a fiscal year, annual ones first and
+// the latest period first, at most maxFilings; only annual ones when asked.
+func filingsOf(docs []corpus.Document, year int, annualOnly bool) []corpus.Document {
+	var out []corpus.Document
+	for _, d := range docs {
+		if d.FiscalYear == year && (!annualOnly || isAnnual(d.Form)) {
+			out = append(out, d)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b corpus.Document) int {
+		if r := formRank(a.Form) - formRank(b.Form); r != 0 {
+			return r
+		}
+		return b.PeriodEnd.Compare(a.PeriodEnd)
+	})
+	return out[:min(len(out), maxFilings)]
+}
+
+// factFinder reads facts for one lookup, within MaxFactsSeen facts.
+type factFinder struct {
+	ctx       context.Context
+	store     corpus.Store
+	seen      int  // facts the store returned
+	truncated bool // a read may have stopped short at the bound
+	texts     map[string]*docText
+}
+
+// docText is a document's text with what evidence needs of it.
+type docText struct {
+	text     string
+	pages    *corpus.PageIndex
+	sections []corpus.Section
+}
+
+// facts returns the facts matching f, within what is left of the bound.
+func (ff *factFinder) facts(f corpus.FactFilter) ([]corpus.Fact, error) {
+	left := MaxFactsSeen - ff.seen
+	if left <= 0 {
+		ff.truncated = true
+		return nil, nil
+	}
+	f.Limit = left
+	facts, err := ff.store.Facts(ff.ctx, f)
+	if err != nil {
+		return nil, fmt.Errorf("tools: %s: %w", LookupFact, err)
+	}
+	if len(facts) > left {
+		facts = facts[:left]
+	}
+	ff.seen += len(facts)
+	if len(facts) == left {
+		ff.truncated = true
+	}
+	return facts, nil
+}
+
+// current returns the fact a filing shows for its own period: no
+// dimensions, displayed, ending on the filing's period end, and of the
+// duration nearest to the filing's (a year for an annual report, a quarter
+// for a 10-Q), or an instant; nil when there is none.
+func (ff *factFinder) current(d corpus.Document, concept string) (*corpus.Fact, error) {
+	facts, err := ff.facts(corpus.FactFilter{DocumentID: d.ID, Concept: concept, PeriodEnd: d.PeriodEnd})
+	if err != nil {
+		return nil, err
+	}
+	want := 365
+	if isQuarterly(d.Form) {
+		want = 91
+	}
+	return nearest(facts, d.PeriodEnd, func(f *corpus.Fact) (int, bool) {
+		if f.Instant {
+			return 0, true
+		}
+		return abs(days(f) - want), true
+	}), nil
+}
+
+// comparative returns the fact of the same concept a filing shows for the
+// period a year before cur: ending about a year earlier, of cur's kind and
+// nearest its duration; nil when the filing shows none.
+func (ff *factFinder) comparative(d corpus.Document, concept string, cur corpus.Fact) (*corpus.Fact, error) {
+	for _, end := range priorEnds(cur) {
+		facts, err := ff.facts(corpus.FactFilter{DocumentID: d.ID, Concept: concept, PeriodEnd: end})
+		if err != nil {
+			return nil, err
+		}
+		best := nearest(facts, end, func(f *corpus.Fact) (int, bool) {
+			if f.Instant != cur.Instant {
+				return 0, false
+			}
+			if f.Instant {
+				return 0, true
+			}
+			return abs(days(f) - days(&cur)), true
+		})
+		if best != nil {
+			return best, nil
+		}
+		if ff.truncated {
+			break
+		}
+	}
+	return nil, nil
+}
+
+// priorEnds lists the period ends a comparative a year before cur may
+// have, likeliest first: the day before an annual duration starts, then
+// the days around the anniversary (52/53-week years shift the end by up to
+// a week).
+func priorEnds(cur corpus.Fact) []time.Time {
+	var out []time.Time
+	add := func(t time.Time) {
+		for _, o := range out {
+			if sameDay(o, t) {
+				return
+			}
+		}
+		out = append(out, t)
+	}
+	if !cur.Instant && !cur.PeriodStart.IsZero() && days(&cur) > 300 {
+		add(cur.PeriodStart.AddDate(0, 0, -1))
+	}
+	anniversary := cur.PeriodEnd.AddDate(-1, 0, 0)
+	add(anniversary)
+	for i := 1; i <= 7; i++ {
+		add(anniversary.AddDate(0, 0, -i))
+		add(anniversary.AddDate(0, 0, i))
+	}
+	return out
+}
+
+// nearest returns the first displayed, undimensioned fact ending on end
+// with the lowest score; score's false excludes a fact.
+func nearest(facts []corpus.Fact, end time.Time, score func(*corpus.Fact) (int, bool)) *corpus.Fact {
+	var best *corpus.Fact
+	bestScore := 0
+	for i := range facts {
+		f := &facts[i]
+		if len(f.Dimensions) > 0 || f.Start < 0 || f.End <= f.Start || !sameDay(f.PeriodEnd, end) {
+			continue
+		}
+		s, ok := score(f)
+		if !ok {
+			continue
+		}
+		if best == nil || s < bestScore {
+			best, bestScore = f, s
+		}
+	}
+	return best
+}
+
+// days is the length of a duration fact in days.
+func days(f *corpus.Fact) int {
+	return int(f.PeriodEnd.Sub(f.PeriodStart).Hours()/24 + 0.5)
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+func sameDay(a, b time.Time) bool {
+	ay, am, ad := a.Date()
+	by, bm, bd := b.Date()
+	return ay == by && am == bm && ad == bd
+}
+
+// add registers fact f of document d in res: its evidence is the line of
+// text showing the value.
+func (ff *factFinder) add(res *result, d corpus.Document, f corpus.Fact, note string) error {
+	t, err := ff.text(d.ID)
+	if err != nil {
+		return err
+	}
+	if f.End > len(t.text) {
+		return nil // a span the text does not hold: nothing to cite
+	}
+	start, end := lineSpan(t.text, f.Start, f.End)
+	ev := ledger.Evidence{
+		Kind:       ledger.KindFact,
+		DocumentID: d.ID,
+		Start:      start,
+		End:        end,
+		Excerpt:    t.text[start:end],
+		Ticker:     d.Ticker,
+		Form:       d.Form,
+		Period:     PeriodLabel(d.FiscalYear),
+		Page:       t.pages.Page(start),
+		Section:    sectionAt(t.sections, start),
+	}
+	res.addEvidence(ev, "")
+	res.addFact(ledger.Fact{
+		EvidenceID: ledger.EvidenceID(d.ID, start, end),
+		Concept:    f.Concept,
+		Value:      f.Value,
+		Unit:       f.Unit,
+		Period:     factPeriod(f),
+	}, note)
+	return nil
+}
+
+// text returns a document's text, read once per lookup.
+func (ff *factFinder) text(id string) (*docText, error) {
+	if t, ok := ff.texts[id]; ok {
+		return t, nil
+	}
+	doc, err := ff.store.Document(ff.ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("tools: %s: document %s: %w", LookupFact, id, err)
+	}
+	t := &docText{text: doc.Text, pages: corpus.NewPageIndex(doc.Text), sections: corpus.Sections(doc.Text)}
+	ff.texts[id] = t
+	return t, nil
+}
+
+// factPeriod is a fact's period as the ledger keeps it.
+func factPeriod(f corpus.Fact) string {
+	if f.Instant || f.PeriodStart.IsZero() {
+		return f.PeriodEnd.Format(time.DateOnly)
+	}
+	return f.PeriodStart.Format(time.DateOnly) + "/" + f.PeriodEnd.Format(time.DateOnly)
+}
+
+// sectionAt returns the name of the section holding offset.
+func sectionAt(sections []corpus.Section, offset int) string {
+	for _, s := range sections {
+		if s.Start <= offset && offset < s.End {
+			return s.Name
+		}
+	}
+	return ""
+}
+
+// lineSpan widens the value at [start, end) to the line holding it, so the
+// evidence reads "Total net sales | 391,035 | 383,285 | 394,328". A line
+// longer than maxLine bytes is cut to a window of maxLine bytes around the
+// value, on rune boundaries.
+func lineSpan(text string, start, end int) (int, int) {
+	ls := strings.LastIndexByte(text[:start], '\n') + 1
+	le := len(text)
+	if i := strings.IndexByte(text[end:], '\n'); i >= 0 {
+		le = end + i
+	}
+	if le-ls <= maxLine {
+		return ls, le
+	}
+	room := max(0, maxLine-(end-start))
+	s := max(ls, start-room/2)
+	e := min(le, end+(room-(start-s)))
+	s = max(ls, min(s, e-maxLine))
+	if s > start {
+		s = start
+	}
+	if e < end {
+		e = end
+	}
+	for s < start && !runeStart(text[s]) {
+		s++
+	}
+	for e > end && e < len(text) && !runeStart(text[e]) {
+		e--
+	}
+	return s, e
+}
+
+func runeStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// renderFacts is lookup_fact's response: per evidence line, the facts it
+// shows and the wrapped line.
+func renderFacts(r *result, header string) string {
+	resp := &response{noun: "facts"}
+	resp.line("%s", header)
+	if len(r.facts) == 0 {
+		return resp.String()
+	}
+	resp.note()
+	for _, d := range disagreements(r.facts) {
+		resp.line("%s", d)
+	}
+	for i := range r.evidence {
+		e := &r.evidence[i]
+		var b strings.Builder
+		for _, f := range r.facts {
+			if f.EvidenceID != e.ID {
+				continue
+			}
+			fmt.Fprintf(&b, "fact %s: %s %s = %s %s for %s (period %s)\n",
+				f.ID, e.Ticker, f.Concept, f.Value.String(), f.Unit, r.notes[f.ID], f.Period)
+		}
+		b.WriteString(evidenceBlock(e, ""))
+		resp.item(b.String())
+	}
+	return resp.String()
+}
+
+// disagreements says where facts of one concept and period differ in value.
+func disagreements(facts []ledger.Fact) []string {
+	var out []string
+	for i, a := range facts {
+		for _, b := range facts[i+1:] {
+			if a.Concept == b.Concept && a.Period == b.Period && a.Unit == b.Unit && !a.Value.Equal(b.Value) {
+				out = append(out, fmt.Sprintf("The filings disagree: %s for %s is %s in fact %s and %s in fact %s.",
+					a.Concept, a.Period, a.Value, a.ID, b.Value, b.ID))
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,280 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/ledger"
+)
+
+func TestQualifyConcept(t *testing.T) {
+	tests := map[string]string{
+		"GrossProfit":             "us-gaap:GrossProfit",
+		" Revenues ":              "us-gaap:Revenues",
+		"us-gaap:GrossProfit":     "us-gaap:GrossProfit",
+		"aapl:IPhoneMember":       "aapl:IPhoneMember",
+		"dei:EntityCommonStockSh": "dei:EntityCommonStockSh",
+		"":                        "",
+	}
+	for in, want := range tests {
+		if got := QualifyConcept(in); got != want {
+			t.Errorf("QualifyConcept(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestLineSpan(t *testing.T) {
+	long := strings.Repeat("word ", 200) // 1000 bytes
+	tests := []struct {
+		name, text, value string
+		want              string // the span's text
+	}{
+		{"table row", "Header\nTotal net sales | 391,035 | 383,285\nNext", "383,285", "Total net sales | 391,035 | 383,285"},
+		{"first line", "Revenue | 10 | 9\nrest", "10", "Revenue | 10 | 9"},
+		{"last line", "head\nRevenue | 10 | 9", "9", "Revenue | 10 | 9"},
+		{"long line", "x\n" + long + "sales were $391,035 million " + long + "\ny", "391,035", ""},
+		{"long line end", "x\n" + long + "total 42", "42", ""},
+		{"runes", "x\n" + strings.Repeat("é", 400) + " 42 " + strings.Repeat("ü", 400), "42", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := strings.LastIndex(tt.text, tt.value)
+			end := start + len(tt.value)
+			s, e := lineSpan(tt.text, start, end)
+			if s > start || e < end {
+				t.Fatalf("span [%d, %d) does not hold the value at [%d, %d)", s, e, start, end)
+			}
+			got := tt.text[s:e]
+			if tt.want != "" && got != tt.want {
+				t.Errorf("span %q, want %q", got, tt.want)
+			}
+			if e-s > maxLine {
+				t.Errorf("span of %d bytes; at most %d", e-s, maxLine)
+			}
+			if strings.Contains(got, "\n") {
+				t.Errorf("span %q crosses a line", got)
+			}
+			if tt.want == "" && e-s < maxLine-4 {
+				t.Errorf("span of %d bytes on a long line; want about %d", e-s, maxLine)
+			}
+			if !strings.HasPrefix(tt.text[s:], got) || !validUTF8(got) {
+				t.Errorf("span %q is not cut on rune boundaries", got)
+			}
+		})
+	}
+}
+
+func validUTF8(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+func TestLookupFactFixtures(t *testing.T) {
+	store := newFixtureStore(t, acmeFilings()...)
+	scope := Scope{Tenant: "acme", Tickers: []string{"ACME"}}
+	type want struct {
+		value, period, line string
+	}
+	tests := []struct {
+		name     string
+		args     map[string]any
+		want     []want
+		disagree bool
+	}{
+		{
+			name: "every filing of the year, with comparatives",
+			args: map[string]any{"ticker": "ACME", "concept": "Revenues", "period": "FY2024"},
+			want: []want{
+				{"1200000000", "2024-01-01/2024-12-31", "Revenue | 1,200 | 1,000"},
+				{"1000000000", "2023-01-01/2023-12-31", "Revenue | 1,200 | 1,000"},
+				{"1250000000", "2024-01-01/2024-12-31", "Revenue | 1,250 | 1,000"},
+				{"1000000000", "2023-01-01/2023-12-31", "Revenue | 1,250 | 1,000"},
+			},
+			disagree: true,
+		},
+		{
+			name: "latest annual by label",
+			args: map[string]any{"ticker": "acme", "label": "Total Revenues"},
+			want: []want{
+				{"1200000000", "2024-01-01/2024-12-31", "Revenue | 1,200 | 1,000"},
+				{"1000000000", "2023-01-01/2023-12-31", "Revenue | 1,200 | 1,000"},
+				{"1250000000", "2024-01-01/2024-12-31", "Revenue | 1,250 | 1,000"},
+				{"1000000000", "2023-01-01/2023-12-31", "Revenue | 1,250 | 1,000"},
+			},
+			disagree: true,
+		},
+		{
+			name: "a year without a filing, from the next year's comparatives",
+			args: map[string]any{"ticker": "ACME", "label": "revenue", "period": "FY2023"},
+			want: []want{
+				{"1000000000", "2023-01-01/2023-12-31", "Revenue | 1,200 | 1,000"},
+				{"1000000000", "2023-01-01/2023-12-31", "Revenue | 1,250 | 1,000"},
+			},
+		},
+		{
+			name: "instants",
+			args: map[string]any{"ticker": "ACME", "concept": "us-gaap:Assets", "period": "FY2024"},
+			want: []want{
+				{"5000000000", "2024-12-31", "Total assets | 5,000 | 4,500"},
+				{"4500000000", "2023-12-31", "Total assets | 5,000 | 4,500"},
+			},
+		},
+		{
+			name: "not found",
+			args: map[string]any{"ticker": "ACME", "label": "net income", "period": "FY2024"},
+		},
+		{
+			name: "no filing at all",
+			args: map[string]any{"ticker": "ACME", "label": "revenue", "period": "FY2020"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newEnv(t, store, scope)
+			out := run(t, env, "l1", LookupFact, tt.args)
+			checkRegistered(t, env, out)
+			if len(out.Facts) != len(tt.want) {
+				t.Fatalf("%d facts, want %d:\n%s", len(out.Facts), len(tt.want), out.Text)
+			}
+			evidence := map[string]ledger.Evidence{}
+			for _, e := range out.Evidence {
+				evidence[e.ID] = e
+				if e.Kind != ledger.KindFact || e.Ticker != "ACME" || e.Period != "FY2024" || e.Section != "Item 8" {
+					t.Errorf("evidence %+v: want a fact of ACME's FY2024 filing in Item 8", e)
+				}
+			}
+			for i, w := range tt.want {
+				f := out.Facts[i]
+				if f.Value.String() != w.value || f.Period != w.period || f.Unit != "USD" {
+					t.Errorf("fact %d = %s %s %s, want %s %s USD", i, f.Value, f.Period, f.Unit, w.value, w.period)
+				}
+				if got := evidence[f.EvidenceID].Excerpt; got != w.line {
+					t.Errorf("fact %d shown on %q, want %q", i, got, w.line)
+				}
+				if !strings.Contains(out.Text, f.ID) || !strings.Contains(out.Text, f.Value.String()+" USD") {
+					t.Errorf("the response does not show fact %s = %s USD:\n%s", f.ID, f.Value, out.Text)
+				}
+			}
+			if got := strings.Contains(out.Text, "disagree"); got != tt.disagree {
+				t.Errorf("response says filings disagree: %v, want %v:\n%s", got, tt.disagree, out.Text)
+			}
+			if len(tt.want) == 0 {
+				if len(out.Evidence) != 0 || !strings.Contains(out.Text, "no ") {
+					t.Errorf("not found: %d evidence, text %q", len(out.Evidence), out.Text)
+				}
+				l := load(t, env)
+				if len(l.ToolCalls) != 1 || l.ToolCalls[0].Error != "" {
+					t.Errorf("a lookup that finds nothing is recorded without error: %+v", l.ToolCalls)
+				}
+			}
+			if out.CandidatesSeen > MaxFactsSeen || (len(tt.want) > 0 && out.CandidatesSeen == 0) {
+				t.Errorf("CandidatesSeen = %d", out.CandidatesSeen)
+			}
+		})
+	}
+}
+
+func TestLookupFactNotFoundSaysWhatWasTried(t *testing.T) {
+	store := newFixtureStore(t, acmeFilings()...)
+	env := newEnv(t, store, Scope{Tickers: []string{"ACME"}})
+	out := run(t, env, "l1", LookupFact, map[string]any{"ticker": "ACME", "label": "operating income", "period": "FY2024"})
+	for _, want := range []string{"us-gaap:OperatingIncomeLoss", "10-K for FY2024", "10-K/A for FY2024"} {
+		if !strings.Contains(out.Text, want) {
+			t.Errorf("response %q does not name %q", out.Text, want)
+		}
+	}
+}
+
+func TestLookupFactKeepsFiscalYearScope(t *testing.T) {
+	// FY2023 has no filing; the FY2024 filing showing it is outside the scope.
+	store := newFixtureStore(t, acmeFilings()...)
+	env := newEnv(t, store, Scope{Tickers: []string{"ACME"}, FiscalYears: []int{2023}})
+	out := run(t, env, "l1", LookupFact, map[string]any{"ticker": "ACME", "label": "revenue", "period": "FY2023"})
+	if len(out.Evidence) != 0 {
+		t.Fatalf("a filing outside the run's fiscal years was read: %+v", out.Evidence)
+	}
+	_, err := Run(context.Background(), env, Call{ID: "l2", Tool: LookupFact, Args: mustJSON(t, map[string]any{"ticker": "ACME", "label": "revenue", "period": "FY2024"})})
+	if !errors.Is(err, ErrOutOfScope) {
+		t.Fatalf("lookup of FY2024 in a FY2023 scope: %v", err)
+	}
+}
+
+func TestCalculateFixtures(t *testing.T) {
+	store := newFixtureStore(t, acmeFilings()...)
+	env := newEnv(t, store, Scope{Tickers: []string{"ACME"}})
+	run(t, env, "l1", LookupFact, map[string]any{"ticker": "ACME", "concept": "Revenues", "period": "FY2024"})
+	tests := []struct {
+		name  string
+		args  map[string]any
+		want  string
+		text  []string
+		input string // the value bound to "now"
+	}{
+		{
+			name: "growth; the 10-K wins over its amendment",
+			args: map[string]any{"expression": "(now - before) / before", "facts": map[string]any{
+				"now":    map[string]any{"ticker": "ACME", "concept": "Revenues", "period": "FY2024"},
+				"before": map[string]any{"ticker": "ACME", "concept": "Revenues", "period": "FY2023"},
+			}},
+			want:  "0.2",
+			input: "1200000000",
+			text:  []string{"(now - before) / before = (1200000000 - 1000000000) / 1000000000 = 0.2", "1250000000"},
+		},
+		{
+			name: "no period means the latest held",
+			args: map[string]any{"expression": "now * 2", "facts": map[string]any{
+				"now": map[string]any{"ticker": "ACME", "concept": "us-gaap:Revenues"},
+			}},
+			want:  "2400000000",
+			input: "1200000000",
+		},
+		{
+			name: "an exact period",
+			args: map[string]any{"expression": "now", "facts": map[string]any{
+				"now": map[string]any{"ticker": "ACME", "concept": "Revenues", "period": "2023-01-01/2023-12-31"},
+			}},
+			want:  "1000000000",
+			input: "1000000000",
+		},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := run(t, env, "c"+string(rune('1'+i)), Calculate, tt.args)
+			if out.Calculation == nil || !out.Calculation.Result.Equal(dec(tt.want)) {
+				t.Fatalf("calculation %+v, want %s", out.Calculation, tt.want)
+			}
+			if got := out.Calculation.Values["now"]; got != tt.input {
+				t.Errorf("now = %s, want %s", got, tt.input)
+			}
+			if len(out.Evidence) != 0 || len(out.Facts) != 0 {
+				t.Errorf("calculate returned evidence %v, facts %v", out.Evidence, out.Facts)
+			}
+			for _, s := range tt.text {
+				if !strings.Contains(out.Text, s) {
+					t.Errorf("response lacks %q:\n%s", s, out.Text)
+				}
+			}
+			// The validator recomputes from the recorded inputs.
+			l := load(t, env)
+			vars := map[string]decimal.Decimal{}
+			for name, v := range out.Calculation.Values {
+				vars[name] = dec(v)
+			}
+			if again, err := Evaluate(out.Calculation.Expression, vars); err != nil || !again.Equal(out.Calculation.Result) {
+				t.Errorf("recomputed %v, %v; want %v", again, err, out.Calculation.Result)
+			}
+			for name, id := range out.Calculation.Inputs {
+				found := false
+				for _, f := range l.Facts {
+					if f.ID == id && f.Value.String() == out.Calculation.Values[name] {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("input %s = fact %s is not a ledger fact of value %s", name, id, out.Calculation.Values[name])
+				}
+			}
+		})
+	}
+}
