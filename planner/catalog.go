@@ -1,0 +1,158 @@
+package planner
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/ledgerline/research/corpus"
+)
+
+// Catalog is what the corpus holds, as the router and planners see it: the
+// filings of each issuer, without their text.
+type Catalog struct {
+	filings map[string][]corpus.Document // by ticker; one per filing, by period end, oldest first
+	company map[string]string            // by ticker
+	tickers []string                     // sorted
+}
+
+// NewCatalog builds a catalog from the documents of a corpus (as
+// corpus.Store.Documents lists them). One filing ingested from two sources
+// (a text conversion and a PDF of the same 10-Q) is listed once: the
+// inline-XBRL HTML one when there is one, else the text, else the PDF.
+func NewCatalog(docs []corpus.Document) *Catalog {
+	c := &Catalog{filings: map[string][]corpus.Document{}, company: map[string]string{}}
+	type key struct {
+		ticker, form string
+		periodEnd    int64
+	}
+	best := map[key]int{} // index into filings[ticker]
+	for _, d := range docs {
+		if d.Ticker == "" {
+			continue
+		}
+		d.Text = ""
+		k := key{d.Ticker, d.Form, d.PeriodEnd.Unix()}
+		if i, ok := best[k]; ok {
+			if formatRank(d.Format) < formatRank(c.filings[d.Ticker][i].Format) {
+				c.filings[d.Ticker][i] = d
+			}
+			continue
+		}
+		best[k] = len(c.filings[d.Ticker])
+		c.filings[d.Ticker] = append(c.filings[d.Ticker], d)
+		if c.company[d.Ticker] == "" {
+			c.company[d.Ticker] = d.Company
+		}
+	}
+	for t, fs := range c.filings {
+		slices.SortStableFunc(fs, func(a, b corpus.Document) int {
+			if n := a.PeriodEnd.Compare(b.PeriodEnd); n != 0 {
+				return n
+			}
+			return cmp.Compare(a.Form, b.Form)
+		})
+		c.tickers = append(c.tickers, t)
+	}
+	slices.Sort(c.tickers)
+	return c
+}
+
+func formatRank(f corpus.Format) int {
+	switch f {
+	case corpus.FormatHTML:
+		return 0
+	case corpus.FormatText:
+		return 1
+	case corpus.FormatPDF:
+		return 2
+	}
+	return 3
+}
+
+// Tickers returns the issuers the corpus holds, sorted.
+func (c *Catalog) Tickers() []string { return slices.Clone(c.tickers) }
+
+// Has reports whether the corpus holds filings of ticker.
+func (c *Catalog) Has(ticker string) bool { return len(c.filings[ticker]) > 0 }
+
+// Company returns the registrant name of ticker ("Apple Inc."), or "".
+func (c *Catalog) Company(ticker string) string { return c.company[ticker] }
+
+// Filings returns ticker's filings by period end, oldest first.
+func (c *Catalog) Filings(ticker string) []corpus.Document { return slices.Clone(c.filings[ticker]) }
+
+// Latest returns ticker's filing of form with the latest period end; form
+// "" means any form.
+func (c *Catalog) Latest(ticker, form string) (corpus.Document, bool) {
+	fs := c.filings[ticker]
+	for i := len(fs) - 1; i >= 0; i-- {
+		if form == "" || fs[i].Form == form {
+			return fs[i], true
+		}
+	}
+	return corpus.Document{}, false
+}
+
+// Filing returns ticker's filing of form for fiscalYear (the latest one
+// when there are several, as with 10-Qs); form "" means the 10-K, or else
+// the latest filing of any form for that year.
+func (c *Catalog) Filing(ticker string, fiscalYear int, form string) (corpus.Document, bool) {
+	fs := c.filings[ticker]
+	find := func(form string) (corpus.Document, bool) {
+		for i := len(fs) - 1; i >= 0; i-- {
+			if fs[i].FiscalYear == fiscalYear && (form == "" || fs[i].Form == form) {
+				return fs[i], true
+			}
+		}
+		return corpus.Document{}, false
+	}
+	if form != "" {
+		return find(form)
+	}
+	if d, ok := find("10-K"); ok {
+		return d, true
+	}
+	return find("")
+}
+
+// HasFacts reports whether ticker's filing for fiscalYear (as Filing with
+// form "" finds it) carries tagged facts: it is inline-XBRL HTML.
+func (c *Catalog) HasFacts(ticker string, fiscalYear int) bool {
+	d, ok := c.Filing(ticker, fiscalYear, "")
+	return ok && hasFacts(d)
+}
+
+func hasFacts(d corpus.Document) bool { return d.Format == corpus.FormatHTML }
+
+// ShortName returns the name a reader calls ticker's company by: the
+// registrant name without its legal suffixes ("Apple Inc." -> "Apple",
+// "Meta Platforms, Inc." -> "Meta", "Amazon.com, Inc." -> "Amazon"), or
+// the ticker when the company is unknown.
+func (c *Catalog) ShortName(ticker string) string {
+	if n := shortName(c.company[ticker]); n != "" {
+		return n
+	}
+	return ticker
+}
+
+// companySuffixes are stripped from registrant names, repeatedly, longest
+// first where one ends another.
+var companySuffixes = []string{
+	", Inc.", " Inc.", ", Inc", " Inc", " Incorporated", " Corporation", " Corp.", " Corp", " Company",
+	" Co.", ", Ltd.", " Ltd.", " Limited", " plc", " PLC", " N.V.", " S.A.", " AG", " SE",
+	" Holdings", " Group", " Platforms", " Wholesale", ".com", " Technologies", " Systems",
+}
+
+func shortName(company string) string {
+	name := strings.TrimSpace(company)
+	for changed := true; changed; {
+		changed = false
+		for _, s := range companySuffixes {
+			if t, ok := strings.CutSuffix(name, s); ok && strings.TrimSpace(t) != "" {
+				name, changed = strings.TrimSpace(strings.TrimSuffix(t, ",")), true
+			}
+		}
+	}
+	return name
+}

@@ -1,0 +1,554 @@
+package planner
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ledgerline/research/ledger"
+)
+
+// Check reports whether req's completion condition holds in the ledger, and
+// the evidence that meets it.
+//
+// Evidence counts for a requirement when it is linked to it (the ledger
+// requirement's Evidence) — plus, for fact conditions, any fact of the run
+// whose evidence has the issuer's ticker. calcs lists the requirement ids
+// with a successful calculation; met lists the requirement ids already met,
+// for comparable conditions.
+//
+//   - passage: linked passage evidence of the issuer (and of the period, when
+//     the condition names one) with one sentence that holds a word of every
+//     AllOf group; the evidence ids come best first (most words matched).
+//   - fact: a fact of one of Concepts (qualified or not) for the issuer and
+//     period; see factInPeriod for how periods are compared.
+//   - calculation: calcs[req.ID]; the evidence is what is linked to req.
+//   - comparable: every requirement of Of is in met.
+func Check(req Requirement, l *ledger.RunLedger, calcs map[string]bool, met map[string]bool) (evidenceIDs []string, ok bool) {
+	c := req.Completion
+	issuer := c.Issuer
+	if issuer == "" {
+		issuer = req.Issuer
+	}
+	period := c.Period
+	if period == "" {
+		period = req.Period
+	}
+	switch c.Kind {
+	case CondPassage:
+		if l == nil {
+			return nil, false
+		}
+		return checkPassage(l, req.ID, issuer, period, c.AllOf)
+	case CondFact:
+		if l == nil {
+			return nil, false
+		}
+		return checkFact(l, issuer, period, c.Concepts)
+	case CondCalculation:
+		if !calcs[req.ID] {
+			return nil, false
+		}
+		if l != nil {
+			if lr := ledgerRequirement(l, req.ID); lr != nil {
+				evidenceIDs = slices.Clone(lr.Evidence)
+			}
+		}
+		return evidenceIDs, true
+	case CondComparable:
+		if len(c.Of) == 0 {
+			return nil, false
+		}
+		for _, id := range c.Of {
+			if !met[id] {
+				return nil, false
+			}
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+func ledgerRequirement(l *ledger.RunLedger, id string) *ledger.Requirement {
+	for i := range l.Requirements {
+		if l.Requirements[i].ID == id {
+			return &l.Requirements[i]
+		}
+	}
+	return nil
+}
+
+func checkPassage(l *ledger.RunLedger, reqID, issuer, period string, groups [][]string) ([]string, bool) {
+	lr := ledgerRequirement(l, reqID)
+	if lr == nil || len(lr.Evidence) == 0 {
+		return nil, false
+	}
+	byID := make(map[string]*ledger.Evidence, len(l.Evidence))
+	for i := range l.Evidence {
+		byID[l.Evidence[i].ID] = &l.Evidence[i]
+	}
+	m := compileGroups(groups)
+	type hit struct {
+		id    string
+		score int
+	}
+	var hits []hit
+	seen := map[string]bool{}
+	for _, id := range lr.Evidence {
+		e := byID[id]
+		if e == nil || seen[id] || e.Kind != ledger.KindPassage || e.Ticker != issuer {
+			continue
+		}
+		if period != "" && e.Period != period {
+			continue
+		}
+		seen[id] = true
+		if _, score, ok := m.best(e.Excerpt); ok {
+			hits = append(hits, hit{id, score})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return b.score - a.score })
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.id
+	}
+	return ids, len(ids) > 0
+}
+
+func checkFact(l *ledger.RunLedger, issuer, period string, concepts []string) ([]string, bool) {
+	byID := make(map[string]*ledger.Evidence, len(l.Evidence))
+	for i := range l.Evidence {
+		byID[l.Evidence[i].ID] = &l.Evidence[i]
+	}
+	rank := make(map[string]int, len(concepts))
+	for i, c := range concepts {
+		if _, ok := rank[localName(c)]; !ok {
+			rank[localName(c)] = i
+		}
+	}
+	type hit struct {
+		id   string
+		rank int
+	}
+	var hits []hit
+	seen := map[string]bool{}
+	for _, f := range l.Facts {
+		r, ok := rank[localName(f.Concept)]
+		if !ok {
+			continue
+		}
+		e := byID[f.EvidenceID]
+		if e == nil || e.Ticker != issuer || seen[e.ID] {
+			continue
+		}
+		if period != "" && !factInPeriod(f, e, period) {
+			continue
+		}
+		seen[e.ID] = true
+		hits = append(hits, hit{e.ID, r})
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return a.rank - b.rank })
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.id
+	}
+	return ids, len(ids) > 0
+}
+
+// localName drops a concept's prefix: "us-gaap:Revenues" -> "Revenues".
+func localName(concept string) string {
+	if i := strings.LastIndexByte(concept, ':'); i >= 0 {
+		return concept[i+1:]
+	}
+	return concept
+}
+
+// factInPeriod reports whether a fact belongs to the period "FY2024". A
+// fact whose period is a date or a date range is judged by its dates: it
+// ends in the fiscal year (or in the first two weeks of the next one, for
+// 52/53-week years ending early in January) and, when it is a duration, it
+// spans a year — or any length for a fact shown in a 10-Q. A fact whose
+// period cannot be read is judged by its evidence's period label.
+func factInPeriod(f ledger.Fact, e *ledger.Evidence, period string) bool {
+	fy, ok := fiscalYearOf(period)
+	if !ok {
+		return e.Period == period
+	}
+	start, end, ok := factDates(f.Period)
+	if !ok {
+		return e.Period == period
+	}
+	endsInYear := end.Year() == fy || (end.Year() == fy+1 && end.Month() == time.January && end.Day() <= 14)
+	if !endsInYear {
+		return false
+	}
+	if start.IsZero() || strings.HasPrefix(e.Form, "10-Q") {
+		return true
+	}
+	return end.Sub(start) >= 300*24*time.Hour
+}
+
+// fiscalYearOf reads "FY2024".
+func fiscalYearOf(period string) (int, bool) {
+	s, ok := strings.CutPrefix(period, "FY")
+	if !ok || len(s) != 4 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}
+
+// factDates reads a fact period: "2023-10-01/2024-09-28" or an instant
+// "2024-09-28" (start is zero then).
+func factDates(p string) (start, end time.Time, ok bool) {
+	a, b, isRange := strings.Cut(strings.TrimSpace(p), "/")
+	if !isRange {
+		t, err := time.Parse(time.DateOnly, a)
+		return time.Time{}, t, err == nil
+	}
+	s, err1 := time.Parse(time.DateOnly, a)
+	t, err2 := time.Parse(time.DateOnly, b)
+	return s, t, err1 == nil && err2 == nil
+}
+
+// SentenceMatch returns the sentence of text that holds a word or phrase of
+// every group, or false when none does. When several do, the one with the
+// most distinct words matched wins, then the earliest. The sentence is a
+// verbatim part of text. With no groups, any sentence matches: the first.
+// Matching follows the rules of Aspect: case-insensitive, on word
+// boundaries, short words whole, longer ones as prefixes; FigureTerm
+// matches a reported amount.
+func SentenceMatch(text string, groups [][]string) (sentence string, ok bool) {
+	s, _, ok := compileGroups(groups).best(text)
+	return s, ok
+}
+
+// matcher is a compiled list of condition groups.
+type matcher struct {
+	groups [][]string // normalised terms
+}
+
+func compileGroups(groups [][]string) matcher {
+	m := matcher{groups: make([][]string, 0, len(groups))}
+	for _, g := range groups {
+		var terms []string
+		for _, t := range g {
+			if t = normalizeTerm(t); t != "" {
+				terms = append(terms, t)
+			}
+		}
+		m.groups = append(m.groups, terms)
+	}
+	return m
+}
+
+// best returns the best sentence of text holding every group, and its
+// score. A sentence scores the distinct terms it holds, at most two per
+// group, so that a long list naming every driver does not outrank a
+// sentence that states the point; between equal scores the shorter wins.
+func (m matcher) best(text string) (sentence string, score int, ok bool) {
+	bestScore := -1
+	for _, s := range Sentences(text) {
+		sc, all := m.score(s)
+		if all && (sc > bestScore || sc == bestScore && len(s) < len(sentence)) {
+			sentence, bestScore = s, sc
+		}
+	}
+	if bestScore < 0 {
+		return "", 0, false
+	}
+	return sentence, bestScore, true
+}
+
+// score counts the distinct terms of s, at most two per group, and reports
+// whether every group has one.
+func (m matcher) score(s string) (int, bool) {
+	lower := normalizeText(s)
+	n, all := 0, true
+	for _, g := range m.groups {
+		hits := 0
+		for _, t := range g {
+			if hits < 2 && termIn(lower, t) {
+				hits++
+			}
+		}
+		if hits == 0 {
+			all = false
+		}
+		n += hits
+	}
+	return n, all
+}
+
+// normalizeText lower-cases text and turns hyphens, newlines and other
+// white space into spaces, so that "Gross-margin\npressure" reads as
+// "gross margin pressure".
+func normalizeText(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '-' || r == '‐' || r == '‑' || r == '–' || r == '—':
+			return ' '
+		case r == '’':
+			return '\''
+		case unicode.IsSpace(r):
+			return ' '
+		}
+		return unicode.ToLower(r)
+	}, s)
+}
+
+func normalizeTerm(t string) string {
+	if t == FigureTerm {
+		return t
+	}
+	return strings.Join(strings.Fields(normalizeText(t)), " ")
+}
+
+// figurePattern matches a reported amount in normalised text.
+var figurePattern = regexp.MustCompile(`\$ ?\d|\d ?%|\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)? ?(?:million|billion|thousand|percent|basis points)\b`)
+
+// termIn reports whether the normalised term t occurs in the normalised
+// text s on a word boundary: a short alphabetic term (four characters or
+// fewer, ending in a letter) as a whole word or its plural, any other term
+// as a prefix of a word.
+func termIn(s, t string) bool {
+	if t == FigureTerm {
+		return figurePattern.MatchString(s)
+	}
+	if t == "" {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(t)
+	last, _ := utf8.DecodeLastRuneInString(t)
+	whole := utf8.RuneCountInString(t) <= 4 && unicode.IsLetter(last)
+	for from := 0; from <= len(s)-len(t); {
+		i := strings.Index(s[from:], t)
+		if i < 0 {
+			return false
+		}
+		i += from
+		from = i + 1
+		if isWord(first) && i > 0 {
+			if prev, _ := utf8.DecodeLastRuneInString(s[:i]); isWord(prev) {
+				continue
+			}
+		}
+		if !whole {
+			return true
+		}
+		rest := s[i+len(t):]
+		for _, suffix := range []string{"", "s", "es"} {
+			r, ok := strings.CutPrefix(rest, suffix)
+			if !ok {
+				continue
+			}
+			if next, _ := utf8.DecodeRuneInString(r); r == "" || !isWord(next) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// abbreviations end in a period that does not end a sentence.
+var abbreviations = map[string]bool{
+	"inc": true, "corp": true, "co": true, "ltd": true, "llc": true, "plc": true, "no": true, "nos": true,
+	"vs": true, "etc": true, "mr": true, "mrs": true, "ms": true, "dr": true, "st": true, "jr": true, "sr": true,
+	"approx": true, "fig": true, "jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true,
+	"aug": true, "sep": true, "sept": true, "oct": true, "nov": true, "dec": true, "dept": true, "est": true,
+	"mfg": true, "intl": true, "div": true, "ref": true, "sec": true, "vol": true, "pp": true, "p": true,
+}
+
+// Sentences splits text into sentences, each a verbatim, trimmed part of
+// text, in order. It splits at ". ", "? " and "! " (also before a closing
+// quote or parenthesis), before a list bullet ("•"), at blank lines and
+// form feeds, and between lines
+// that do not continue one another. A line continues the one before when
+// it starts with a lower-case letter, or when the one before is long and
+// ends mid-sentence (a line wrapped by the layout of a converted PDF), so
+// a wrapped sentence stays whole while headings and table rows stand
+// alone. It does not split decimals ("46.2%"), abbreviations ("Inc.",
+// "U.S.", "e.g.") or initials.
+func Sentences(text string) []string {
+	spans := sentenceSpans(text)
+	out := make([]string, len(spans))
+	for i, sp := range spans {
+		out[i] = text[sp[0]:sp[1]]
+	}
+	return out
+}
+
+// sentenceSpans returns the [start, end) of each sentence of text.
+func sentenceSpans(text string) [][2]int {
+	var spans [][2]int
+	add := func(start, end int) {
+		s := text[start:end]
+		trimmed := strings.TrimLeftFunc(s, unicode.IsSpace)
+		start += len(s) - len(trimmed)
+		end = start + len(strings.TrimRightFunc(trimmed, unicode.IsSpace))
+		if start < end {
+			spans = append(spans, [2]int{start, end})
+		}
+	}
+	for _, b := range blocks(text) {
+		start := b[0]
+		for i := b[0]; i < b[1]; i++ {
+			c := text[i]
+			if c >= utf8.RuneSelf { // a list item starts a sentence
+				if r, _ := utf8.DecodeRuneInString(text[i:]); isBullet(r) && i > start && isSpaceByte(text[i-1]) {
+					add(start, i)
+					start = i
+				}
+				continue
+			}
+			if c != '.' && c != '?' && c != '!' {
+				continue
+			}
+			j := i + 1
+			// A closing quote or parenthesis stays with its sentence.
+			for j < b[1] {
+				r, size := utf8.DecodeRuneInString(text[j:])
+				if r != '"' && r != '\'' && r != ')' && r != '”' && r != '’' && r != ']' {
+					break
+				}
+				j += size
+			}
+			if j >= b[1] || (text[j] != ' ' && text[j] != '\n') {
+				continue
+			}
+			if c == '.' && !sentenceEnds(text, b[0], i, j, b[1]) {
+				continue
+			}
+			add(start, j)
+			start = j
+		}
+		add(start, b[1])
+	}
+	return spans
+}
+
+// sentenceEnds decides whether the period at i (followed by white space at
+// j) ends a sentence of the block [blockStart, blockEnd).
+func sentenceEnds(text string, blockStart, i, j, blockEnd int) bool {
+	w := i
+	for w > blockStart && !isSpaceByte(text[w-1]) {
+		w--
+	}
+	word := strings.TrimLeft(text[w:i], "(\"'“‘[")
+	if word == "" {
+		return true
+	}
+	if strings.Contains(word, ".") { // "U.S", "e.g", "i.e"
+		return false
+	}
+	if abbreviations[strings.ToLower(word)] {
+		return false
+	}
+	if r, size := utf8.DecodeRuneInString(word); size == len(word) && unicode.IsUpper(r) { // an initial
+		return false
+	}
+	k := j
+	for k < blockEnd && isSpaceByte(text[k]) {
+		k++
+	}
+	return k >= blockEnd || !lowerWord(text[k:])
+}
+
+// lowerWord reports whether s opens with a word in lower case, which does
+// not start a sentence; "iPhone" and "eBay" are names, which may.
+func lowerWord(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	if !unicode.IsLower(r) {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			break
+		}
+		if unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// isBullet reports whether r marks an item of a list.
+func isBullet(r rune) bool {
+	switch r {
+	case '•', '●', '▪', '◦', '■', '‣', '⁃', '∙':
+		return true
+	}
+	return false
+}
+
+// blocks splits text into runs of lines that belong together: split at
+// blank lines, form feeds and between lines that do not continue one
+// another.
+func blocks(text string) [][2]int {
+	var out [][2]int
+	start := -1   // start of the current block; -1 when none is open
+	prevEnd := -1 // end of the previous line of the block
+	prev := ""    // the previous line, trimmed
+	for off := 0; off <= len(text); {
+		end := strings.IndexAny(text[off:], "\n\f")
+		lineEnd := len(text)
+		if end >= 0 {
+			lineEnd = off + end
+		}
+		line := strings.TrimSpace(text[off:lineEnd])
+		switch {
+		case line == "":
+			if start >= 0 {
+				out = append(out, [2]int{start, prevEnd})
+				start = -1
+			}
+		case start >= 0 && continues(prev, line):
+			prevEnd = lineEnd
+		default:
+			if start >= 0 {
+				out = append(out, [2]int{start, prevEnd})
+			}
+			start, prevEnd = off, lineEnd
+		}
+		if line != "" {
+			prev = line
+		}
+		if end < 0 {
+			break
+		}
+		if text[lineEnd] == '\f' && start >= 0 { // a page break ends the block
+			out = append(out, [2]int{start, prevEnd})
+			start = -1
+		}
+		off = lineEnd + 1
+	}
+	if start >= 0 {
+		out = append(out, [2]int{start, prevEnd})
+	}
+	return out
+}
+
+// continues reports whether line carries on the sentence of prev.
+func continues(prev, line string) bool {
+	if lowerWord(line) {
+		return true
+	}
+	if r, _ := utf8.DecodeRuneInString(line); isBullet(r) {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(prev)
+	if strings.Contains(prev, " | ") || strings.Contains(line, " | ") { // table rows
+		return false
+	}
+	return utf8.RuneCountInString(prev) >= 60 && (unicode.IsLetter(last) || last == ',' || last == ';')
+}
+
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\t' || c == '\f' || c == '\r' || c == '\v'
+}

@@ -1,0 +1,270 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/ledger"
+)
+
+func TestSentences(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"periods, questions, exclamations",
+			"Net sales rose. Did margins fall? Yes! They did.",
+			[]string{"Net sales rose.", "Did margins fall?", "Yes!", "They did."}},
+		{"decimals and abbreviations stay whole",
+			"Gross margin was 46.2% for Apple Inc. in the U.S. market, e.g. iPhone. Services grew 13.0%.",
+			[]string{"Gross margin was 46.2% for Apple Inc. in the U.S. market, e.g. iPhone.", "Services grew 13.0%."}},
+		{"an initial is not an end",
+			"Signed by J. Smith on behalf of the Company. Next sentence.",
+			[]string{"Signed by J. Smith on behalf of the Company.", "Next sentence."}},
+		{"closing quote stays with its sentence",
+			`He called it "strong." Then it fell.`,
+			[]string{`He called it "strong."`, "Then it fell."}},
+		{"a wrapped line continues its sentence",
+			"Products gross margin percentage increased during 2022 compared to 2021 due primarily to a different Products mix, partially\noffset by the weakness in foreign currencies.\nNext Heading",
+			[]string{"Products gross margin percentage increased during 2022 compared to 2021 due primarily to a different Products mix, partially\noffset by the weakness in foreign currencies.", "Next Heading"}},
+		{"a long line ending mid-sentence continues onto a capitalised line",
+			"As a result, the Company believes, in general, that its gross margins will be subject to volatility and\nDownward pressure in the coming year.",
+			[]string{"As a result, the Company believes, in general, that its gross margins will be subject to volatility and\nDownward pressure in the coming year."}},
+		{"headings and table rows stand alone",
+			"Gross Margin\nProducts $ 114,728 $ 105,126\nServices 56,054 47,710\nTotal gross margin $ 170,782",
+			[]string{"Gross Margin", "Products $ 114,728 $ 105,126", "Services 56,054 47,710", "Total gross margin $ 170,782"}},
+		{"a table row with cells stays one unit",
+			"Revenue | $ 60,922 | $ 26,974 | 126 %\nCost of revenue | 16,621 | 11,618 | 43 %",
+			[]string{"Revenue | $ 60,922 | $ 26,974 | 126 %", "Cost of revenue | 16,621 | 11,618 | 43 %"}},
+		{"blank lines and form feeds split",
+			"First paragraph ends here without a period and is rather long, long, long enough to wrap\n\nSecond\f\nThird",
+			[]string{"First paragraph ends here without a period and is rather long, long, long enough to wrap", "Second", "Third"}},
+		{"a lower-case word after a period does not start a sentence",
+			"Costs rose approx. the same amount. Revenue fell.",
+			[]string{"Costs rose approx. the same amount.", "Revenue fell."}},
+		{"a name in lower case starts a sentence",
+			"Mac net sales rose due to laptops. iPad net sales fell. eBay grew.",
+			[]string{"Mac net sales rose due to laptops.", "iPad net sales fell.", "eBay grew."}},
+		{"list items are sentences",
+			"Factors include: • costs for wafers, which hurt our gross margin; • demand for AI; and • other risks.",
+			[]string{"Factors include:", "• costs for wafers, which hurt our gross margin;", "• demand for AI; and", "• other risks."}},
+		{"a bullet line does not continue the one before",
+			"Risks that could affect the business over the next several years include the following\n• supply",
+			[]string{"Risks that could affect the business over the next several years include the following", "• supply"}},
+		{"empty", " \n\f\n ", nil},
+	}
+	for _, tt := range tests {
+		got := Sentences(tt.text)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: Sentences(%q) =\n%q\nwant\n%q", tt.name, tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestSentenceMatch(t *testing.T) {
+	margin := []string{"gross margin", "margin"}
+	tests := []struct {
+		name   string
+		text   string
+		groups [][]string
+		want   string // "" means no match
+	}{
+		{"plural by prefix", "Gross margins fell. Revenue rose.", [][]string{margin}, "Gross margins fell."},
+		{"hyphen reads as space", "The gross-margin pressure will persist.", [][]string{{"gross margin"}, {"persist"}}, "The gross-margin pressure will persist."},
+		{"groups must share a sentence", "AI demand grew. Margins fell.", [][]string{{"ai"}, margin}, ""},
+		{"same sentence", "AI demand grew. Margins improved due to AI.", [][]string{{"ai"}, margin}, "Margins improved due to AI."},
+		{"ai is a word, not part of one", "Management said margins improved.", [][]string{{"ai"}, margin}, ""},
+		{"ai does not match aim or aid", "We aim to aid margins.", [][]string{{"ai"}, margin}, ""},
+		{"ai matches a plural", "New AIs lifted margins.", [][]string{{"ai"}, margin}, "New AIs lifted margins."},
+		{"short word is whole", "Costco's costs rose.", [][]string{{"cost"}}, "Costco's costs rose."},
+		{"short word is not a prefix", "Costco grew.", [][]string{{"cost"}}, ""},
+		{"word boundary at the start", "Premargin items.", [][]string{margin}, ""},
+		{"phrase with symbol", "R&D spending rose.", [][]string{{"r&d"}}, "R&D spending rose."},
+		{"best sentence has most words", "Margin fell. Gross margin fell due to higher costs.", [][]string{margin},
+			"Gross margin fell due to higher costs."},
+		{"a long list does not outrank a plain statement", "Revenue rose due to higher, increased, favorable, improved, growth of everything and more. Revenue grew due to cloud.",
+			[][]string{{"revenue"}, DriverWords}, "Revenue grew due to cloud."},
+		{"items of a list are apart", "Costs include: • our AI initiatives; • our ability to maintain gross margins.",
+			[][]string{{"ai"}, margin}, ""},
+		{"figure: percent", "Gross margin was 46.2%.", [][]string{margin, {FigureTerm}}, "Gross margin was 46.2%."},
+		{"figure: dollars", "Net sales were $391.0 billion.", [][]string{{"net sales"}, {FigureTerm}}, "Net sales were $391.0 billion."},
+		{"figure: table row", "Total net sales 391,035 383,285", [][]string{{"net sales"}, {FigureTerm}}, "Total net sales 391,035 383,285"},
+		{"a year is no figure", "Net sales in 2024 rose.", [][]string{{"net sales"}, {FigureTerm}}, ""},
+		{"case-insensitive", "MANAGEMENT EXPECTS GROSS MARGIN TO REMAIN UNDER PRESSURE.", [][]string{margin, OutlookWords},
+			"MANAGEMENT EXPECTS GROSS MARGIN TO REMAIN UNDER PRESSURE."},
+		{"no groups matches the first sentence", "One. Two.", nil, "One."},
+	}
+	for _, tt := range tests {
+		got, ok := SentenceMatch(tt.text, tt.groups)
+		if ok != (tt.want != "") || got != tt.want {
+			t.Errorf("%s: SentenceMatch(%q) = %q, %v; want %q", tt.name, tt.text, got, ok, tt.want)
+		}
+		if ok && !strings.Contains(tt.text, got) {
+			t.Errorf("%s: %q is not verbatim", tt.name, got)
+		}
+	}
+}
+
+// checkLedger is a run that found passages and facts for AAPL and NVDA.
+func checkLedger() *ledger.RunLedger {
+	ev := func(id, kind, ticker, period, form, excerpt string) ledger.Evidence {
+		return ledger.Evidence{ID: id, Kind: ledger.EvidenceKind(kind), Ticker: ticker, Period: period, Form: form, Excerpt: excerpt, DocumentID: "d-" + ticker}
+	}
+	return &ledger.RunLedger{
+		Requirements: []ledger.Requirement{
+			{ID: "AAPL-explanation", Evidence: []string{"E1", "E2", "E3", "E4"}},
+			{ID: "NVDA-explanation", Evidence: []string{"E5"}},
+			{ID: "AAPL-calc", Evidence: []string{"E10", "E11"}},
+		},
+		Evidence: []ledger.Evidence{
+			ev("E1", "passage", "AAPL", "FY2024", "10-K", "Net sales rose. Services gross margin was flat."),
+			ev("E2", "passage", "AAPL", "FY2024", "10-K", "Products gross margin percentage increased due to cost savings and a different mix."),
+			ev("E3", "passage", "AAPL", "FY2023", "10-K", "Gross margin decreased due to weaker currencies."),
+			ev("E4", "passage", "NVDA", "FY2024", "10-K", "Gross margin increased due to data center mix."),
+			ev("E5", "passage", "NVDA", "FY2023", "10-K", "Gross margin decreased primarily due to inventory provisions."),
+			ev("E6", "passage", "AAPL", "FY2024", "10-K", "Gross margin increased due to leverage."), // not linked
+			ev("E10", "fact", "AAPL", "FY2024", "10-K", "391,035"),
+			ev("E11", "fact", "AAPL", "FY2024", "10-K", "210,352"),
+			ev("E12", "fact", "NVDA", "FY2023", "10-K", "26,974"),
+			ev("E13", "fact", "AAPL", "FY2024", "10-K", "383,285"),
+			ev("E14", "fact", "AAPL", "FY2025", "10-Q", "94,036"),
+		},
+		Facts: []ledger.Fact{
+			{EvidenceID: "E10", Concept: "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", Value: decimal.RequireFromString("391035000000"), Unit: "USD", Period: "2023-10-01/2024-09-28"},
+			{EvidenceID: "E11", Concept: "CostOfGoodsAndServicesSold", Value: decimal.RequireFromString("210352000000"), Unit: "USD", Period: "2023-10-01/2024-09-28"},
+			{EvidenceID: "E12", Concept: "us-gaap:Revenues", Value: decimal.RequireFromString("26974000000"), Unit: "USD", Period: "2022-01-31/2023-01-29"},
+			// The prior year's comparative, shown in the FY2024 filing.
+			{EvidenceID: "E13", Concept: "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", Value: decimal.RequireFromString("383285000000"), Unit: "USD", Period: "2022-09-25/2023-09-30"},
+			// A quarter of a 10-Q.
+			{EvidenceID: "E14", Concept: "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", Value: decimal.RequireFromString("94036000000"), Unit: "USD", Period: "2025-03-30/2025-06-28"},
+		},
+	}
+}
+
+func TestCheck(t *testing.T) {
+	l := checkLedger()
+	margin := [][]string{{"gross margin", "margin"}, DriverWords}
+	revenue := []string{"us-gaap:Revenues", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"}
+	tests := []struct {
+		name  string
+		req   Requirement
+		calcs map[string]bool
+		met   map[string]bool
+		want  []string
+		ok    bool
+	}{
+		{"passage: linked, issuer and period match, best first",
+			Requirement{ID: "AAPL-explanation", Issuer: "AAPL", Period: "FY2024", Completion: Condition{Kind: CondPassage, Issuer: "AAPL", Period: "FY2024", AllOf: margin}},
+			nil, nil, []string{"E2"}, true},
+		{"passage: without a period, every year counts",
+			Requirement{ID: "AAPL-explanation", Issuer: "AAPL", Completion: Condition{Kind: CondPassage, Issuer: "AAPL", AllOf: margin}},
+			nil, nil, []string{"E2", "E3"}, true},
+		{"passage: another issuer's evidence does not count",
+			Requirement{ID: "AAPL-explanation", Issuer: "NVDA", Completion: Condition{Kind: CondPassage, Issuer: "NVDA", AllOf: margin}},
+			nil, nil, []string{"E4"}, true},
+		{"passage: wrong period",
+			Requirement{ID: "NVDA-explanation", Issuer: "NVDA", Period: "FY2024", Completion: Condition{Kind: CondPassage, Issuer: "NVDA", Period: "FY2024", AllOf: margin}},
+			nil, nil, nil, false},
+		{"passage: nothing linked",
+			Requirement{ID: "unlinked", Issuer: "AAPL", Completion: Condition{Kind: CondPassage, Issuer: "AAPL", AllOf: margin}},
+			nil, nil, nil, false},
+		{"passage: words in two sentences do not count",
+			Requirement{ID: "AAPL-explanation", Issuer: "AAPL", Period: "FY2024", Completion: Condition{Kind: CondPassage, Issuer: "AAPL", Period: "FY2024", AllOf: [][]string{{"net sales"}, {"margin"}}}},
+			nil, nil, nil, false},
+		{"fact: any fact of the run, qualified or not",
+			Requirement{ID: "r", Issuer: "AAPL", Period: "FY2024", Completion: Condition{Kind: CondFact, Issuer: "AAPL", Period: "FY2024", Concepts: []string{"us-gaap:CostOfRevenue", "us-gaap:CostOfGoodsAndServicesSold"}}},
+			nil, nil, []string{"E11"}, true},
+		{"fact: the period is read from the fact's dates",
+			Requirement{ID: "r", Issuer: "AAPL", Period: "FY2024", Completion: Condition{Kind: CondFact, Issuer: "AAPL", Period: "FY2024", Concepts: revenue}},
+			nil, nil, []string{"E10"}, true},
+		{"fact: the prior year's comparative in the same filing",
+			Requirement{ID: "r", Issuer: "AAPL", Period: "FY2023", Completion: Condition{Kind: CondFact, Issuer: "AAPL", Period: "FY2023", Concepts: revenue}},
+			nil, nil, []string{"E13"}, true},
+		{"fact: a fiscal year ending in January",
+			Requirement{ID: "r", Issuer: "NVDA", Period: "FY2023", Completion: Condition{Kind: CondFact, Issuer: "NVDA", Period: "FY2023", Concepts: revenue}},
+			nil, nil, []string{"E12"}, true},
+		{"fact: a 10-Q quarter counts for its year",
+			Requirement{ID: "r", Issuer: "AAPL", Period: "FY2025", Completion: Condition{Kind: CondFact, Issuer: "AAPL", Period: "FY2025", Concepts: revenue}},
+			nil, nil, []string{"E14"}, true},
+		{"fact: another issuer",
+			Requirement{ID: "r", Issuer: "GOOGL", Completion: Condition{Kind: CondFact, Issuer: "GOOGL", Concepts: revenue}},
+			nil, nil, nil, false},
+		{"fact: another concept",
+			Requirement{ID: "r", Issuer: "AAPL", Completion: Condition{Kind: CondFact, Issuer: "AAPL", Concepts: []string{"us-gaap:GrossProfit"}}},
+			nil, nil, nil, false},
+		{"calculation: done",
+			Requirement{ID: "AAPL-calc", Completion: Condition{Kind: CondCalculation, Of: []string{"a", "b"}}},
+			map[string]bool{"AAPL-calc": true}, nil, []string{"E10", "E11"}, true},
+		{"calculation: not done",
+			Requirement{ID: "AAPL-calc", Completion: Condition{Kind: CondCalculation, Of: []string{"a", "b"}}},
+			map[string]bool{"other": true}, nil, nil, false},
+		{"comparable: all met",
+			Requirement{ID: "cmp", Completion: Condition{Kind: CondComparable, Of: []string{"a", "b"}}},
+			nil, map[string]bool{"a": true, "b": true}, nil, true},
+		{"comparable: one missing",
+			Requirement{ID: "cmp", Completion: Condition{Kind: CondComparable, Of: []string{"a", "b"}}},
+			nil, map[string]bool{"a": true}, nil, false},
+		{"unknown kind",
+			Requirement{ID: "x", Completion: Condition{Kind: "vibes"}},
+			nil, nil, nil, false},
+	}
+	for _, tt := range tests {
+		got, ok := Check(tt.req, l, tt.calcs, tt.met)
+		if ok != tt.ok || !slices.Equal(got, tt.want) {
+			t.Errorf("%s: Check = %v, %v; want %v, %v", tt.name, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func FuzzSentences(f *testing.F) {
+	for _, s := range []string{
+		"Net sales rose. Did margins fall? Yes!",
+		"Apple Inc. in the U.S. e.g. 46.2% growth.\n\nNext\f\nPage",
+		"Products gross margin increased due to mix, partially\noffset by currencies.",
+		"Revenue | $ 60,922 | 126 %\n", "”.” .", "a.\u00a0B", "\f\f\n\n", "x. y. Z. ..",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		spans := sentenceSpans(text)
+		sentences := Sentences(text)
+		if len(spans) != len(sentences) {
+			t.Fatalf("%d spans, %d sentences", len(spans), len(sentences))
+		}
+		covered := make([]bool, len(text))
+		prev := 0
+		for i, sp := range spans {
+			s := sentences[i]
+			if sp[0] < prev || sp[1] <= sp[0] || sp[1] > len(text) {
+				t.Fatalf("span %v out of order or empty (previous end %d) in %q", sp, prev, text)
+			}
+			prev = sp[1]
+			if s != text[sp[0]:sp[1]] {
+				t.Fatalf("sentence %q is not its span of the text", s)
+			}
+			if strings.TrimSpace(s) != s {
+				t.Fatalf("sentence %q is not trimmed", s)
+			}
+			if strings.ContainsRune(s, '\f') || strings.Contains(s, "\n\n") {
+				t.Fatalf("sentence %q crosses a page break or blank line", s)
+			}
+			for k := sp[0]; k < sp[1]; k++ {
+				covered[k] = true
+			}
+		}
+		for k, r := range text {
+			if !covered[k] && !unicode.IsSpace(r) {
+				t.Fatalf("byte %d (%q) of %q is in no sentence", k, r, text)
+			}
+		}
+		// Matching never panics and returns a sentence of the text.
+		if s, ok := SentenceMatch(text, [][]string{{"margin", "ai"}, {FigureTerm}}); ok && !strings.Contains(text, s) {
+			t.Fatalf("match %q is not verbatim", s)
+		}
+	})
+}

@@ -1,0 +1,302 @@
+package planner
+
+import "slices"
+
+// Aspect is a financial topic a question can ask about, with what the
+// router looks for in a question and what the planners ask of the filings.
+//
+// Words and phrases are lower case and matched on word boundaries: a term
+// of five or more characters (or ending in a digit or symbol) matches as a
+// prefix, so "margin" matches "margins" and "compet" matches "competitive";
+// a shorter alphabetic term must be the whole word or its plural, so "ai"
+// matches "AI" and "AIs" but neither "said" nor "aim". Hyphens count as
+// spaces, so "gross margin" also matches "gross-margin".
+type Aspect struct {
+	Name  string // "margins", "revenue_growth", ...
+	Label string // how a requirement names it: "gross margin"
+
+	// Triggers are the words and phrases that show a question asks about
+	// the aspect. When triggers of two aspects overlap in a question the
+	// longer one wins, so "cost of sales" is margins, not revenue.
+	Triggers []string
+
+	// Terms are the words a passage about the aspect uses: the first group
+	// of its passage conditions, and its side of a causal condition.
+	Terms []string
+
+	// Explain are the groups of a passage that explains the aspect; nil
+	// means Terms and DriverWords (the aspect's words with a reason).
+	Explain [][]string
+
+	// Query is the aspect's search terms. They are short: full-text search
+	// first wants every word in one chunk (it falls back to any word), and
+	// the company's name is left out, since filings call themselves "the
+	// Company" or "we" and the search is filtered by ticker anyway.
+	Query      string
+	AltQueries []string // other search terms, for re-planning
+	Section    string   // the filing item that usually discusses it; "" for any
+	Metrics    []string // tools metric names of its figures; nil when it has none
+	Kind       RequirementKind
+}
+
+// ExplainGroups returns the groups a passage explaining a must hold.
+func (a Aspect) ExplainGroups() [][]string {
+	if a.Explain != nil {
+		return a.Explain
+	}
+	return [][]string{a.Terms, DriverWords}
+}
+
+// FigureTerm, in a condition group, matches a reported amount: a dollar
+// figure, a percentage, a number with thousands separators or a number of
+// millions or billions. A bare year does not match.
+const FigureTerm = "#figure"
+
+// DriverWords show that a sentence gives a reason or a direction.
+var DriverWords = []string{
+	"due to", "driven by", "primarily", "result of", "because", "attributable", "reflect", "offset",
+	"favorable", "unfavorable", "impact", "increase", "decrease", "higher", "lower", "grew", "growth",
+	"declin", "improve", "pressure", "mix", "benefit",
+}
+
+// OutlookWords show that a sentence looks forward.
+var OutlookWords = []string{
+	"expect", "anticipate", "believe", "will", "future", "continue", "outlook", "going forward",
+	"intend", "plan to", "plans to", "forecast", "guidance", "next year", "remain", "likely",
+	"subject to volatility", "over time",
+}
+
+// ChangeWords show that a question or a passage is about a change.
+var ChangeWords = []string{
+	"grow", "grew", "growth", "increase", "decrease", "declin", "change", "compare", "year over year",
+	"yoy", "trend", "rise", "rose", "fall", "fell", "drop", "higher", "lower", "up", "down",
+}
+
+// outlookTriggers show that a question asks about persistence or outlook.
+var outlookTriggers = []string{
+	"persist", "expect", "outlook", "guidance", "going forward", "next year", "future", "continue",
+	"anticipate", "forecast", "coming year", "years ahead", "long term", "long-term", "sustain",
+}
+
+// Lexicon is every aspect the router recognises, most specific first.
+// "general" is the aspect of a question that names none of the others;
+// "outlook" is used when the question asks about outlook and nothing else.
+var Lexicon = []Aspect{
+	{
+		Name: "margins", Label: "gross margin", Kind: KindExplanation,
+		Triggers: []string{"margin", "gross profit", "cost of sales", "cost of revenue", "costs of revenue",
+			"cost of goods", "markup"},
+		Terms: []string{"gross margin", "margin", "gross profit", "cost of sales", "cost of revenue",
+			"costs of revenue", "cost of goods"},
+		Query:      "gross margin percentage",
+		AltQueries: []string{"cost of revenues increased primarily", "gross margin decreased due to"},
+		Section:    "Item 7",
+		Metrics:    []string{"revenue", "cost_of_revenue", "gross_profit"},
+	},
+	{
+		Name: "revenue_growth", Label: "revenue growth", Kind: KindExplanation,
+		Triggers: []string{"revenue growth", "sales growth", "top-line growth", "growth in revenue", "growth in sales",
+			"revenue grew", "sales grew", "revenue increase", "sales increase", "revenue decline", "sales decline"},
+		Terms:      []string{"revenue", "net sales"},
+		Query:      "net sales revenue increased",
+		AltQueries: []string{"revenue growth compared to prior year", "revenues decreased primarily due to"},
+		Section:    "Item 7",
+		Metrics:    []string{"revenue"},
+	},
+	{
+		Name: "revenue", Label: "revenue", Kind: KindExplanation,
+		Triggers:   []string{"revenue", "net sales", "total sales", "sales", "top line", "top-line", "turnover"},
+		Terms:      []string{"revenue", "net sales"},
+		Query:      "total net sales revenue",
+		AltQueries: []string{"revenues by segment", "net sales increased"},
+		Section:    "Item 7",
+		Metrics:    []string{"revenue"},
+	},
+	{
+		Name: "profitability", Label: "operating and net income", Kind: KindExplanation,
+		Triggers: []string{"operating income", "net income", "operating margin", "operating profit", "profit",
+			"earnings", "income from operations", "bottom line", "bottom-line"},
+		Terms:      []string{"operating income", "net income", "income from operations", "operating margin", "profit", "earnings"},
+		Query:      "operating income net income",
+		AltQueries: []string{"operating margin operating expenses", "results of operations net income"},
+		Section:    "Item 7",
+		Metrics:    []string{"operating_income", "net_income"},
+	},
+	{
+		Name: "content", Label: "content spending and amortization", Kind: KindExplanation,
+		Triggers: []string{"content amortization", "amortization of content", "content asset", "content spend",
+			"content cost", "content obligation", "content investment", "licensed content", "produced content",
+			"original programming", "programming"},
+		Terms:      []string{"content amortization", "amortization of content", "content asset", "content"},
+		Query:      "content amortization",
+		AltQueries: []string{"amortization of content assets", "content obligations"},
+		Section:    "Item 7",
+	},
+	{
+		Name: "risks", Label: "risk factors", Kind: KindRisk,
+		Triggers: []string{"risk", "threat", "uncertain", "headwind", "vulnerab", "exposure"},
+		Terms:    []string{"risk", "adverse", "uncertain", "could harm", "materially", "vulnerab"},
+		Explain: [][]string{{"risk", "adverse", "could harm", "harm our", "uncertain", "vulnerab", "materially affect",
+			"negatively affect", "negatively impact"}},
+		Query:      "risk factors adversely affect",
+		AltQueries: []string{"material adverse effect business", "risks uncertainties harm"},
+		Section:    "Item 1A",
+	},
+	{
+		Name: "capex", Label: "capital expenditures", Kind: KindExplanation,
+		Triggers: []string{"capex", "capital expenditure", "capital spending", "capital investment",
+			"property and equipment", "data center build", "infrastructure spend", "infrastructure investment"},
+		Terms: []string{"capital expenditure", "property and equipment", "purchases of property", "capex",
+			"infrastructure", "data center"},
+		Query:      "capital expenditures property and equipment",
+		AltQueries: []string{"technical infrastructure data centers", "purchases of property and equipment"},
+		Section:    "Item 7",
+		Metrics:    []string{"capex"},
+	},
+	{
+		Name: "segments", Label: "segments", Kind: KindExplanation,
+		Triggers:   []string{"segment", "business unit", "division", "product line", "product categor", "reportable"},
+		Terms:      []string{"segment", "reportable", "product categor", "business unit"},
+		Explain:    [][]string{{"segment", "reportable", "product categor", "business unit"}},
+		Query:      "reportable segments",
+		AltQueries: []string{"operating segments", "net sales by segment"},
+		Section:    "Item 1",
+	},
+	{
+		Name: "ai", Label: "artificial intelligence", Kind: KindExplanation,
+		Triggers: []string{"ai", "a.i.", "artificial intelligence", "generative ai", "genai", "gen ai", "machine learning",
+			"large language model", "llm", "accelerated computing", "copilot", "neural network"},
+		Terms: []string{"ai", "artificial intelligence", "generative", "machine learning", "large language model",
+			"llm", "accelerated computing", "neural network"},
+		Explain:    [][]string{{"ai", "artificial intelligence", "generative", "machine learning", "large language model", "llm", "accelerated computing"}},
+		Query:      "artificial intelligence AI",
+		AltQueries: []string{"AI infrastructure machine learning", "generative AI"},
+	},
+	{
+		Name: "rd", Label: "research and development", Kind: KindExplanation,
+		Triggers:   []string{"r&d", "research and development", "research & development", "research spending"},
+		Terms:      []string{"research and development", "r&d"},
+		Query:      "research and development expense",
+		AltQueries: []string{"research and development increased", "R&D investment"},
+		Section:    "Item 7",
+		Metrics:    []string{"rd_expense"},
+	},
+	{
+		Name: "cash_flow", Label: "cash flow", Kind: KindExplanation,
+		Triggers: []string{"cash flow", "operating cash", "cash from operations", "cash generated", "cash provided by operating",
+			"free cash"},
+		Terms:      []string{"cash flow", "cash provided by operating", "cash generated by operating", "operating activities", "operating cash"},
+		Query:      "cash provided by operating activities",
+		AltQueries: []string{"cash generated by operating activities", "free cash flow"},
+		Section:    "Item 7",
+		Metrics:    []string{"operating_cash_flow"},
+	},
+	{
+		Name: "capital_return", Label: "share repurchases and dividends", Kind: KindExplanation,
+		Triggers:   []string{"buyback", "buy back", "repurchas", "dividend", "capital return", "return capital", "returning capital"},
+		Terms:      []string{"repurchas", "dividend", "buyback"},
+		Explain:    [][]string{{"repurchas", "dividend", "buyback"}},
+		Query:      "share repurchase dividends",
+		AltQueries: []string{"repurchased shares common stock", "quarterly cash dividend"},
+	},
+	{
+		Name: "liquidity", Label: "liquidity and debt", Kind: KindExplanation,
+		Triggers: []string{"liquidity", "debt", "borrowing", "credit facility", "leverage", "balance sheet",
+			"commercial paper", "capital resources"},
+		Terms:      []string{"liquidity", "debt", "borrowing", "credit facility", "commercial paper", "term notes", "capital resources"},
+		Explain:    [][]string{{"liquidity", "debt", "borrowing", "credit facility", "commercial paper", "term notes", "capital resources"}},
+		Query:      "liquidity capital resources",
+		AltQueries: []string{"debt notes credit facility", "commercial paper borrowings"},
+		Section:    "Item 7",
+	},
+	{
+		Name: "tax", Label: "income taxes", Kind: KindExplanation,
+		Triggers:   []string{"tax", "effective tax rate", "income taxes"},
+		Terms:      []string{"tax"},
+		Query:      "effective tax rate",
+		AltQueries: []string{"provision for income taxes", "tax law changes"},
+		Section:    "Item 7",
+	},
+	{
+		Name: "competition", Label: "competition", Kind: KindExplanation,
+		Triggers:   []string{"competition", "competitor", "competitive", "compete", "rival", "market share"},
+		Terms:      []string{"compet", "rival", "market share"},
+		Explain:    [][]string{{"compet", "rival", "market share"}},
+		Query:      "competition competitors",
+		AltQueries: []string{"highly competitive markets", "competitors greater resources"},
+		Section:    "Item 1",
+	},
+	{
+		Name: "supply_chain", Label: "supply chain", Kind: KindExplanation,
+		Triggers: []string{"supply chain", "supplier", "component shortage", "shortage", "manufacturing", "sourcing",
+			"logistics", "outsourc"},
+		Terms:      []string{"supply", "supplier", "manufactur", "component", "shortage", "single source", "outsourc"},
+		Explain:    [][]string{{"supply", "supplier", "manufactur", "component", "shortage", "single source", "outsourc"}},
+		Query:      "supply chain suppliers components",
+		AltQueries: []string{"component shortages single source", "outsourcing partners manufacturing"},
+		Section:    "Item 1A",
+	},
+	{
+		Name: "regulation", Label: "regulation", Kind: KindExplanation,
+		Triggers: []string{"regulat", "antitrust", "legislation", "law", "compliance", "government", "export control",
+			"tariff", "privacy", "sanction", "litigation", "lawsuit", "legal proceeding"},
+		Terms: []string{"regulat", "law", "legislation", "antitrust", "government", "export control", "tariff",
+			"privacy", "compliance", "sanction", "litigation", "lawsuit", "legal proceeding"},
+		Explain: [][]string{{"regulat", "law", "legislation", "antitrust", "government", "export control", "tariff", "privacy",
+			"compliance", "sanction", "litigation", "lawsuit", "legal proceeding"}},
+		Query:      "laws regulations government",
+		AltQueries: []string{"antitrust privacy export controls", "changes in laws and regulations"},
+		Section:    "Item 1A",
+	},
+	{
+		Name: "cybersecurity", Label: "cybersecurity", Kind: KindRisk,
+		Triggers:   []string{"cybersecurity", "cyber", "data breach", "security breach", "hack", "ransomware"},
+		Terms:      []string{"cyber", "security breach", "breach", "hack", "ransomware", "unauthorized access"},
+		Explain:    [][]string{{"cyber", "security breach", "breach", "hack", "ransomware", "unauthorized access"}},
+		Query:      "cybersecurity breaches",
+		AltQueries: []string{"cyber attacks data breaches", "unauthorized access information systems"},
+		Section:    "Item 1A",
+	},
+	{
+		Name: "macro", Label: "macroeconomic conditions", Kind: KindExplanation,
+		Triggers: []string{"inflation", "macroeconomic", "interest rate", "recession", "foreign exchange", "currenc",
+			"exchange rate", "economic condition", "pandemic", "covid"},
+		Terms: []string{"inflation", "macroeconomic", "interest rate", "foreign currenc", "currenc", "exchange rate",
+			"economic condition", "pandemic", "covid"},
+		Query:      "inflation interest rates foreign currency",
+		AltQueries: []string{"foreign currency exchange rates", "macroeconomic conditions"},
+		Section:    "Item 7",
+	},
+	{
+		Name: "headcount", Label: "employees", Kind: KindExplanation,
+		Triggers:   []string{"headcount", "employee", "workforce", "staff", "human capital", "layoff", "hiring", "full-time"},
+		Terms:      []string{"employee", "headcount", "workforce", "full-time", "human capital"},
+		Explain:    [][]string{{"employee", "headcount", "workforce", "full-time", "human capital"}},
+		Query:      "employees full-time",
+		AltQueries: []string{"number of employees", "human capital"},
+		Section:    "Item 1",
+	},
+	{
+		Name: "outlook", Label: "outlook", Kind: KindOutlook,
+		Terms:      []string{"expect", "anticipate", "outlook", "guidance", "going forward", "future", "intend", "plan to", "believe"},
+		Explain:    [][]string{{"expect", "anticipate", "outlook", "guidance", "going forward", "future", "intend", "plan to", "believe"}},
+		Query:      "expect future",
+		AltQueries: []string{"anticipate continue", "outlook trends"},
+		Section:    "Item 7",
+	},
+	{
+		Name: "general", Label: "the question's topic", Kind: KindExplanation,
+		Terms:   []string{"business", "product", "service", "customer", "operat"},
+		Explain: [][]string{{"business", "product", "service", "customer", "operat"}},
+		Query:   "business products services",
+	},
+}
+
+// AspectByName returns the aspect called name from the Lexicon, or false.
+func AspectByName(name string) (Aspect, bool) {
+	i := slices.IndexFunc(Lexicon, func(a Aspect) bool { return a.Name == name })
+	if i < 0 {
+		return Aspect{}, false
+	}
+	return Lexicon[i], true
+}

@@ -1,0 +1,879 @@
+package planner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/tools"
+)
+
+// RulesPlanner is the deterministic planner: it builds a graph from the
+// route and the catalog alone, with no model call.
+//
+// For each issuer and aspect it plans, for the period asked (the fiscal
+// years named, else the issuer's latest 10-K, or latest 10-Q for a
+// quarterly question):
+//   - figures: a fact requirement per metric of the aspect, served by a
+//     lookup_fact node, when the filing is an inline-XBRL 10-K; otherwise a
+//     passage stating the figure, served by a search;
+//   - a calculation (gross margin, revenue growth) from the looked-up facts;
+//   - management's explanation: a passage with the aspect's words and a
+//     reason, served by a search in the item that usually holds it;
+//   - outlook, when the question asks: a forward-looking passage;
+//   - for a causal question, a passage linking the cause to the effect in
+//     one sentence;
+//   - across two or more issuers, an optional comparability requirement
+//     over the figures, with notes when fiscal years end on different dates.
+//
+// Figures and explanations are required, outlook when asked, comparability
+// is optional. The graph is trimmed to MaxNodes: optional requirements
+// first, then later aspects, outlook and causal requirements, then later
+// issuers, with a note for each cut.
+type RulesPlanner struct {
+	MaxNodes int // 0 means DefaultMaxNodes
+}
+
+// Plan builds the graph for question as routed. A refused route or one
+// with no issuer in the corpus gets a graph with no requirements and a
+// note saying why (the executor then ends the run without a tool call).
+func (p *RulesPlanner) Plan(ctx context.Context, question string, rt Route, cat *Catalog) (*Graph, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if cat == nil {
+		cat = NewCatalog(nil)
+	}
+	b := &builder{
+		cat:      cat,
+		question: question,
+		rt:       rt,
+		g:        &Graph{Question: question, Tickers: slices.Clone(rt.Issuers), Planner: "rules"},
+		nodeKey:  map[string]int{},
+		reqIdx:   map[string]int{},
+		meta:     map[string]reqMeta{},
+		periods:  map[string][]filingPeriod{},
+	}
+	if b.g.Tickers == nil {
+		b.g.Tickers = []string{}
+	}
+	g := b.g
+	if rt.Refused {
+		g.Notes = append(g.Notes, "Refused before planning: "+rt.Reason)
+		return g, nil
+	}
+	if len(rt.NotCovered) > 0 {
+		g.Notes = append(g.Notes, fmt.Sprintf("Not in the corpus, so not covered: %s.", strings.Join(rt.NotCovered, ", ")))
+	}
+	if len(rt.Issuers) == 0 {
+		held := cat.Tickers()
+		msg := "The question names no issuer the corpus holds, so there is nothing to research"
+		if len(held) > 0 {
+			msg += fmt.Sprintf(" (the corpus holds %s)", strings.Join(held, ", "))
+		}
+		g.Notes = append(g.Notes, msg+".")
+		g.FiscalYears = slices.Clone(rt.FiscalYears)
+		return g, nil
+	}
+	b.build()
+	b.trim((&Limits{MaxNodes: p.MaxNodes}).maxNodes())
+	b.finish()
+	causalCore(g)
+	return g, nil
+}
+
+// causalCore makes the causal link the one thing a causal question needs:
+// "did AI improve margins?" is answered by a sentence that links the two,
+// not by the margin figures, so those become optional context. Without the
+// link the run ends insufficient_evidence, however much context it found.
+func causalCore(g *Graph) {
+	hasCausal := false
+	for _, r := range g.Requirements {
+		if strings.HasSuffix(r.ID, "-causal") {
+			hasCausal = true
+		}
+	}
+	if !hasCausal {
+		return
+	}
+	for i := range g.Requirements {
+		if !strings.HasSuffix(g.Requirements[i].ID, "-causal") {
+			g.Requirements[i].Required = false
+		}
+	}
+	g.Notes = append(g.Notes, "A causal question is answered by a passage that links the cause to the effect; the figures and explanations gathered alongside are context, not support.")
+}
+
+// reqMeta is what trimming needs to know of a requirement.
+type reqMeta struct {
+	aspect int  // index of the aspect in the route; -1 for none
+	issuer int  // index of the issuer; -1 for a cross-issuer requirement
+	extra  bool // outlook or causal: cut before the issuers
+}
+
+// filingPeriod is one period planned for an issuer.
+type filingPeriod struct {
+	fy    int
+	doc   corpus.Document
+	found bool
+}
+
+type builder struct {
+	cat      *Catalog
+	question string
+	rt       Route
+	g        *Graph
+	nodeKey  map[string]int // tool and arguments -> index in g.Nodes
+	reqIdx   map[string]int // requirement id -> index in g.Requirements
+	meta     map[string]reqMeta
+	periods  map[string][]filingPeriod
+	compared []comparison
+	nextNode int
+}
+
+func (b *builder) addReq(r Requirement, m reqMeta) bool {
+	if _, ok := b.reqIdx[r.ID]; ok {
+		return false
+	}
+	b.reqIdx[r.ID] = len(b.g.Requirements)
+	b.g.Requirements = append(b.g.Requirements, r)
+	b.meta[r.ID] = m
+	return true
+}
+
+// addNode adds a node serving the requirements, or, when a node with the
+// same tool and arguments exists, makes that one serve them too. It
+// returns the node's id.
+func (b *builder) addNode(tool string, args any, serves []string, deps ...string) string {
+	raw, err := json.Marshal(args)
+	if err != nil { // the argument structs always marshal
+		panic(fmt.Sprintf("planner: marshal %s arguments: %v", tool, err))
+	}
+	key := tool + "\x00" + string(raw)
+	if i, ok := b.nodeKey[key]; ok {
+		n := &b.g.Nodes[i]
+		n.Serves = appendNew(n.Serves, serves...)
+		n.DependsOn = appendNew(n.DependsOn, deps...)
+		return n.ID
+	}
+	b.nextNode++
+	id := fmt.Sprintf("n%d", b.nextNode)
+	b.nodeKey[key] = len(b.g.Nodes)
+	b.g.Nodes = append(b.g.Nodes, Node{ID: id, Tool: tool, Args: raw, Serves: slices.Clone(serves), DependsOn: slices.Clone(deps)})
+	return id
+}
+
+func (b *builder) note(format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	if !slices.Contains(b.g.Notes, msg) {
+		b.g.Notes = append(b.g.Notes, msg)
+	}
+}
+
+// periodsOf returns the periods planned for an issuer, noting the ones the
+// corpus lacks.
+func (b *builder) periodsOf(t string) []filingPeriod {
+	if ps, ok := b.periods[t]; ok {
+		return ps
+	}
+	var ps []filingPeriod
+	if len(b.rt.FiscalYears) > 0 {
+		for _, fy := range b.rt.FiscalYears {
+			var d corpus.Document
+			ok := false
+			if b.rt.Quarterly {
+				d, ok = b.cat.Filing(t, fy, "10-Q")
+			}
+			if !ok {
+				d, ok = b.cat.Filing(t, fy, "")
+			}
+			if !ok {
+				b.note("The corpus holds no %s filing for fiscal %d; its requirements for that year will be reported as gaps.", t, fy)
+			}
+			ps = append(ps, filingPeriod{fy: fy, doc: d, found: ok})
+		}
+	} else {
+		var d corpus.Document
+		ok := false
+		if b.rt.Quarterly {
+			d, ok = b.cat.Latest(t, "10-Q")
+		}
+		if !ok {
+			d, ok = b.cat.Latest(t, "10-K")
+		}
+		if !ok {
+			d, ok = b.cat.Latest(t, "")
+		}
+		if ok {
+			ps = append(ps, filingPeriod{fy: d.FiscalYear, doc: d, found: true})
+		} else {
+			b.note("The corpus holds no filing of %s.", t)
+		}
+	}
+	b.periods[t] = ps
+	return ps
+}
+
+func (b *builder) build() {
+	rt := b.rt
+	aspects := rt.Aspects
+	if len(aspects) == 0 {
+		aspects = []string{"general"}
+	}
+	for ai, name := range aspects {
+		a, ok := AspectByName(name)
+		if !ok {
+			b.note("Aspect %q is not in the lexicon; it was not planned.", name)
+			continue
+		}
+		var figures []string // required figure requirements of every issuer, for comparability
+		var issuersWithFigures []string
+		for ii, t := range rt.Issuers {
+			for _, p := range b.periodsOf(t) {
+				ids := b.planAspect(t, p, a, reqMeta{aspect: ai, issuer: ii})
+				if len(ids) > 0 {
+					figures = append(figures, ids...)
+					issuersWithFigures = appendNew(issuersWithFigures, t)
+				}
+			}
+		}
+		if len(issuersWithFigures) >= 2 {
+			b.planComparability(a, figures, issuersWithFigures, ai)
+		}
+	}
+	if c := rt.Causal; c != nil {
+		for ii, t := range rt.Issuers {
+			for _, p := range b.periodsOf(t) {
+				if p.found {
+					b.planCausal(t, p, c, ii)
+				}
+			}
+		}
+	}
+}
+
+// searchArgs are the arguments of a search of one issuer's filing.
+func (b *builder) searchArgs(t string, p filingPeriod, query, section string, k int) tools.SearchArgs {
+	args := tools.SearchArgs{
+		Query:       strings.TrimSpace(query),
+		Tickers:     []string{t},
+		FiscalYears: []int{p.fy},
+		K:           k,
+	}
+	if p.found {
+		args.Form = p.doc.Form
+		// Item headings of converted text and PDF filings are found
+		// unreliably, so only an HTML filing is searched by item.
+		if hasFacts(p.doc) {
+			args.Section = section
+		}
+	}
+	return args
+}
+
+// planAspect plans one aspect of one issuer for one period and returns the
+// ids of its required figure requirements.
+func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []string {
+	label := tools.PeriodLabel(p.fy)
+	prefix := t + "-" + label + "-" + a.Name
+	company := b.cat.ShortName(t)
+	groups, query := a.ExplainGroups(), a.Query
+	if a.Name == "general" {
+		if words := questionWords(b.question, b.cat, b.rt.Issuers); len(words) > 0 {
+			groups, query = [][]string{words}, strings.Join(words, " ")
+		}
+	}
+	if !p.found {
+		id := prefix + "-" + kindSuffix(a.Kind)
+		b.addReq(Requirement{
+			ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: a.Kind, Required: true,
+			Need:       fmt.Sprintf("%s's %s for fiscal %d; the corpus holds no filing for that year", company, a.Label, p.fy),
+			Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: a.Label, AllOf: groups},
+		}, m)
+		b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, "", 8), []string{id})
+		return nil
+	}
+	form := p.doc.Form
+	var figures []string
+	if len(a.Metrics) > 0 {
+		if hasFacts(p.doc) && form == "10-K" {
+			figures = b.planFacts(t, p, a, m)
+		} else {
+			if form != "10-K" && hasFacts(p.doc) {
+				b.note("%s's %s %s figures are read from its passages: lookup_fact reads annual periods.", t, label, form)
+			}
+			figures = b.planFigurePassages(t, p, a, m)
+		}
+	}
+
+	id := prefix + "-" + kindSuffix(a.Kind)
+	need := fmt.Sprintf("%s's explanation of what drove its %s in its %s %s", company, a.Label, label, form)
+	switch a.Kind {
+	case KindRisk:
+		need = fmt.Sprintf("the %s %s's %s %s describes", a.Label, company, label, form)
+	case KindOutlook:
+		need = fmt.Sprintf("what %s's management expects going forward, in its %s %s", company, label, form)
+	}
+	if a.Name == "general" {
+		need = fmt.Sprintf("what %s's %s %s says on the question", company, label, form)
+	}
+	b.addReq(Requirement{
+		ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: a.Kind, Required: true, Need: need,
+		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: a.Label, AllOf: groups},
+	}, m)
+	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, a.Section, 8), []string{id})
+
+	if b.rt.Outlook && a.Kind != KindOutlook {
+		oid := prefix + "-outlook"
+		om := m
+		om.extra = true
+		b.addReq(Requirement{
+			ID: oid, Issuer: t, Period: label, Aspect: a.Name, Kind: KindOutlook, Required: true,
+			Need:       fmt.Sprintf("what %s's management expects for its %s going forward, in its %s %s", company, a.Label, label, form),
+			Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: a.Label + " outlook", AllOf: [][]string{a.Terms, OutlookWords}},
+		}, om)
+		b.addNode(tools.SearchFilings, b.searchArgs(t, p, a.Label+" expect future", "", 8), []string{oid})
+	}
+	return figures
+}
+
+func kindSuffix(k RequirementKind) string {
+	switch k {
+	case KindRisk:
+		return "risk"
+	case KindOutlook:
+		return "outlook"
+	}
+	return "explanation"
+}
+
+// planFacts plans an aspect's figures as tagged facts, and its
+// calculation. It returns the required figure requirement ids.
+func (b *builder) planFacts(t string, p filingPeriod, a Aspect, m reqMeta) []string {
+	label := tools.PeriodLabel(p.fy)
+	prefix := t + "-" + label + "-" + a.Name
+	company := b.cat.ShortName(t)
+	type looked struct{ req, node string }
+	got := map[string]looked{}
+	var required []string
+	lookup := func(metric, period string, required bool) (looked, bool) {
+		mt, ok := tools.MetricByName(metric)
+		if !ok {
+			return looked{}, false
+		}
+		id := t + "-" + period + "-" + a.Name + "-figure-" + metric
+		b.addReq(Requirement{
+			ID: id, Issuer: t, Period: period, Aspect: a.Name, Kind: KindFigure, Required: required,
+			Need:       fmt.Sprintf("%s's %s for %s, as tagged in its %s 10-K", company, mt.Label, period, label),
+			Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Concepts: slices.Clone(mt.Concepts)},
+		}, m)
+		node := b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Label: metric, Period: period}, []string{id})
+		return looked{id, node}, true
+	}
+	for _, metric := range a.Metrics {
+		// Gross profit is optional: Alphabet, Meta, Amazon and Netflix do
+		// not tag it, and the margin is computed from revenue and cost.
+		req := !(a.Name == "margins" && metric == "gross_profit")
+		if l, ok := lookup(metric, label, req); ok {
+			got[metric] = l
+			if req {
+				required = append(required, l.req)
+			}
+		}
+	}
+	ref := func(metric, period string) tools.FactRef {
+		mt, _ := tools.MetricByName(metric)
+		// The first concept of the metric; the executor rebinds each fact
+		// to the concept its lookup_fact node found (see FactInputs).
+		return tools.FactRef{Ticker: t, Concept: mt.Concepts[0], Period: period}
+	}
+	switch a.Name {
+	case "margins":
+		rev, cost := got["revenue"], got["cost_of_revenue"]
+		if rev.req == "" || cost.req == "" {
+			return required
+		}
+		id := prefix + "-calculation"
+		b.addReq(Requirement{
+			ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: KindCalculation, Required: true,
+			Need:       fmt.Sprintf("%s's %s gross margin, computed as (revenue - cost of revenue) / revenue from its tagged figures", company, label),
+			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Of: []string{rev.req, cost.req}},
+		}, m)
+		b.addNode(tools.Calculate, tools.CalculateArgs{
+			Expression: "(revenue - cost_of_revenue) / revenue",
+			Facts:      map[string]tools.FactRef{"revenue": ref("revenue", label), "cost_of_revenue": ref("cost_of_revenue", label)},
+		}, []string{id}, rev.node, cost.node)
+	case "revenue_growth":
+		rev := got["revenue"]
+		if rev.req == "" {
+			return required
+		}
+		priorLabel := tools.PeriodLabel(p.fy - 1)
+		prior, ok := lookup("revenue", priorLabel, true)
+		if !ok {
+			return required
+		}
+		required = append(required, prior.req)
+		id := prefix + "-calculation"
+		b.addReq(Requirement{
+			ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: KindCalculation, Required: true,
+			Need:       fmt.Sprintf("%s's revenue growth from %s to %s, computed from its tagged revenue", company, priorLabel, label),
+			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Of: []string{rev.req, prior.req}},
+		}, m)
+		b.addNode(tools.Calculate, tools.CalculateArgs{
+			Expression: "(revenue - revenue_prior) / revenue_prior",
+			Facts:      map[string]tools.FactRef{"revenue": ref("revenue", label), "revenue_prior": ref("revenue", priorLabel)},
+		}, []string{id}, rev.node, prior.node)
+	}
+	return required
+}
+
+// planFigurePassages plans an aspect's figures as passages that state them,
+// for a filing without tagged facts (or a 10-Q). One search serves them
+// all. It returns the required figure requirement ids.
+func (b *builder) planFigurePassages(t string, p filingPeriod, a Aspect, m reqMeta) []string {
+	label := tools.PeriodLabel(p.fy)
+	prefix := t + "-" + label + "-" + a.Name
+	company := b.cat.ShortName(t)
+	var ids, required, labels []string
+	for _, metric := range a.Metrics {
+		mt, ok := tools.MetricByName(metric)
+		if !ok {
+			continue
+		}
+		req := !(a.Name == "margins" && metric == "gross_profit")
+		words := appendNew([]string{mt.Label}, mt.Aliases...)
+		if metric == "gross_profit" {
+			words = appendNew(words, "gross margin")
+		}
+		groups := [][]string{words, {FigureTerm}}
+		need := fmt.Sprintf("a passage of %s's %s %s stating its %s", company, label, p.doc.Form, mt.Label)
+		if a.Name == "revenue_growth" {
+			groups = [][]string{words, ChangeWords, {FigureTerm}}
+			need = fmt.Sprintf("a passage of %s's %s %s stating its %s and how it changed", company, label, p.doc.Form, mt.Label)
+		}
+		id := prefix + "-figure-" + metric
+		b.addReq(Requirement{
+			ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: KindFigure, Required: req, Need: need,
+			Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: mt.Label, AllOf: groups},
+		}, m)
+		ids = append(ids, id)
+		labels = append(labels, mt.Label)
+		if req {
+			required = append(required, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query := "total " + strings.Join(labels, " ")
+	if a.Name == "revenue_growth" {
+		query = "revenue increased"
+	}
+	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, "", 10), ids)
+	return required
+}
+
+// planComparability plans the optional cross-issuer requirement for an
+// aspect's figures; finish notes where the issuers' fiscal years differ.
+func (b *builder) planComparability(a Aspect, figures, issuers []string, ai int) {
+	id := "comparability-" + a.Name
+	b.addReq(Requirement{
+		ID: id, Aspect: a.Name, Kind: KindComparability, Required: false,
+		Need:       fmt.Sprintf("%s figures of %s supported for stated periods, so they can be compared", a.Label, joinAnd(issuers)),
+		Completion: Condition{Kind: CondComparable, Of: slices.Clone(figures)},
+	}, reqMeta{aspect: ai, issuer: -1})
+	for i := range b.g.Nodes {
+		n := &b.g.Nodes[i]
+		if slices.ContainsFunc(n.Serves, func(s string) bool { return slices.Contains(figures, s) }) {
+			n.Serves = appendNew(n.Serves, id)
+		}
+	}
+	b.compared = append(b.compared, comparison{aspect: a, figures: slices.Clone(figures)})
+}
+
+// comparison is an aspect whose figures are compared across issuers.
+type comparison struct {
+	aspect  Aspect
+	figures []string // the required figure requirement ids
+}
+
+// comparisonNotes notes, for each comparison whose figures of two or more
+// issuers survived trimming, where the issuers' periods differ and how a
+// ratio is defined for all of them.
+func (b *builder) comparisonNotes() {
+	for _, c := range b.compared {
+		var issuers []string
+		for _, id := range c.figures {
+			if i, ok := b.reqIdx[id]; ok {
+				issuers = appendNew(issuers, b.g.Requirements[i].Issuer)
+			}
+		}
+		if len(issuers) < 2 {
+			continue
+		}
+		var ends []string
+		months, years := map[string]bool{}, map[int]bool{}
+		for _, t := range issuers {
+			for _, p := range b.periodsOf(t) {
+				if !p.found {
+					continue
+				}
+				ends = append(ends, fmt.Sprintf("%s %s ends %s", t, tools.PeriodLabel(p.fy), p.doc.PeriodEnd.Format("2006-01-02")))
+				months[p.doc.PeriodEnd.Format("01-02")] = true
+				years[p.fy] = true
+			}
+		}
+		switch {
+		case len(years) > 1:
+			b.note("The issuers' fiscal years differ (%s): their figures cover different periods and are compared as reported.", strings.Join(ends, "; "))
+		case len(months) > 1:
+			b.note("The issuers' fiscal years end on different dates (%s): their figures cover different twelve-month periods.", strings.Join(ends, "; "))
+		}
+		if c.aspect.Name == "margins" {
+			b.note("Gross margin is computed the same way for every issuer, (revenue - cost of revenue) / revenue, since not every issuer tags gross profit.")
+		}
+	}
+}
+
+// planCausal plans the requirement that one filing links the cause to the
+// effect in one sentence.
+func (b *builder) planCausal(t string, p filingPeriod, c *Causal, ii int) {
+	label := tools.PeriodLabel(p.fy)
+	company := b.cat.ShortName(t)
+	var causeLabels, effectLabels, queryTerms []string
+	for _, n := range c.CauseAspects {
+		if a, ok := AspectByName(n); ok {
+			causeLabels = append(causeLabels, a.Label)
+			queryTerms = append(queryTerms, a.Query)
+		}
+	}
+	for _, n := range c.EffectAspects {
+		if a, ok := AspectByName(n); ok {
+			effectLabels = append(effectLabels, a.Label)
+			queryTerms = append(queryTerms, a.Label)
+		}
+	}
+	if len(c.Cause) == 0 || len(c.Effect) == 0 {
+		return
+	}
+	aspect := ""
+	if len(c.EffectAspects) > 0 {
+		aspect = c.EffectAspects[0]
+	}
+	id := t + "-" + label + "-causal"
+	cause, effect := joinAnd(causeLabels), joinAnd(effectLabels)
+	b.addReq(Requirement{
+		ID: id, Issuer: t, Period: label, Aspect: aspect, Kind: KindExplanation, Required: true,
+		Need: fmt.Sprintf("a passage in which %s's filing for %s links %s to %s, in one sentence", company, label, cause, effect),
+		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: cause + " and " + effect,
+			AllOf: [][]string{slices.Clone(c.Cause), slices.Clone(c.Effect)}},
+	}, reqMeta{aspect: -1, issuer: ii, extra: true})
+	b.addNode(tools.SearchFilings, b.searchArgs(t, p, strings.Join(queryTerms, " "), "", 10), []string{id})
+}
+
+func joinAnd(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	case 2:
+		return items[0] + " and " + items[1]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// questionStopwords are left out of a question's words when they become a
+// search and a condition.
+var questionStopwords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`what which when where who whom whose why how does did do done doing is are was
+	were be been being have has had having the a an and or but if then than that this these those there their
+	they them its it's our your you about into onto from with without within for over under between through
+	during before after above below more most much many some any each every other such only own same very can
+	could should would will shall may might must tell say says said describe explain discuss company companies
+	corporation inc filing filings report reports reported annual fiscal year years latest recent according per
+	also just like make made give given main mainly please want know`) {
+		questionStopwords[w] = true
+	}
+}
+
+// questionWords returns the content words of a question (up to eight,
+// lower case, four letters or more, without stopwords and issuer names),
+// for a question that names no aspect.
+func questionWords(question string, cat *Catalog, issuers []string) []string {
+	skip := map[string]bool{}
+	for _, t := range issuers {
+		skip[strings.ToLower(t)] = true
+		for _, w := range strings.Fields(strings.ToLower(shortName(cat.Company(t)) + " " + cat.Company(t))) {
+			skip[strings.Trim(w, ",.")] = true
+		}
+		for _, a := range issuerAliases[t] {
+			skip[strings.ToLower(a)] = true
+		}
+	}
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(question), func(r rune) bool {
+		return !unicode.IsLetter(r) && r != '&'
+	}) {
+		w = strings.TrimSuffix(w, "s'")
+		if len(w) < 4 || questionStopwords[w] || skip[w] || slices.Contains(out, w) {
+			continue
+		}
+		out = append(out, w)
+		if len(out) == 8 {
+			break
+		}
+	}
+	return out
+}
+
+// trim cuts the graph to max nodes: optional requirements first, then the
+// later aspects, then outlook and causal requirements, then the later
+// issuers, then requirements from the end, noting each cut.
+func (b *builder) trim(max int) {
+	if len(b.g.Nodes) <= max {
+		return
+	}
+	drop := func(pred func(Requirement) bool) int {
+		var ids []string
+		for _, r := range b.g.Requirements {
+			if pred(r) {
+				ids = append(ids, r.ID)
+			}
+		}
+		b.remove(ids)
+		return len(ids)
+	}
+	if n := drop(func(r Requirement) bool { return !r.Required }); n > 0 {
+		b.note("The plan was cut to %s: %d optional requirements were left out.", calls(max), n)
+	}
+	for ai := len(b.rt.Aspects) - 1; ai > 0 && len(b.g.Nodes) > max; ai-- {
+		if n := drop(func(r Requirement) bool { return b.meta[r.ID].aspect == ai }); n > 0 {
+			b.note("The plan was cut to %s: the aspect %q was left out.", calls(max), b.rt.Aspects[ai])
+		}
+	}
+	for ii := len(b.rt.Issuers) - 1; ii >= 0 && len(b.g.Nodes) > max; ii-- {
+		if n := drop(func(r Requirement) bool { m := b.meta[r.ID]; return m.extra && m.issuer == ii }); n > 0 {
+			b.note("The plan was cut to %s: outlook and causal requirements of %s were left out.", calls(max), b.rt.Issuers[ii])
+		}
+	}
+	for ii := len(b.rt.Issuers) - 1; ii > 0 && len(b.g.Nodes) > max; ii-- {
+		if n := drop(func(r Requirement) bool { return b.meta[r.ID].issuer == ii }); n > 0 {
+			b.note("The plan was cut to %s: %s was left out.", calls(max), b.rt.Issuers[ii])
+		}
+	}
+	for len(b.g.Nodes) > max && len(b.g.Requirements) > 0 {
+		last := b.g.Requirements[len(b.g.Requirements)-1]
+		b.remove([]string{last.ID})
+		b.note("The plan was cut to %s: requirement %s was left out.", calls(max), last.ID)
+	}
+}
+
+// calls says "1 tool call" or "n tool calls".
+func calls(n int) string {
+	if n == 1 {
+		return "1 tool call"
+	}
+	return strconv.Itoa(n) + " tool calls"
+}
+
+// remove deletes requirements, then whatever only they needed: calculations
+// and comparisons built on them, nodes that serve nothing left, and nodes
+// that depend on a deleted node.
+func (b *builder) remove(ids []string) {
+	gone := map[string]bool{}
+	for _, id := range ids {
+		gone[id] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		var reqs []Requirement
+		for _, r := range b.g.Requirements {
+			if gone[r.ID] {
+				changed = true
+				continue
+			}
+			if len(r.Completion.Of) > 0 {
+				of := slices.DeleteFunc(slices.Clone(r.Completion.Of), func(id string) bool { return gone[id] })
+				if len(of) != len(r.Completion.Of) {
+					if r.Completion.Kind == CondCalculation || len(of) == 0 {
+						gone[r.ID] = true
+						changed = true
+						continue
+					}
+					r.Completion.Of = of
+				}
+			}
+			reqs = append(reqs, r)
+		}
+		b.g.Requirements = reqs
+		goneNodes := map[string]bool{}
+		var nodes []Node
+		for _, n := range b.g.Nodes {
+			n.Serves = slices.DeleteFunc(n.Serves, func(id string) bool { return gone[id] })
+			if len(n.Serves) == 0 {
+				goneNodes[n.ID] = true
+				changed = true
+				continue
+			}
+			nodes = append(nodes, n)
+		}
+		for _, n := range nodes {
+			if slices.ContainsFunc(n.DependsOn, func(d string) bool { return goneNodes[d] }) {
+				// Its inputs are gone: so are the requirements it serves.
+				for _, id := range n.Serves {
+					gone[id] = true
+				}
+				changed = true
+			}
+		}
+		b.g.Nodes = nodes
+	}
+	b.reqIdx = map[string]int{}
+	for i, r := range b.g.Requirements {
+		b.reqIdx[r.ID] = i
+	}
+	b.nodeKey = map[string]int{}
+	for i, n := range b.g.Nodes {
+		b.nodeKey[n.Tool+"\x00"+string(n.Args)] = i
+	}
+}
+
+// finish notes how the surviving comparisons compare, numbers
+// the nodes n1, n2, ... in order and sets the graph's fiscal years to those
+// its requirements and nodes use.
+func (b *builder) finish() {
+	g := b.g
+	b.comparisonNotes()
+	rename := map[string]string{}
+	for i := range g.Nodes {
+		rename[g.Nodes[i].ID] = fmt.Sprintf("n%d", i+1)
+	}
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		n.ID = rename[n.ID]
+		for j, d := range n.DependsOn {
+			n.DependsOn[j] = rename[d]
+		}
+	}
+	years := map[int]bool{}
+	for _, r := range g.Requirements {
+		if fy, ok := fiscalYearOf(r.Period); ok {
+			years[fy] = true
+		}
+	}
+	for _, n := range g.Nodes {
+		for _, fy := range nodeYears(n) {
+			years[fy] = true
+		}
+	}
+	g.FiscalYears = make([]int, 0, len(years))
+	for y := range years {
+		g.FiscalYears = append(g.FiscalYears, y)
+	}
+	slices.Sort(g.FiscalYears)
+	if g.Requirements == nil {
+		g.Requirements = []Requirement{}
+	}
+	if g.Nodes == nil {
+		g.Nodes = []Node{}
+	}
+}
+
+// nodeYears returns the fiscal years a node's arguments name.
+func nodeYears(n Node) []int {
+	var out []int
+	switch n.Tool {
+	case tools.SearchFilings:
+		var a tools.SearchArgs
+		if json.Unmarshal(n.Args, &a) == nil {
+			out = append(out, a.FiscalYears...)
+		}
+	case tools.LookupFact:
+		var a tools.LookupFactArgs
+		if json.Unmarshal(n.Args, &a) == nil {
+			if fy, ok := fiscalYearOf(a.Period); ok {
+				out = append(out, fy)
+			}
+		}
+	case tools.Calculate:
+		var a tools.CalculateArgs
+		if json.Unmarshal(n.Args, &a) == nil {
+			for _, f := range a.Facts {
+				if fy, ok := fiscalYearOf(f.Period); ok {
+					out = append(out, fy)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// FactInputs maps each fact name of a calculate node to the id of the
+// lookup_fact node among its dependencies that finds that fact: the same
+// ticker and period, and a label or concept of the same metric. The
+// executor uses it to bind each name to the concept its lookup actually
+// found, since issuers tag one metric with different concepts.
+func FactInputs(g *Graph, calc Node) (map[string]string, error) {
+	if calc.Tool != tools.Calculate {
+		return nil, fmt.Errorf("planner: node %s is a %s node, not calculate", calc.ID, calc.Tool)
+	}
+	var args tools.CalculateArgs
+	if err := json.Unmarshal(calc.Args, &args); err != nil {
+		return nil, fmt.Errorf("planner: node %s: calculate arguments: %v", calc.ID, err)
+	}
+	byID := map[string]Node{}
+	for _, n := range g.Nodes {
+		byID[n.ID] = n
+	}
+	out := make(map[string]string, len(args.Facts))
+	for name, ref := range args.Facts {
+		want, ok := metricOfConcept(ref.Concept)
+		if !ok {
+			want, ok = tools.MetricForLabel(name)
+		}
+		for _, d := range calc.DependsOn {
+			n, exists := byID[d]
+			if !exists || n.Tool != tools.LookupFact {
+				continue
+			}
+			var la tools.LookupFactArgs
+			if json.Unmarshal(n.Args, &la) != nil || la.Ticker != ref.Ticker || la.Period != ref.Period {
+				continue
+			}
+			got, found := tools.MetricForLabel(la.Label)
+			if la.Label == "" {
+				got, found = metricOfConcept(la.Concept)
+			}
+			if ok && found && got.Name == want.Name {
+				out[name] = n.ID
+				break
+			}
+		}
+		if _, bound := out[name]; !bound {
+			return nil, fmt.Errorf("planner: node %s: no lookup_fact dependency finds %q (%s %s %s)", calc.ID, name, ref.Ticker, ref.Concept, ref.Period)
+		}
+	}
+	return out, nil
+}
+
+// metricOfConcept returns the metric a concept belongs to, qualified or not.
+func metricOfConcept(concept string) (tools.Metric, bool) {
+	local := localName(concept)
+	for _, m := range tools.Metrics {
+		for _, c := range m.Concepts {
+			if localName(c) == local {
+				return m, true
+			}
+		}
+	}
+	return tools.Metric{}, false
+}

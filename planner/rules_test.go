@@ -1,0 +1,347 @@
+package planner
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ledgerline/research/tools"
+)
+
+// planFor routes and plans a question over the sample corpus and checks the
+// graph validates.
+func planFor(t *testing.T, cat *Catalog, q string, maxNodes int) (Route, *Graph) {
+	t.Helper()
+	rt := RouteQuestion(q, cat, nil)
+	g, err := (&RulesPlanner{MaxNodes: maxNodes}).Plan(context.Background(), q, rt, cat)
+	if err != nil {
+		t.Fatalf("Plan(%q): %v", q, err)
+	}
+	if err := Validate(g, Limits{MaxNodes: maxNodes}); err != nil {
+		t.Fatalf("Plan(%q) does not validate: %v", q, err)
+	}
+	if g.Planner != "rules" || g.Question != q {
+		t.Fatalf("Plan(%q): planner %q, question %q", q, g.Planner, g.Question)
+	}
+	return rt, g
+}
+
+func reqByID(g *Graph, id string) (Requirement, bool) {
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return r.ID == id })
+	if i < 0 {
+		return Requirement{}, false
+	}
+	return g.Requirements[i], true
+}
+
+// servers returns the nodes serving a requirement.
+func servers(g *Graph, id string) []Node {
+	var out []Node
+	for _, n := range g.Nodes {
+		if slices.Contains(n.Serves, id) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func mustReq(t *testing.T, g *Graph, id string, kind RequirementKind, cond ConditionKind, required bool) Requirement {
+	t.Helper()
+	r, ok := reqByID(g, id)
+	if !ok {
+		var ids []string
+		for _, r := range g.Requirements {
+			ids = append(ids, r.ID)
+		}
+		t.Fatalf("no requirement %s; have %v", id, ids)
+	}
+	if r.Kind != kind || r.Completion.Kind != cond || r.Required != required {
+		t.Fatalf("requirement %s: kind %s, condition %s, required %v; want %s, %s, %v", id, r.Kind, r.Completion.Kind, r.Required, kind, cond, required)
+	}
+	if len(servers(g, id)) == 0 {
+		t.Fatalf("requirement %s is served by no node", id)
+	}
+	return r
+}
+
+func searchOf(t *testing.T, g *Graph, reqID string) tools.SearchArgs {
+	t.Helper()
+	for _, n := range servers(g, reqID) {
+		if n.Tool == tools.SearchFilings {
+			var a tools.SearchArgs
+			if err := json.Unmarshal(n.Args, &a); err != nil {
+				t.Fatal(err)
+			}
+			return a
+		}
+	}
+	t.Fatalf("no search serves %s", reqID)
+	return tools.SearchArgs{}
+}
+
+func TestRulesPlanGrossMarginComparison(t *testing.T) {
+	cat := sampleCatalog(t)
+	_, g := planFor(t, cat, "Compare gross-margin pressure at AAPL, NVDA and GOOGL in their latest fiscal year and say whether management expects it to persist.", 0)
+	if !slices.Equal(g.Tickers, []string{"AAPL", "NVDA", "GOOGL"}) {
+		t.Fatalf("tickers %v", g.Tickers)
+	}
+	for _, p := range []struct{ t, fy string }{{"AAPL", "FY2024"}, {"NVDA", "FY2023"}, {"GOOGL", "FY2024"}} {
+		prefix := p.t + "-" + p.fy + "-margins-"
+		rev := mustReq(t, g, prefix+"figure-revenue", KindFigure, CondFact, true)
+		if !slices.Contains(rev.Completion.Concepts, "us-gaap:Revenues") || rev.Completion.Issuer != p.t || rev.Completion.Period != p.fy {
+			t.Errorf("%s revenue condition %+v", p.t, rev.Completion)
+		}
+		mustReq(t, g, prefix+"figure-cost_of_revenue", KindFigure, CondFact, true)
+		mustReq(t, g, prefix+"figure-gross_profit", KindFigure, CondFact, false)
+		calc := mustReq(t, g, prefix+"calculation", KindCalculation, CondCalculation, true)
+		if !slices.Equal(calc.Completion.Of, []string{prefix + "figure-revenue", prefix + "figure-cost_of_revenue"}) {
+			t.Errorf("%s calculation builds on %v", p.t, calc.Completion.Of)
+		}
+		ex := mustReq(t, g, prefix+"explanation", KindExplanation, CondPassage, true)
+		if len(ex.Completion.AllOf) != 2 || !slices.Contains(ex.Completion.AllOf[0], "gross margin") {
+			t.Errorf("%s explanation groups %v", p.t, ex.Completion.AllOf)
+		}
+		if a := searchOf(t, g, prefix+"explanation"); a.Section != "Item 7" || !slices.Equal(a.Tickers, []string{p.t}) || a.Form != "10-K" {
+			t.Errorf("%s explanation search %+v", p.t, a)
+		}
+		out := mustReq(t, g, prefix+"outlook", KindOutlook, CondPassage, true)
+		if !slices.Contains(out.Completion.AllOf[1], "expect") {
+			t.Errorf("%s outlook groups %v", p.t, out.Completion.AllOf)
+		}
+		// The calculation runs after both lookups.
+		calcNode := servers(g, prefix+"calculation")[0]
+		inputs, err := FactInputs(g, calcNode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(inputs) != 2 || inputs["revenue"] != servers(g, prefix+"figure-revenue")[0].ID || inputs["cost_of_revenue"] != servers(g, prefix+"figure-cost_of_revenue")[0].ID {
+			t.Errorf("%s calculation inputs %v", p.t, inputs)
+		}
+	}
+	cmp := mustReq(t, g, "comparability-margins", KindComparability, CondComparable, false)
+	if len(cmp.Completion.Of) != 6 {
+		t.Errorf("comparability builds on %v, want the six required figures", cmp.Completion.Of)
+	}
+	if notes := strings.Join(g.Notes, " "); !strings.Contains(notes, "AAPL FY2024 ends 2024-09-28") || !strings.Contains(notes, "NVDA FY2023 ends 2023-01-29") {
+		t.Errorf("notes do not say the fiscal years end on different dates: %q", notes)
+	}
+	if !slices.Equal(g.FiscalYears, []int{2023, 2024}) {
+		t.Errorf("fiscal years %v", g.FiscalYears)
+	}
+	levels, err := Order(g)
+	if err != nil || len(levels) != 2 {
+		t.Errorf("Order = %v, %v; want two levels (lookups and searches, then calculations)", levels, err)
+	}
+}
+
+func TestRulesPlans(t *testing.T) {
+	cat := sampleCatalog(t)
+	t.Run("total net sales", func(t *testing.T) {
+		_, g := planFor(t, cat, "What was Apple's total net sales in fiscal 2024?", 0)
+		r := mustReq(t, g, "AAPL-FY2024-revenue-figure-revenue", KindFigure, CondFact, true)
+		n := servers(g, r.ID)[0]
+		var a tools.LookupFactArgs
+		if err := json.Unmarshal(n.Args, &a); err != nil || n.Tool != tools.LookupFact || a != (tools.LookupFactArgs{Ticker: "AAPL", Label: "revenue", Period: "FY2024"}) {
+			t.Errorf("revenue node %s %s", n.Tool, n.Args)
+		}
+		mustReq(t, g, "AAPL-FY2024-revenue-explanation", KindExplanation, CondPassage, true)
+		if !slices.Equal(g.FiscalYears, []int{2024}) || !slices.Equal(g.Tickers, []string{"AAPL"}) {
+			t.Errorf("scope %v %v", g.Tickers, g.FiscalYears)
+		}
+	})
+	t.Run("content amortization", func(t *testing.T) {
+		_, g := planFor(t, cat, "What does Netflix say drives its content amortization?", 0)
+		r := mustReq(t, g, "NFLX-FY2024-content-explanation", KindExplanation, CondPassage, true)
+		if !slices.Contains(r.Completion.AllOf[0], "content amortization") {
+			t.Errorf("groups %v", r.Completion.AllOf)
+		}
+		if a := searchOf(t, g, r.ID); !strings.Contains(a.Query, "content amortization") || !slices.Equal(a.FiscalYears, []int{2024}) {
+			t.Errorf("search %+v", a)
+		}
+	})
+	t.Run("causal", func(t *testing.T) {
+		_, g := planFor(t, cat, "Did generative AI improve Meta's margins?", 0)
+		r := mustReq(t, g, "META-FY2024-causal", KindExplanation, CondPassage, true)
+		if len(r.Completion.AllOf) != 2 || !slices.Contains(r.Completion.AllOf[0], "ai") || !slices.Contains(r.Completion.AllOf[1], "margin") {
+			t.Errorf("causal groups %v", r.Completion.AllOf)
+		}
+		// The causal link is what the question needs; the rest is context.
+		mustReq(t, g, "META-FY2024-margins-calculation", KindCalculation, CondCalculation, false)
+		mustReq(t, g, "META-FY2024-ai-explanation", KindExplanation, CondPassage, false)
+	})
+	t.Run("risk factors of a text filing", func(t *testing.T) {
+		_, g := planFor(t, cat, "What are Intel's main risk factors in 2020?", 0)
+		r := mustReq(t, g, "INTC-FY2020-risks-risk", KindRisk, CondPassage, true)
+		a := searchOf(t, g, r.ID)
+		if a.Section != "" || a.Form != "10-K" || !slices.Equal(a.FiscalYears, []int{2020}) {
+			t.Errorf("search %+v: a text filing is searched without an item filter", a)
+		}
+		for _, n := range g.Nodes {
+			if n.Tool != tools.SearchFilings {
+				t.Errorf("node %s is %s: a text filing has no facts", n.ID, n.Tool)
+			}
+		}
+	})
+	t.Run("revenue growth of a text filing", func(t *testing.T) {
+		_, g := planFor(t, cat, "How did Microsoft's revenue grow in fiscal 2022?", 0)
+		r := mustReq(t, g, "MSFT-FY2022-revenue_growth-figure-revenue", KindFigure, CondPassage, true)
+		if len(r.Completion.AllOf) != 3 || !slices.Equal(r.Completion.AllOf[2], []string{FigureTerm}) {
+			t.Errorf("figure groups %v", r.Completion.AllOf)
+		}
+		mustReq(t, g, "MSFT-FY2022-revenue_growth-explanation", KindExplanation, CondPassage, true)
+		for _, req := range g.Requirements {
+			if req.Completion.Kind == CondFact || req.Kind == KindCalculation {
+				t.Errorf("requirement %s needs facts a text filing does not have", req.ID)
+			}
+		}
+		// The figure passage a user would cite meets the condition.
+		if _, ok := SentenceMatch("Revenue increased $29.0 billion or 18% driven by growth across each of our segments.", r.Completion.AllOf); !ok {
+			t.Error("the figure condition does not accept Microsoft's own sentence")
+		}
+	})
+	t.Run("revenue growth with facts", func(t *testing.T) {
+		_, g := planFor(t, cat, "How did Apple's revenue grow in fiscal 2024?", 0)
+		prior := mustReq(t, g, "AAPL-FY2023-revenue_growth-figure-revenue", KindFigure, CondFact, true)
+		if prior.Period != "FY2023" {
+			t.Errorf("prior-year period %s", prior.Period)
+		}
+		calc := mustReq(t, g, "AAPL-FY2024-revenue_growth-calculation", KindCalculation, CondCalculation, true)
+		var a tools.CalculateArgs
+		if err := json.Unmarshal(servers(g, calc.ID)[0].Args, &a); err != nil || a.Expression != "(revenue - revenue_prior) / revenue_prior" || a.Facts["revenue_prior"].Period != "FY2023" {
+			t.Errorf("growth calculation %+v", a)
+		}
+		if !slices.Equal(g.FiscalYears, []int{2023, 2024}) {
+			t.Errorf("fiscal years %v", g.FiscalYears)
+		}
+	})
+	t.Run("quarter", func(t *testing.T) {
+		_, g := planFor(t, cat, "What was Apple's gross margin in the latest quarter?", 0)
+		r := mustReq(t, g, "AAPL-FY2025-margins-figure-revenue", KindFigure, CondPassage, true)
+		if a := searchOf(t, g, r.ID); a.Form != "10-Q" {
+			t.Errorf("quarter searched in %q", a.Form)
+		}
+	})
+	t.Run("a year the corpus lacks", func(t *testing.T) {
+		_, g := planFor(t, cat, "What was Apple's gross margin in 2019?", 0)
+		if len(g.Requirements) != 1 || g.Requirements[0].ID != "AAPL-FY2019-margins-explanation" || !g.Requirements[0].Required {
+			t.Fatalf("requirements %+v", g.Requirements)
+		}
+		if !strings.Contains(strings.Join(g.Notes, " "), "no AAPL filing for fiscal 2019") {
+			t.Errorf("notes %q", g.Notes)
+		}
+	})
+	t.Run("outlook only", func(t *testing.T) {
+		_, g := planFor(t, cat, "What is Amazon's outlook?", 0)
+		mustReq(t, g, "AMZN-FY2024-outlook-outlook", KindOutlook, CondPassage, true)
+		if len(g.Requirements) != 1 {
+			t.Errorf("requirements %d, want 1", len(g.Requirements))
+		}
+	})
+	t.Run("shared nodes are planned once", func(t *testing.T) {
+		_, g := planFor(t, cat, "How did Apple's revenue growth and gross margin change in fiscal 2024?", 0)
+		n := servers(g, "AAPL-FY2024-margins-figure-revenue")
+		if len(n) != 1 || !slices.Contains(n[0].Serves, "AAPL-FY2024-revenue_growth-figure-revenue") {
+			t.Errorf("one revenue lookup should serve both aspects: %+v", n)
+		}
+	})
+}
+
+func TestRulesPlanWithoutIssuers(t *testing.T) {
+	cat := smallCatalog()
+	for _, q := range []string{"What are Tesla's margins?", "What is gross margin?"} {
+		rt := RouteQuestion(q, cat, nil)
+		g, err := (&RulesPlanner{}).Plan(context.Background(), q, rt, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(g.Requirements) != 0 || len(g.Nodes) != 0 || len(g.Notes) == 0 {
+			t.Errorf("Plan(%q): %d requirements, %d nodes, notes %q; want none, none and a note", q, len(g.Requirements), len(g.Nodes), g.Notes)
+		}
+		if err := Validate(g, Limits{}); err != nil {
+			t.Errorf("Plan(%q) does not validate: %v", q, err)
+		}
+	}
+	rt := RouteQuestion("Should I buy AAPL?", cat, nil)
+	g, err := (&RulesPlanner{}).Plan(context.Background(), "Should I buy AAPL?", rt, cat)
+	if err != nil || len(g.Nodes) != 0 || !strings.Contains(strings.Join(g.Notes, " "), "Refused") {
+		t.Errorf("refused route planned %+v, %v", g, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := (&RulesPlanner{}).Plan(ctx, "Apple margins", RouteQuestion("Apple margins", cat, nil), cat); err == nil {
+		t.Error("Plan ran with a cancelled context")
+	}
+}
+
+func TestRulesPlanTrimsToMaxNodes(t *testing.T) {
+	cat := smallCatalog()
+	q := "Compare gross margins, R&D and capex at Apple, NVIDIA, Alphabet and Meta, and whether they expect them to continue."
+	_, full := planFor(t, cat, q, 200)
+	if len(full.Nodes) <= 20 {
+		t.Fatalf("the full plan has %d nodes; the test needs more than 20", len(full.Nodes))
+	}
+	tests := []struct {
+		max       int
+		wantNotes []string
+		check     func(t *testing.T, g *Graph)
+	}{
+		{len(full.Nodes) - 1, []string{"optional requirements were left out"}, func(t *testing.T, g *Graph) {
+			for _, r := range g.Requirements {
+				if !r.Required {
+					t.Errorf("optional %s kept", r.ID)
+				}
+			}
+		}},
+		{20, []string{"the aspect"}, func(t *testing.T, g *Graph) {
+			for _, r := range g.Requirements {
+				if r.Aspect == "capex" {
+					t.Errorf("the last aspect's %s kept", r.ID)
+				}
+			}
+		}},
+		{4, nil, nil},
+		{1, nil, nil},
+	}
+	for _, tt := range tests {
+		_, g := planFor(t, cat, q, tt.max)
+		if len(g.Nodes) > tt.max || len(g.Nodes) == 0 {
+			t.Errorf("max %d: %d nodes", tt.max, len(g.Nodes))
+		}
+		notes := strings.Join(g.Notes, " ")
+		for _, w := range tt.wantNotes {
+			if !strings.Contains(notes, w) {
+				t.Errorf("max %d: notes %q lack %q", tt.max, notes, w)
+			}
+		}
+		for i, n := range g.Nodes {
+			if want := "n" + strconv.Itoa(i+1); n.ID != want {
+				t.Errorf("max %d: node %d is %s, want %s", tt.max, i, n.ID, want)
+			}
+		}
+		if tt.check != nil {
+			tt.check(t, g)
+		}
+	}
+}
+
+func TestFactInputsErrors(t *testing.T) {
+	g := &Graph{Nodes: []Node{
+		{ID: "n1", Tool: tools.LookupFact, Args: json.RawMessage(`{"ticker":"AAPL","label":"revenue","period":"FY2024"}`)},
+		{ID: "n2", Tool: tools.Calculate, Args: json.RawMessage(`{"expression":"a / b","facts":{"a":{"ticker":"AAPL","concept":"us-gaap:Revenues","period":"FY2024"},"b":{"ticker":"AAPL","concept":"us-gaap:CostOfRevenue","period":"FY2024"}}}`), DependsOn: []string{"n1"}},
+	}}
+	if _, err := FactInputs(g, g.Nodes[0]); err == nil {
+		t.Error("FactInputs accepted a lookup node")
+	}
+	if _, err := FactInputs(g, g.Nodes[1]); err == nil || !strings.Contains(err.Error(), `"b"`) {
+		t.Errorf("FactInputs with no lookup for b: %v", err)
+	}
+	g.Nodes = append(g.Nodes, Node{ID: "n3", Tool: tools.LookupFact, Args: json.RawMessage(`{"ticker":"AAPL","concept":"CostOfGoodsAndServicesSold","period":"FY2024"}`)})
+	g.Nodes[1].DependsOn = append(g.Nodes[1].DependsOn, "n3")
+	got, err := FactInputs(g, g.Nodes[1])
+	if err != nil || got["a"] != "n1" || got["b"] != "n3" {
+		t.Errorf("FactInputs = %v, %v", got, err)
+	}
+}
