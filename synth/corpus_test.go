@@ -1,0 +1,249 @@
+package synth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/corpus/embedded"
+	"github.com/ledgerline/research/ledger"
+	"github.com/ledgerline/research/ledger/embeddedledger"
+	"github.com/ledgerline/research/planner"
+	"github.com/ledgerline/research/tools"
+	"github.com/ledgerline/research/validator"
+)
+
+// ingestSample ingests the sample corpus into an embedded store in a
+// temporary directory, or skips the test when the corpus is missing.
+// Without pdftotext (poppler-utils) the PDF filings are left out; the
+// questions asked of it do not need them.
+func ingestSample(t *testing.T) *embedded.Store {
+	t.Helper()
+	dir := filepath.Join("..", "..", "shared", "corpus")
+	f, err := os.Open(filepath.Join(dir, "manifest.jsonl"))
+	if err != nil {
+		t.Skipf("sample corpus not found at %s: %v", dir, err)
+	}
+	defer f.Close()
+	entries, errs := corpus.ReadManifest(f, "manifest.jsonl", dir)
+	if len(errs) > 0 {
+		t.Fatal(errors.Join(errs...))
+	}
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		entries = slices.DeleteFunc(entries, func(e corpus.ManifestEntry) bool {
+			return strings.EqualFold(filepath.Ext(e.Path), ".pdf")
+		})
+	}
+	store, err := embedded.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	in, err := corpus.NewIngester(store, corpus.HashEmbedder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	report, err := in.Ingest(context.Background(), entries, nil)
+	if err == nil && report.Failed > 0 {
+		err = report.Err()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store
+}
+
+// gather plans question with the rules planner and runs its nodes in
+// order with the tools, as the executor does without its budget and
+// concurrency, and returns the synthesizer's input.
+func gather(t *testing.T, store corpus.Store, question string) *Input {
+	t.Helper()
+	ctx := context.Background()
+	docs, err := store.Documents(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := planner.NewCatalog(docs)
+	rt := planner.RouteQuestion(question, cat, nil)
+	g, err := (&planner.RulesPlanner{}).Plan(ctx, question, rt, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	led, err := embeddedledger.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { led.Close() })
+	const runID = "synth-corpus"
+	if _, _, err := led.OpenRun(ctx, ledger.Run{ID: runID, Question: question}); err != nil {
+		t.Fatal(err)
+	}
+	var reqs []ledger.Requirement
+	for _, r := range g.Requirements {
+		reqs = append(reqs, ledger.Requirement{ID: r.ID, Issuer: r.Issuer, Period: r.Period, Description: r.Need,
+			CompletionCondition: validator.DescribeCondition(r.Completion)})
+	}
+	if _, err := led.AddRequirements(ctx, runID, reqs); err != nil {
+		t.Fatal(err)
+	}
+	env := &tools.Env{Store: store, Searcher: corpus.NewSearcher(store, corpus.HashEmbedder{}), Ledger: led, RunID: runID,
+		Scope: tools.Scope{Tenant: embeddedledger.DefaultTenant, Tickers: g.Tickers, FiscalYears: g.FiscalYears}}
+
+	outputs := map[string]*tools.Output{}
+	calcs := map[string]*tools.Calculation{}
+	for _, n := range g.Nodes {
+		args := n.Args
+		if n.Tool == tools.Calculate {
+			// Bind each fact to the concept its lookup found.
+			inputs, err := planner.FactInputs(g, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ca tools.CalculateArgs
+			if err := json.Unmarshal(n.Args, &ca); err != nil {
+				t.Fatal(err)
+			}
+			bound := true
+			for name, node := range inputs {
+				out := outputs[node]
+				if out == nil || len(out.Facts) == 0 {
+					bound = false
+					break
+				}
+				ref := ca.Facts[name]
+				ref.Concept = out.Facts[0].Concept
+				ca.Facts[name] = ref
+			}
+			if !bound {
+				continue
+			}
+			if args, err = json.Marshal(ca); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out, err := tools.Run(ctx, env, tools.Call{ID: n.ID, Tool: n.Tool, Args: args, RequirementID: n.Serves[0]})
+		if err != nil {
+			t.Logf("node %s (%s) failed: %v", n.ID, n.Tool, err)
+			continue
+		}
+		outputs[n.ID] = out
+		var ids []string
+		for _, e := range out.Evidence {
+			ids = append(ids, e.ID)
+		}
+		for _, id := range n.Serves {
+			if len(ids) > 0 {
+				if err := led.UpdateRequirement(ctx, runID, id, ledger.RequirementPending, ids); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if out.Calculation != nil {
+				calcs[id] = out.Calculation
+			}
+		}
+	}
+	l, err := led.Load(ctx, runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calcMet := map[string]bool{}
+	for id := range calcs {
+		calcMet[id] = true
+	}
+	met := map[string]bool{}
+	for range 2 { // comparability conditions build on the others
+		for _, r := range g.Requirements {
+			if _, ok := planner.Check(r, l, calcMet, met); ok {
+				met[r.ID] = true
+			}
+		}
+	}
+	return &Input{Question: question, Route: rt, Graph: g, Catalog: cat, Ledger: l, Met: met, Calculations: calcs}
+}
+
+func TestRulesOverSampleCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests the whole sample corpus")
+	}
+	store := ingestSample(t) // one store for every question
+	tests := []struct {
+		question string
+		want     []string
+	}{
+		{
+			question: "Compare gross margin at Apple and NVIDIA in their latest fiscal year and say whether management expects it to persist.",
+			want: []string{
+				"This answer covers Apple (AAPL) FY2024 (fiscal year ended 2024-09-28) and NVIDIA (NVDA) FY2023 (fiscal year ended 2023-01-29).",
+				"Fiscal years end on different dates: AAPL 2024-09-28, NVDA 2023-01-29; figures are not for the same twelve months.",
+				"- Gross margin, FY2024 = (revenue - cost of revenue) / revenue = (391,035 - 210,352) / 391,035 (millions) = 46.2% [",
+				"Outlook on gross margin, FY2024",
+			},
+		},
+		{
+			question: "How did Alphabet's revenue grow in fiscal 2024, and is Tesla doing better?",
+			want: []string{
+				"Tesla is not in the corpus; nothing is said about it.",
+				"- Revenue growth, FY2024 over FY2023 = (revenue - prior-year revenue) / prior-year revenue = (350,018 - 307,394) / 307,394 (millions) = 13.9% [",
+			},
+		},
+		{
+			question: "Did AI improve gross margins at Apple and Meta in fiscal 2024?",
+			want:     []string{"Apple (AAPL):", "Meta (META):", "- Gross margin, FY2024 = (revenue - cost of revenue) / revenue = (164,501 - 30,161) / 164,501 (millions) = 81.7% ["},
+		},
+		{
+			question: "What are the risks Amazon and Netflix describe in 2022?",
+			want:     []string{"Amazon (AMZN):", "Netflix (NFLX):", "- Risk factors, FY2022: \""},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.question, func(t *testing.T) {
+			in := gather(t, store, tc.question)
+			ans, err := Rules{}.Synthesize(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("answer:\n%s", ans.Answer)
+			assertVerbatim(t, in.Ledger, ans)
+			out, rep := validator.Validate(&validator.Input{Answer: ans, Ledger: in.Ledger, Requirements: in.Graph.Requirements, Met: in.Met})
+			for _, p := range rep.Problems {
+				if p.Kind != validator.ProblemUncoveredRequirement {
+					t.Errorf("validation problem: %+v", p)
+				}
+			}
+			if out.Answer != ans.Answer {
+				t.Errorf("validation changed the answer:\n%s", out.Answer)
+			}
+			if out.Status != ledger.StatusSupported && out.Status != ledger.StatusPartial {
+				t.Errorf("status = %s", out.Status)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(ans.Answer, w) {
+					t.Errorf("answer lacks %q", w)
+				}
+			}
+			// What is missing is said: a causal link plainly, the rest on a
+			// "Not found:" line.
+			w := newWriter(Rules{}, in)
+			for _, r := range in.Graph.Requirements {
+				switch {
+				case !r.Required || in.Met[r.ID]:
+				case w.isCausal(r):
+					if !strings.Contains(ans.Answer, "do not state that") || !strings.Contains(ans.Answer, "at "+in.Catalog.ShortName(r.Issuer)+" in "+r.Period) {
+						t.Errorf("unmet causal requirement %s is not said plainly", r.ID)
+					}
+				default:
+					if !strings.Contains(ans.Answer, "- Not found: "+strings.TrimRight(unmarked(r.Need), ". ")) {
+						t.Errorf("unmet requirement %s has no Not found line", r.ID)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,1086 @@
+package synth
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/ledger"
+	"github.com/ledgerline/research/planner"
+	"github.com/ledgerline/research/tools"
+	"github.com/ledgerline/research/validator"
+)
+
+// Rules is the extractive synthesizer: it states what the ledger holds and
+// nothing else. Per issuer and requirement, in plan order, it states each
+// tagged figure with its period, each calculation with its inputs and
+// result, and quotes the sentences of the evidence that meet each passage
+// requirement (explanations, outlook, risks, causal links) in double
+// quotes, never paraphrased. Every figure and quote is cited; a citation's
+// excerpt is the evidence's excerpt for a figure and the quoted sentence
+// exactly as the evidence holds it for a quote. What was not found is said
+// on a "Not found:" line, an unmet causal link plainly, and when the
+// issuers' fiscal years end on different dates a line says so. It gives no
+// advice and makes no prediction. When no requirement is met the answer
+// says the corpus does not answer the question and cites nothing.
+type Rules struct {
+	MaxQuotesPerRequirement int // sentences quoted for one passage requirement; 0 means 2
+}
+
+// ErrNoInput is returned for a nil Input.
+var ErrNoInput = errors.New("synth: no input: pass the run's route, plan and ledger")
+
+// maxQuoteShown bounds the bytes of a quotation shown in the answer; the
+// citation's excerpt always holds the whole sentence.
+const maxQuoteShown = 600
+
+// Synthesize writes the answer. Its Status is a proposal from in.Met:
+// supported when every required requirement is met, partial when some are,
+// insufficient_evidence when none is (refused for a refused route).
+func (r Rules) Synthesize(ctx context.Context, in *Input) (*validator.Answer, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if in == nil {
+		return nil, ErrNoInput
+	}
+	w := newWriter(r, in)
+	return w.answer(), nil
+}
+
+// writer builds one answer.
+type writer struct {
+	in        *Input
+	maxQuotes int
+	l         *ledger.RunLedger
+	reqs      []planner.Requirement
+	evidence  map[string]*ledger.Evidence
+	facts     map[string]*ledger.Fact
+	calcsMet  map[string]bool
+	conflicts []ledger.Contradiction
+
+	cites   []validator.Citation
+	citeKey map[string]int // evidence id + excerpt -> citation index
+	calcs   []tools.Calculation
+	gaps    []validator.Gap
+	gapOf   map[string]validator.Gap // requirement id -> its gap
+}
+
+func newWriter(r Rules, in *Input) *writer {
+	w := &writer{in: in, maxQuotes: r.MaxQuotesPerRequirement, citeKey: map[string]int{}, gapOf: map[string]validator.Gap{}}
+	if w.maxQuotes <= 0 {
+		w.maxQuotes = 2
+	}
+	w.l = in.Ledger
+	if w.l == nil {
+		w.l = &ledger.RunLedger{}
+	}
+	if in.Graph != nil {
+		w.reqs = in.Graph.Requirements
+	}
+	w.evidence = make(map[string]*ledger.Evidence, len(w.l.Evidence))
+	for i := range w.l.Evidence {
+		w.evidence[w.l.Evidence[i].ID] = &w.l.Evidence[i]
+	}
+	w.facts = make(map[string]*ledger.Fact, len(w.l.Facts))
+	for i := range w.l.Facts {
+		w.facts[w.l.Facts[i].ID] = &w.l.Facts[i]
+	}
+	w.calcsMet = make(map[string]bool, len(in.Calculations))
+	for id, c := range in.Calculations {
+		if c != nil {
+			w.calcsMet[id] = true
+		}
+	}
+	w.conflicts = append(slices.Clone(w.l.Contradictions), validator.DetectContradictions(w.reqs, w.l)...)
+	return w
+}
+
+func (w *writer) answer() *validator.Answer {
+	in := w.in
+	if in.Route.Refused {
+		reason := in.Route.Reason
+		if reason == "" {
+			reason = "The question was refused."
+		}
+		return &validator.Answer{Answer: reason, Citations: []validator.Citation{}, Status: ledger.StatusRefused,
+			Gaps: []validator.Gap{}, Contradictions: []ledger.Contradiction{}}
+	}
+	w.collectGaps()
+	issuers := w.issuers()
+
+	var lines []string
+	metAny := false
+	for _, r := range w.reqs {
+		if in.Met[r.ID] {
+			metAny = true
+		}
+	}
+	if !metAny {
+		lines = append(lines, w.nothing()...)
+	} else {
+		lines = append(lines, w.opening(issuers)...)
+		for _, t := range issuers {
+			section := w.section(t)
+			if len(section) == 0 {
+				continue
+			}
+			lines = append(lines, "")
+			lines = append(lines, section...)
+		}
+		if rest := w.crossIssuer(); len(rest) > 0 {
+			lines = append(lines, "")
+			lines = append(lines, rest...)
+		}
+	}
+	return &validator.Answer{
+		Answer:         strings.Join(lines, "\n"),
+		Citations:      w.cites,
+		Status:         w.status(),
+		Gaps:           w.gaps,
+		Contradictions: []ledger.Contradiction{},
+		Calculations:   w.calcs,
+	}
+}
+
+// collectGaps keeps the executor's gaps and adds one for each required
+// requirement that is not met and has none.
+func (w *writer) collectGaps() {
+	w.gaps = []validator.Gap{}
+	for _, g := range w.in.Gaps {
+		w.gaps = append(w.gaps, g)
+		if _, ok := w.gapOf[g.RequirementID]; g.RequirementID != "" && !ok {
+			w.gapOf[g.RequirementID] = g
+		}
+	}
+	for _, r := range w.reqs {
+		if !r.Required || w.in.Met[r.ID] {
+			continue
+		}
+		if _, ok := w.gapOf[r.ID]; ok {
+			continue
+		}
+		g := validator.Gap{RequirementID: r.ID, Issuer: r.Issuer, What: r.Need,
+			Why: "no evidence meeting: " + validator.DescribeCondition(r.Completion)}
+		w.gaps = append(w.gaps, g)
+		w.gapOf[r.ID] = g
+	}
+}
+
+// issuers returns the route's issuers, then any other the plan names.
+func (w *writer) issuers() []string {
+	out := slices.Clone(w.in.Route.Issuers)
+	if w.in.Graph != nil {
+		for _, t := range w.in.Graph.Tickers {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	for _, r := range w.reqs {
+		if r.Issuer != "" && !slices.Contains(out, r.Issuer) {
+			out = append(out, r.Issuer)
+		}
+	}
+	return out
+}
+
+func (w *writer) status() ledger.RunStatus {
+	judged := 0
+	met := 0
+	anyRequired := slices.ContainsFunc(w.reqs, func(r planner.Requirement) bool { return r.Required })
+	for _, r := range w.reqs {
+		if anyRequired && !r.Required {
+			continue
+		}
+		judged++
+		if w.in.Met[r.ID] {
+			met++
+		}
+	}
+	switch {
+	case judged == 0 || met == 0 || len(w.cites) == 0:
+		return ledger.StatusInsufficientEvidence
+	case met == judged:
+		return ledger.StatusSupported
+	}
+	return ledger.StatusPartial
+}
+
+// nothing is the answer when no requirement is met: it says so, names what
+// was looked for, and cites nothing.
+func (w *writer) nothing() []string {
+	lines := []string{"The corpus does not answer this question: the run found no evidence meeting any of the plan's requirements, so nothing is stated."}
+	if s := w.notCovered(); s != "" {
+		lines = append(lines, s)
+	}
+	if w.in.Graph != nil && len(w.reqs) == 0 {
+		// The planner's notes say why nothing was planned; the issuers the
+		// corpus lacks are named above already.
+		for _, n := range w.in.Graph.Notes {
+			if !strings.HasPrefix(n, "Not in the corpus") {
+				lines = append(lines, unmarked(n))
+			}
+		}
+	}
+	var notFound []string
+	for _, g := range w.gaps {
+		notFound = append(notFound, notFoundLine(g))
+	}
+	if len(notFound) > 0 {
+		lines = append(lines, "")
+		lines = append(lines, notFound...)
+	}
+	return lines
+}
+
+// opening names the issuers and periods covered, the issuers the corpus
+// does not hold, and where fiscal calendars differ.
+func (w *writer) opening(issuers []string) []string {
+	var covered, left []string
+	type end struct {
+		ticker string
+		date   time.Time
+	}
+	var ends []end
+	for _, t := range issuers {
+		periods := w.periodsOf(t)
+		if len(periods) == 0 {
+			left = append(left, w.name(t))
+			continue
+		}
+		var ps []string
+		for i, p := range periods {
+			desc, date := w.period(t, p)
+			ps = append(ps, desc)
+			if i == 0 && !date.IsZero() {
+				ends = append(ends, end{t, date})
+			}
+		}
+		covered = append(covered, w.name(t)+" "+andList(ps))
+	}
+	var lines []string
+	if len(covered) > 0 {
+		lines = append(lines, "This answer covers "+andList(covered)+".")
+	}
+	if s := w.notCovered(); s != "" {
+		lines = append(lines, s)
+	}
+	for _, n := range left {
+		lines = append(lines, n+" was left out of the plan; nothing is said about it.")
+	}
+	differ := false
+	for _, e := range ends[min(1, len(ends)):] {
+		if !e.date.Equal(ends[0].date) {
+			differ = true
+		}
+	}
+	if differ {
+		var parts []string
+		for _, e := range ends {
+			parts = append(parts, e.ticker+" "+e.date.Format(time.DateOnly))
+		}
+		lines = append(lines, "Fiscal years end on different dates: "+strings.Join(parts, ", ")+"; figures are not for the same twelve months.")
+	}
+	return lines
+}
+
+// notCovered says which named issuers the corpus does not hold.
+func (w *writer) notCovered() string {
+	nc := w.in.Route.NotCovered
+	switch len(nc) {
+	case 0:
+		return ""
+	case 1:
+		return nc[0] + " is not in the corpus; nothing is said about it."
+	}
+	return andList(nc) + " are not in the corpus; nothing is said about them."
+}
+
+// name is "Apple (AAPL)".
+func (w *writer) name(t string) string {
+	if w.in.Catalog == nil {
+		return t
+	}
+	n := w.in.Catalog.ShortName(t)
+	if n == "" || n == t {
+		return t
+	}
+	return n + " (" + t + ")"
+}
+
+// company is what a sentence calls the issuer: "Apple".
+func (w *writer) company(t string) string {
+	if w.in.Catalog == nil {
+		return t
+	}
+	if n := w.in.Catalog.ShortName(t); n != "" {
+		return n
+	}
+	return t
+}
+
+// periodsOf returns the periods of an issuer's requirements in plan order.
+func (w *writer) periodsOf(t string) []string {
+	var out []string
+	for _, r := range w.reqs {
+		if r.Issuer == t && r.Period != "" && !slices.Contains(out, r.Period) {
+			out = append(out, r.Period)
+		}
+	}
+	return out
+}
+
+// period describes one period of an issuer: "FY2024 (fiscal year ended
+// 2024-09-28)", and returns the period end when the catalog knows it.
+func (w *writer) period(t, p string) (string, time.Time) {
+	fy, ok := periodYear(p)
+	if !ok {
+		return p, time.Time{}
+	}
+	if w.in.Catalog == nil {
+		if end, ok := w.factPeriodEnd(t, p); ok {
+			return fmt.Sprintf("%s (fiscal year ended %s)", p, end.Format(time.DateOnly)), end
+		}
+		return p, time.Time{}
+	}
+	var d corpus.Document
+	found := false
+	if w.in.Route.Quarterly {
+		d, found = w.in.Catalog.Filing(t, fy, "10-Q")
+	}
+	if !found {
+		d, found = w.in.Catalog.Filing(t, fy, "")
+	}
+	if !found {
+		// A period the corpus holds no filing for, known from the fact a
+		// later filing shows for it.
+		if end, ok := w.factPeriodEnd(t, p); ok {
+			return fmt.Sprintf("%s (fiscal year ended %s)", p, end.Format(time.DateOnly)), time.Time{}
+		}
+		return p, time.Time{}
+	}
+	date := d.PeriodEnd.Format(time.DateOnly)
+	if strings.HasPrefix(d.Form, "10-K") {
+		return fmt.Sprintf("%s (fiscal year ended %s)", p, date), d.PeriodEnd
+	}
+	return fmt.Sprintf("%s (%s for the period ended %s)", p, d.Form, date), d.PeriodEnd
+}
+
+// factPeriodEnd returns the end of an annual period as the fact meeting a
+// met fact requirement of the issuer and period shows it.
+func (w *writer) factPeriodEnd(t, p string) (time.Time, bool) {
+	for _, r := range w.reqs {
+		if r.Issuer != t || r.Period != p || r.Completion.Kind != planner.CondFact || !w.in.Met[r.ID] {
+			continue
+		}
+		ids, _ := planner.Check(r, w.l, w.calcsMet, w.in.Met)
+		f, _ := w.pickFact(r, ids)
+		if f == nil {
+			continue
+		}
+		a, b, isRange := strings.Cut(f.Period, "/")
+		if !isRange {
+			continue
+		}
+		start, err1 := time.Parse(time.DateOnly, a)
+		end, err2 := time.Parse(time.DateOnly, b)
+		if err1 == nil && err2 == nil && end.Sub(start) >= 300*24*time.Hour {
+			return end, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// section is one issuer's part of the answer.
+func (w *writer) section(t string) []string {
+	var body []string
+	for _, r := range w.reqs {
+		if r.Issuer != t {
+			continue
+		}
+		body = append(body, w.requirement(r)...)
+	}
+	if len(body) == 0 {
+		return nil
+	}
+	return append([]string{w.name(t) + ":"}, body...)
+}
+
+// crossIssuer is what concerns no single issuer: unmet cross-issuer
+// requirements, gaps of no planned requirement, and cuts to the plan.
+func (w *writer) crossIssuer() []string {
+	var lines []string
+	planned := map[string]bool{}
+	for _, r := range w.reqs {
+		planned[r.ID] = true
+		if r.Issuer == "" {
+			lines = append(lines, w.requirement(r)...)
+		}
+	}
+	for _, g := range w.gaps {
+		if !planned[g.RequirementID] {
+			lines = append(lines, notFoundLine(g))
+		}
+	}
+	if w.in.Graph != nil {
+		for _, n := range w.in.Graph.Notes {
+			if strings.HasPrefix(n, "The plan was cut") {
+				lines = append(lines, "- "+unmarked(n))
+			}
+		}
+	}
+	return lines
+}
+
+// requirement returns the lines stating one requirement.
+func (w *writer) requirement(r planner.Requirement) []string {
+	if !w.in.Met[r.ID] {
+		if w.isCausal(r) {
+			return []string{w.causalUnmet(r)}
+		}
+		if g, ok := w.gapOf[r.ID]; ok {
+			return []string{notFoundLine(g)}
+		}
+		return nil // an optional requirement not met
+	}
+	var lines []string
+	switch r.Completion.Kind {
+	case planner.CondFact:
+		lines = w.figure(r)
+	case planner.CondCalculation:
+		lines = w.calculation(r)
+	case planner.CondPassage:
+		lines = w.passage(r)
+	case planner.CondComparable:
+		return nil // the periods are stated above, with any calendar difference
+	}
+	if len(lines) == 0 {
+		return []string{notFoundLine(validator.Gap{What: r.Need, Why: "the evidence meeting it could not be quoted"})}
+	}
+	return lines
+}
+
+// cite returns the marker of a citation of excerpt from evidence id,
+// numbering it on first use.
+func (w *writer) cite(id, excerpt string) string {
+	key := id + "\x00" + excerpt
+	n, ok := w.citeKey[key]
+	if !ok {
+		n = len(w.cites) + 1
+		w.citeKey[key] = n
+		w.cites = append(w.cites, validator.Citation{Index: n, EvidenceID: id, Excerpt: excerpt})
+	}
+	return "[" + strconv.Itoa(n) + "]"
+}
+
+// citeEvidence cites a fact's evidence: its whole excerpt, a line of the
+// filing showing the value.
+func (w *writer) citeEvidence(e *ledger.Evidence) string {
+	return w.cite(e.ID, strings.TrimSpace(e.Excerpt))
+}
+
+// figure states a tagged fact.
+func (w *writer) figure(r planner.Requirement) []string {
+	ids, _ := planner.Check(r, w.l, w.calcsMet, w.in.Met)
+	f, e := w.pickFact(r, ids)
+	if f == nil || strings.TrimSpace(e.Excerpt) == "" {
+		return nil
+	}
+	label := upperFirst(metricLabel(f.Concept))
+	lines := []string{fmt.Sprintf("- %s, %s: %s %s %s.", label, r.Period, readableAmount(f.Value, f.Unit), factPeriodText(f.Period), w.citeEvidence(e))}
+	// Sources that disagree on the figure are shown side by side.
+	for _, c := range w.conflicts {
+		if !slices.Contains(c.EvidenceIDs, e.ID) {
+			continue
+		}
+		for _, other := range c.EvidenceIDs {
+			if other == e.ID {
+				continue
+			}
+			oe := w.evidence[other]
+			of := w.factOf(other, f.Concept, f.Period)
+			if oe == nil || of == nil || strings.TrimSpace(oe.Excerpt) == "" {
+				continue
+			}
+			lines = append(lines, fmt.Sprintf("- The filings disagree on this figure: %s in the %s %s %s versus %s in the %s %s %s.",
+				readableAmount(f.Value, f.Unit), e.Period, e.Form, w.citeEvidence(e),
+				readableAmount(of.Value, of.Unit), oe.Period, oe.Form, w.citeEvidence(oe)))
+		}
+	}
+	return lines
+}
+
+// factOf returns the fact of evidence id with the concept and period.
+func (w *writer) factOf(id, concept, period string) *ledger.Fact {
+	for i := range w.l.Facts {
+		f := &w.l.Facts[i]
+		if f.EvidenceID == id && f.Concept == concept && f.Period == period {
+			return f
+		}
+	}
+	return nil
+}
+
+// pickFact returns the fact meeting a fact requirement: of the condition's
+// first concept that has one, preferably shown by the filing for the
+// period itself rather than as a later filing's comparative, among the
+// evidence Check found.
+func (w *writer) pickFact(r planner.Requirement, ids []string) (*ledger.Fact, *ledger.Evidence) {
+	c := r.Completion
+	issuer := cmp.Or(c.Issuer, r.Issuer)
+	period := cmp.Or(c.Period, r.Period)
+	rank := map[string]int{}
+	for i, concept := range c.Concepts {
+		if _, ok := rank[conceptName(concept)]; !ok {
+			rank[conceptName(concept)] = i
+		}
+	}
+	allowed := map[string]bool{}
+	for _, id := range ids {
+		allowed[id] = true
+	}
+	type cand struct {
+		f         *ledger.Fact
+		e         *ledger.Evidence
+		rank, own int
+	}
+	var cands []cand
+	for i := range w.l.Facts {
+		f := &w.l.Facts[i]
+		rk, ok := rank[conceptName(f.Concept)]
+		e := w.evidence[f.EvidenceID]
+		if !ok || e == nil || !allowed[e.ID] || e.Ticker != issuer || !factInPeriod(f, e, period) {
+			continue
+		}
+		own := 1
+		if e.Period == period {
+			own = 0
+		}
+		cands = append(cands, cand{f, e, rk, own})
+	}
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.own, b.own))
+	})
+	return cands[0].f, cands[0].e
+}
+
+// exprNamePattern matches a name in a calculate expression.
+var exprNamePattern = regexp.MustCompile(`[a-z_][a-z0-9_]*`)
+
+// calculation states a computed ratio or change with its inputs.
+func (w *writer) calculation(r planner.Requirement) []string {
+	calc := w.in.Calculations[r.ID]
+	if calc == nil {
+		return nil
+	}
+	var names []string
+	for _, n := range exprNamePattern.FindAllString(calc.Expression, -1) {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	inputs := map[string]*ledger.Fact{}
+	scaled := true // every input is an amount of millions: shown in millions
+	for _, n := range names {
+		f := w.facts[calc.Inputs[n]]
+		if f == nil || w.evidence[f.EvidenceID] == nil || strings.TrimSpace(w.evidence[f.EvidenceID].Excerpt) == "" {
+			return nil
+		}
+		inputs[n] = f
+		if f.Value.Abs().Cmp(oneMillion) < 0 {
+			scaled = false
+		}
+	}
+	words := exprNamePattern.ReplaceAllStringFunc(calc.Expression, nameLabel)
+	numbers := exprNamePattern.ReplaceAllStringFunc(calc.Expression, func(n string) string {
+		v := inputs[n].Value
+		if scaled {
+			return thousands(v.Div(oneMillion).StringFixed(0))
+		}
+		return thousands(v.String())
+	})
+	if scaled {
+		numbers += " (millions)"
+	}
+	result := readableAmount(calc.Result, inputs[names[0]].Unit)
+	if strings.Contains(calc.Expression, "/") {
+		result = calc.Result.Mul(oneHundred).StringFixed(1) + "%"
+	}
+	var markers strings.Builder
+	for _, n := range names {
+		markers.WriteString(w.citeEvidence(w.evidence[inputs[n].EvidenceID]))
+	}
+	marks := dedupMarkers(markers.String())
+	w.calcs = append(w.calcs, cloneCalculation(*calc))
+	return []string{fmt.Sprintf("- %s = %s = %s = %s %s.", w.calcLabel(r), words, numbers, result, marks)}
+}
+
+// calcLabel names a calculation: "Gross margin, FY2024".
+func (w *writer) calcLabel(r planner.Requirement) string {
+	switch r.Aspect {
+	case "margins":
+		return "Gross margin, " + r.Period
+	case "revenue_growth":
+		if fy, ok := periodYear(r.Period); ok {
+			return fmt.Sprintf("Revenue growth, %s over %s", r.Period, tools.PeriodLabel(fy-1))
+		}
+		return "Revenue growth, " + r.Period
+	}
+	if a, ok := planner.AspectByName(r.Aspect); ok {
+		return upperFirst(a.Label) + ", " + r.Period
+	}
+	return "Result, " + r.Period
+}
+
+// passage quotes the best sentences meeting a passage requirement: every
+// sentence of the evidence Check found that meets the condition, ranked by
+// the condition words it holds (ties keep Check's order, then the text's).
+func (w *writer) passage(r planner.Requirement) []string {
+	ids, _ := planner.Check(r, w.l, w.calcsMet, w.in.Met)
+	groups := r.Completion.AllOf
+	type cand struct {
+		sentence, id string
+		score        int
+	}
+	var cands []cand
+	seen := map[string]bool{}
+	for _, id := range ids {
+		e := w.evidence[id]
+		if e == nil {
+			continue
+		}
+		for _, s := range planner.Sentences(e.Excerpt) {
+			if _, ok := planner.SentenceMatch(s, groups); !ok || strings.TrimSpace(s) == "" {
+				continue
+			}
+			key := validator.Normalize(s)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			cands = append(cands, cand{s, id, countTerms(s, groups)})
+		}
+	}
+	// Whole sentences first: a passage that starts mid-sentence yields a
+	// fragment, quoted only when no whole sentence holds the words.
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(fragment(a.sentence), fragment(b.sentence)), b.score-a.score)
+	})
+	var chosen []cand
+	for _, c := range cands {
+		if len(chosen) == w.maxQuotes || (len(chosen) > 0 && fragment(c.sentence) == 1) {
+			break
+		}
+		// Overlapping passages give the same sentence whole and cut short.
+		n := strings.ToLower(validator.Normalize(c.sentence))
+		if slices.ContainsFunc(chosen, func(o cand) bool {
+			m := strings.ToLower(validator.Normalize(o.sentence))
+			return strings.Contains(m, n) || strings.Contains(n, m)
+		}) {
+			continue
+		}
+		chosen = append(chosen, c)
+	}
+	cands = chosen
+	if len(cands) == 0 {
+		return nil
+	}
+	quotes := make([]string, len(cands))
+	for i, c := range cands {
+		quotes[i] = "\"" + quoteText(c.sentence) + "\" " + w.cite(c.id, strings.TrimSpace(c.sentence))
+	}
+	return []string{"- " + w.passageLabel(r) + ": " + strings.Join(quotes, " ")}
+}
+
+// passageLabel introduces the quotations of a passage requirement.
+func (w *writer) passageLabel(r planner.Requirement) string {
+	topic := r.Completion.Topic
+	if a, ok := planner.AspectByName(r.Aspect); ok && a.Name != "general" {
+		topic = a.Label
+	}
+	if topic == "" {
+		topic = "the question"
+	}
+	switch {
+	case w.isCausal(r):
+		cause, effect := w.causeEffect(r)
+		return fmt.Sprintf("Sentences of the %s filing that mention %s and %s together (quoted as written)", r.Period, cause, effect)
+	case r.Kind == planner.KindFigure:
+		return fmt.Sprintf("%s, %s, as the filing states it", upperFirst(topic), r.Period)
+	case r.Kind == planner.KindOutlook:
+		return fmt.Sprintf("Outlook on %s, %s, in management's words (forward-looking statements, quoted as written)", topic, r.Period)
+	case r.Kind == planner.KindRisk:
+		if strings.Contains(topic, "risk") {
+			return fmt.Sprintf("Risk factors, %s", r.Period)
+		}
+		return fmt.Sprintf("Risk factors on %s, %s", topic, r.Period)
+	case r.Aspect == "general":
+		return fmt.Sprintf("What the %s filing says", r.Period)
+	case slices.ContainsFunc(r.Completion.AllOf, func(g []string) bool { return sameSet(g, planner.DriverWords) }):
+		return fmt.Sprintf("Management's explanation of %s, %s", topic, r.Period)
+	}
+	return fmt.Sprintf("What the %s filing says about %s", r.Period, topic)
+}
+
+// isCausal reports whether r is the requirement that one sentence link a
+// question's cause to its effect.
+func (w *writer) isCausal(r planner.Requirement) bool {
+	if r.Aspect == "causal" || strings.HasSuffix(r.ID, "-causal") {
+		return true
+	}
+	c := w.in.Route.Causal
+	if c == nil || r.Completion.Kind != planner.CondPassage || len(r.Completion.AllOf) != 2 {
+		return false
+	}
+	return sameSet(r.Completion.AllOf[0], c.Cause) && sameSet(r.Completion.AllOf[1], c.Effect)
+}
+
+// causeEffect names a causal requirement's cause and effect.
+func (w *writer) causeEffect(r planner.Requirement) (cause, effect string) {
+	label := func(aspects, words []string) string {
+		var out []string
+		for _, n := range aspects {
+			if a, ok := planner.AspectByName(n); ok {
+				out = append(out, a.Label)
+			}
+		}
+		if len(out) == 0 && len(words) > 0 {
+			out = append(out, words[0])
+		}
+		return andList(out)
+	}
+	if c := w.in.Route.Causal; c != nil {
+		cause, effect = label(c.CauseAspects, c.Cause), label(c.EffectAspects, c.Effect)
+	}
+	if cause == "" && len(r.Completion.AllOf) > 0 && len(r.Completion.AllOf[0]) > 0 {
+		cause = r.Completion.AllOf[0][0]
+	}
+	if effect == "" && len(r.Completion.AllOf) > 1 && len(r.Completion.AllOf[1]) > 0 {
+		effect = r.Completion.AllOf[1][0]
+	}
+	return cmp.Or(cause, "the cause"), cmp.Or(effect, "the effect")
+}
+
+// causalUnmet says plainly that no sentence links cause and effect. It
+// cites nothing: separate mentions are not evidence of a link.
+func (w *writer) causalUnmet(r planner.Requirement) string {
+	cause, effect := w.causeEffect(r)
+	verb := "affected"
+	q := strings.ToLower(w.in.Question)
+	switch {
+	case strings.Contains(q, "improv"):
+		verb = "improved"
+	case strings.Contains(q, "drove") || strings.Contains(q, "drive") || strings.Contains(q, "driving"):
+		verb = "drove"
+	case strings.Contains(q, "hurt"):
+		verb = "hurt"
+	}
+	where := ""
+	if r.Issuer != "" {
+		where = " at " + w.company(r.Issuer)
+		if r.Period != "" {
+			where += " in " + r.Period
+		}
+	}
+	return fmt.Sprintf("- The filings do not state that %s %s %s%s; mentions of the two in separate passages do not establish a link.", cause, verb, effect, where)
+}
+
+// notFoundLine is the line of one gap.
+func notFoundLine(g validator.Gap) string {
+	what := strings.TrimRight(unmarked(g.What), ". ")
+	why := strings.TrimRight(unmarked(g.Why), ". ")
+	if what == "" {
+		what = "evidence for requirement " + g.RequirementID
+	}
+	if why == "" {
+		return "- Not found: " + what + "."
+	}
+	return "- Not found: " + what + " (" + why + ")."
+}
+
+// unmarked keeps text the answer shows from reading as markers.
+func unmarked(s string) string {
+	return strings.NewReplacer("[", "(", "]", ")", "\n", " ").Replace(s)
+}
+
+// quoteText is how a quoted sentence is shown: white space collapsed, inner
+// double quotes made single, brackets made parentheses (so that no
+// bracketed number reads as a marker), and a long one shortened at a word.
+// The citation's excerpt keeps the sentence exactly.
+func quoteText(s string) string {
+	s = validator.Normalize(s)
+	s = strings.NewReplacer("\"", "'", "[", "(", "]", ")").Replace(s)
+	if len(s) <= maxQuoteShown {
+		return s
+	}
+	cut := maxQuoteShown
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if i := strings.LastIndexByte(s[:cut], ' '); i > maxQuoteShown/2 {
+		cut = i
+	}
+	return strings.TrimRight(s[:cut], " ,;:") + " …"
+}
+
+// fragment is 1 when a sentence starts in lower case: the tail of a
+// sentence cut at a passage's start.
+func fragment(s string) int {
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(s))
+	if unicode.IsLower(r) {
+		return 1
+	}
+	return 0
+}
+
+// countTerms counts the condition words a sentence holds, for ranking.
+func countTerms(s string, groups [][]string) int {
+	lower := strings.ToLower(strings.NewReplacer("-", " ", "\n", " ").Replace(validator.Normalize(s)))
+	n := 0
+	for _, g := range groups {
+		for _, t := range g {
+			if t != planner.FigureTerm && t != "" && strings.Contains(lower, strings.ToLower(t)) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+var (
+	oneMillion = decimal.New(1, 6)
+	oneBillion = decimal.New(1, 9)
+	oneHundred = decimal.NewFromInt(100)
+)
+
+// readableAmount writes a value for a reader: "$391.04 billion (391,035
+// million)", "$6.11 per share", "15,408 million shares".
+func readableAmount(v decimal.Decimal, unit string) string {
+	sign := ""
+	if v.IsNegative() {
+		sign = "-"
+		v = v.Abs()
+	}
+	u := strings.ToUpper(unit)
+	switch {
+	case u == "USD":
+		switch {
+		case v.Cmp(oneBillion) >= 0:
+			return fmt.Sprintf("%s$%s billion (%s million)", sign, v.Div(oneBillion).StringFixed(2), thousands(v.Div(oneMillion).StringFixed(0)))
+		case v.Cmp(oneMillion) >= 0:
+			return fmt.Sprintf("%s$%s million", sign, thousands(v.Div(oneMillion).StringFixed(2)))
+		}
+		return sign + "$" + thousands(v.StringFixed(2))
+	case strings.HasPrefix(u, "USD/"):
+		return fmt.Sprintf("%s$%s per %s", sign, v.StringFixed(2), strings.TrimSuffix(strings.ToLower(unit[4:]), "s"))
+	case u == "SHARES":
+		if v.Cmp(oneMillion) >= 0 {
+			return fmt.Sprintf("%s%s million shares", sign, thousands(v.Div(oneMillion).StringFixed(0)))
+		}
+		return sign + thousands(v.String()) + " shares"
+	case u == "PURE" || u == "":
+		return sign + v.String()
+	}
+	return sign + thousands(v.String()) + " " + unit
+}
+
+// factPeriodText says which period a fact covers.
+func factPeriodText(p string) string {
+	a, b, isRange := strings.Cut(strings.TrimSpace(p), "/")
+	if !isRange {
+		if _, err := time.Parse(time.DateOnly, a); err == nil {
+			return "as of " + a
+		}
+		return "for " + p
+	}
+	start, err1 := time.Parse(time.DateOnly, a)
+	end, err2 := time.Parse(time.DateOnly, b)
+	if err1 != nil || err2 != nil {
+		return "for " + p
+	}
+	if end.Sub(start) >= 300*24*time.Hour {
+		return "for the fiscal year ended " + b
+	}
+	return "for the period " + a + " to " + b
+}
+
+// factInPeriod reports whether a fact belongs to the period "FY2024": it ends
+// in that year (or in the first two weeks of the next, for 52/53-week
+// years) and, unless shown in a 10-Q, spans about a year. A fact whose
+// dates cannot be read is judged by its evidence's period label. It is the
+// rule planner.Check applies.
+func factInPeriod(f *ledger.Fact, e *ledger.Evidence, period string) bool {
+	fy, ok := periodYear(period)
+	if !ok {
+		return e.Period == period
+	}
+	a, b, isRange := strings.Cut(strings.TrimSpace(f.Period), "/")
+	var start, end time.Time
+	var err error
+	if isRange {
+		if start, err = time.Parse(time.DateOnly, a); err != nil {
+			return e.Period == period
+		}
+		a = b
+	}
+	if end, err = time.Parse(time.DateOnly, a); err != nil {
+		return e.Period == period
+	}
+	if !(end.Year() == fy || (end.Year() == fy+1 && end.Month() == time.January && end.Day() <= 14)) {
+		return false
+	}
+	if start.IsZero() || strings.HasPrefix(e.Form, "10-Q") {
+		return true
+	}
+	return end.Sub(start) >= 300*24*time.Hour
+}
+
+// periodYear reads "FY2024".
+func periodYear(p string) (int, bool) {
+	s, ok := strings.CutPrefix(p, "FY")
+	if !ok || len(s) != 4 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}
+
+// conceptName drops a concept's prefix.
+func conceptName(concept string) string {
+	if i := strings.LastIndexByte(concept, ':'); i >= 0 {
+		return concept[i+1:]
+	}
+	return concept
+}
+
+// metricLabel names the figure a concept tags: "revenue".
+func metricLabel(concept string) string {
+	local := conceptName(concept)
+	for _, m := range tools.Metrics {
+		for _, c := range m.Concepts {
+			if conceptName(c) == local {
+				return m.Label
+			}
+		}
+	}
+	return splitCamel(local)
+}
+
+// splitCamel turns "OperatingIncomeLoss" into "operating income loss".
+func splitCamel(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && unicode.IsUpper(r) {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// nameLabel turns an expression name into words: "cost_of_revenue" ->
+// "cost of revenue", "revenue_prior" -> "prior-year revenue".
+func nameLabel(n string) string {
+	if m, ok := tools.MetricByName(n); ok {
+		return m.Label
+	}
+	if base, ok := strings.CutSuffix(n, "_prior"); ok {
+		return "prior-year " + nameLabel(base)
+	}
+	return strings.ReplaceAll(n, "_", " ")
+}
+
+// dedupMarkers drops repeated markers of a run like "[1][2][1]".
+func dedupMarkers(s string) string {
+	var out []string
+	for _, m := range strings.SplitAfter(s, "]") {
+		if m != "" && !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return strings.Join(out, "")
+}
+
+func cloneCalculation(c tools.Calculation) tools.Calculation {
+	out := c
+	out.Inputs = make(map[string]string, len(c.Inputs))
+	for k, v := range c.Inputs {
+		out.Inputs[k] = v
+	}
+	out.Values = make(map[string]string, len(c.Values))
+	for k, v := range c.Values {
+		out.Values[k] = v
+	}
+	return out
+}
+
+// thousands inserts thousands separators into a plain decimal string.
+func thousands(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	intPart, frac, hasFrac := strings.Cut(s, ".")
+	var b strings.Builder
+	b.WriteString(sign)
+	for i, c := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if hasFrac {
+		b.WriteByte('.')
+		b.WriteString(frac)
+	}
+	return b.String()
+}
+
+func upperFirst(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[size:]
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// andList joins "a", "a and b", "a, b and c".
+func andList(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}

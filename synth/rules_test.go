@@ -1,0 +1,552 @@
+package synth
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/ledger"
+	"github.com/ledgerline/research/planner"
+	"github.com/ledgerline/research/tools"
+	"github.com/ledgerline/research/validator"
+)
+
+const (
+	aaplExplanation = "Products and Services Gross Margin\nProducts gross margin percentage increased during 2024 compared to 2023 due to cost savings, partially offset by a different Products mix. " +
+		"Services gross margin increased during 2024 due primarily to higher Services net sales."
+	aaplOutlook = "The Company’s future gross margins can be impacted by a variety of factors. " +
+		"The Company expects its gross margins to be subject to volatility and downward pressure."
+	aaplAI   = "The Company is investing in artificial intelligence across its products and services."
+	nvdaWhy  = "The year-over-year decrease in gross margin was primarily due to inventory provisions of $2.17 billion, as described in \"Inventory\" [1] of Note 1."
+	nvdaNext = "We expect gross margin to remain within the range of our outlook for fiscal year 2024."
+)
+
+// marginIssuer is one issuer's part of the fixture.
+type marginIssuer struct {
+	ticker, period, doc, revConcept, costConcept, revPeriod string
+	revLine, costLine, why, next                            string
+	rev, cost                                               string // values
+}
+
+var marginIssuers = []marginIssuer{
+	{
+		ticker: "AAPL", period: "FY2024", doc: "docAAPL2024",
+		revConcept: "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", costConcept: "us-gaap:CostOfGoodsAndServicesSold",
+		revPeriod: "2023-10-01/2024-09-28",
+		revLine:   "Total net sales 391,035 383,285 394,328", costLine: "Total cost of sales 210,352 214,137 223,546",
+		why: aaplExplanation, next: aaplOutlook, rev: "391035000000", cost: "210352000000",
+	},
+	{
+		ticker: "NVDA", period: "FY2023", doc: "docNVDA2023",
+		revConcept: "us-gaap:Revenues", costConcept: "us-gaap:CostOfRevenue",
+		revPeriod: "2022-01-31/2023-01-29",
+		revLine:   "Revenue $ 26,974 $ 26,914 $ 16,675", costLine: "Cost of revenue 11,618 9,439 6,279",
+		why: nvdaWhy, next: nvdaNext, rev: "26974000000", cost: "11618000000",
+	},
+}
+
+// fixture is a two-issuer margin question as the rules planner plans it,
+// with a ledger that meets every requirement.
+type fixture struct {
+	in       *Input
+	evidence map[string]ledger.Evidence // by a short name: "AAPL-rev", "NVDA-why", ...
+	facts    map[string]ledger.Fact
+}
+
+func testCatalog() *planner.Catalog {
+	return planner.NewCatalog([]corpus.Document{
+		{ID: "docAAPL2024", Ticker: "AAPL", Company: "Apple Inc.", Form: "10-K", FiscalYear: 2024, PeriodEnd: time.Date(2024, 9, 28, 0, 0, 0, 0, time.UTC), Format: corpus.FormatHTML},
+		{ID: "docNVDA2023", Ticker: "NVDA", Company: "NVIDIA Corporation", Form: "10-K", FiscalYear: 2023, PeriodEnd: time.Date(2023, 1, 29, 0, 0, 0, 0, time.UTC), Format: corpus.FormatHTML},
+		{ID: "docAAPL2025", Ticker: "AAPL", Company: "Apple Inc.", Form: "10-K", FiscalYear: 2025, PeriodEnd: time.Date(2025, 9, 27, 0, 0, 0, 0, time.UTC), Format: corpus.FormatHTML},
+	})
+}
+
+func testEvidence(doc string, start int, kind ledger.EvidenceKind, ticker, period, text string) ledger.Evidence {
+	e := ledger.Evidence{Kind: kind, DocumentID: doc, Start: start, End: start + len(text), Excerpt: text, Ticker: ticker, Form: "10-K", Period: period}
+	e.ID = ledger.EvidenceID(doc, e.Start, e.End)
+	return e
+}
+
+func testFact(e ledger.Evidence, concept, value, period string) ledger.Fact {
+	f := ledger.Fact{EvidenceID: e.ID, Concept: concept, Value: decimal.RequireFromString(value), Unit: "USD", Period: period}
+	f.ID = ledger.FactID(f.EvidenceID, f.Concept, f.Period, f.Unit)
+	return f
+}
+
+func setupMargins(t *testing.T) *fixture {
+	t.Helper()
+	f := &fixture{evidence: map[string]ledger.Evidence{}, facts: map[string]ledger.Fact{}}
+	l := &ledger.RunLedger{Run: ledger.Run{ID: "run", Question: "Compare gross margin at Apple and NVIDIA and say whether management expects it to persist."}}
+	g := &planner.Graph{Question: l.Run.Question, Tickers: []string{"AAPL", "NVDA"}, Planner: "rules"}
+	calcs := map[string]*tools.Calculation{}
+	margins, _ := planner.AspectByName("margins")
+	var figures []string
+	for _, is := range marginIssuers {
+		add := func(name string, e ledger.Evidence) ledger.Evidence {
+			f.evidence[is.ticker+"-"+name] = e
+			l.Evidence = append(l.Evidence, e)
+			return e
+		}
+		rev := add("rev", testEvidence(is.doc, 1000, ledger.KindFact, is.ticker, is.period, is.revLine))
+		cost := add("cost", testEvidence(is.doc, 1100, ledger.KindFact, is.ticker, is.period, is.costLine))
+		why := add("why", testEvidence(is.doc, 5000, ledger.KindPassage, is.ticker, is.period, is.why))
+		next := add("next", testEvidence(is.doc, 8000, ledger.KindPassage, is.ticker, is.period, is.next))
+		revFact := testFact(rev, is.revConcept, is.rev, is.revPeriod)
+		costFact := testFact(cost, is.costConcept, is.cost, is.revPeriod)
+		f.facts[is.ticker+"-rev"], f.facts[is.ticker+"-cost"] = revFact, costFact
+		l.Facts = append(l.Facts, revFact, costFact)
+
+		prefix := is.ticker + "-" + is.period + "-margins"
+		revMetric, _ := tools.MetricByName("revenue")
+		costMetric, _ := tools.MetricByName("cost_of_revenue")
+		reqs := []planner.Requirement{
+			{ID: prefix + "-figure-revenue", Issuer: is.ticker, Period: is.period, Aspect: "margins", Kind: planner.KindFigure, Required: true,
+				Need:       is.ticker + " revenue for " + is.period,
+				Completion: planner.Condition{Kind: planner.CondFact, Issuer: is.ticker, Period: is.period, Concepts: revMetric.Concepts}},
+			{ID: prefix + "-figure-cost_of_revenue", Issuer: is.ticker, Period: is.period, Aspect: "margins", Kind: planner.KindFigure, Required: true,
+				Need:       is.ticker + " cost of revenue for " + is.period,
+				Completion: planner.Condition{Kind: planner.CondFact, Issuer: is.ticker, Period: is.period, Concepts: costMetric.Concepts}},
+			{ID: prefix + "-calculation", Issuer: is.ticker, Period: is.period, Aspect: "margins", Kind: planner.KindCalculation, Required: true,
+				Need:       is.ticker + " gross margin",
+				Completion: planner.Condition{Kind: planner.CondCalculation, Issuer: is.ticker, Period: is.period, Of: []string{prefix + "-figure-revenue", prefix + "-figure-cost_of_revenue"}}},
+			{ID: prefix + "-explanation", Issuer: is.ticker, Period: is.period, Aspect: "margins", Kind: planner.KindExplanation, Required: true,
+				Need:       is.ticker + " management's explanation of gross margin",
+				Completion: planner.Condition{Kind: planner.CondPassage, Issuer: is.ticker, Period: is.period, Topic: "gross margin", AllOf: margins.ExplainGroups()}},
+			{ID: prefix + "-outlook", Issuer: is.ticker, Period: is.period, Aspect: "margins", Kind: planner.KindOutlook, Required: true,
+				Need:       is.ticker + " outlook for gross margin",
+				Completion: planner.Condition{Kind: planner.CondPassage, Issuer: is.ticker, Period: is.period, Topic: "gross margin outlook", AllOf: [][]string{margins.Terms, planner.OutlookWords}}},
+		}
+		g.Requirements = append(g.Requirements, reqs...)
+		figures = append(figures, reqs[0].ID, reqs[1].ID)
+		l.Requirements = append(l.Requirements,
+			ledger.Requirement{ID: reqs[0].ID, Evidence: []string{rev.ID}},
+			ledger.Requirement{ID: reqs[1].ID, Evidence: []string{cost.ID}},
+			ledger.Requirement{ID: reqs[2].ID, Evidence: []string{rev.ID, cost.ID}},
+			ledger.Requirement{ID: reqs[3].ID, Evidence: []string{why.ID}},
+			ledger.Requirement{ID: reqs[4].ID, Evidence: []string{next.ID}},
+		)
+		expr := "(revenue - cost_of_revenue) / revenue"
+		result, err := tools.Evaluate(expr, map[string]decimal.Decimal{"revenue": revFact.Value, "cost_of_revenue": costFact.Value})
+		if err != nil {
+			t.Fatal(err)
+		}
+		calcs[reqs[2].ID] = &tools.Calculation{
+			Expression: expr,
+			Inputs:     map[string]string{"revenue": revFact.ID, "cost_of_revenue": costFact.ID},
+			Values:     map[string]string{"revenue": revFact.Value.String(), "cost_of_revenue": costFact.Value.String()},
+			Result:     result,
+		}
+	}
+	g.Requirements = append(g.Requirements, planner.Requirement{ID: "comparability-margins", Aspect: "margins", Kind: planner.KindComparability,
+		Need: "gross margin figures of AAPL and NVDA", Completion: planner.Condition{Kind: planner.CondComparable, Of: figures}})
+	f.in = &Input{
+		Question: l.Run.Question,
+		Route:    planner.Route{Issuers: []string{"AAPL", "NVDA"}, Aspects: []string{"margins"}, Outlook: true},
+		Graph:    g, Catalog: testCatalog(), Ledger: l, Calculations: calcs,
+	}
+	f.recheck()
+	return f
+}
+
+// recheck computes Met as the executor does.
+func (f *fixture) recheck() {
+	calcs := map[string]bool{}
+	for id := range f.in.Calculations {
+		calcs[id] = true
+	}
+	met := map[string]bool{}
+	for _, r := range f.in.Graph.Requirements {
+		if _, ok := planner.Check(r, f.in.Ledger, calcs, met); ok {
+			met[r.ID] = true
+		}
+	}
+	f.in.Met = met
+}
+
+func (f *fixture) validate(t *testing.T, ans *validator.Answer) (*validator.Answer, *validator.Report) {
+	t.Helper()
+	return validator.Validate(&validator.Input{Answer: ans, Ledger: f.in.Ledger, Requirements: f.in.Graph.Requirements, Met: f.in.Met, Gaps: f.in.Gaps})
+}
+
+func assertVerbatim(t *testing.T, l *ledger.RunLedger, ans *validator.Answer) {
+	t.Helper()
+	byID := map[string]string{}
+	for _, e := range l.Evidence {
+		byID[e.ID] = e.Excerpt
+	}
+	for i, c := range ans.Citations {
+		if c.Index != i+1 {
+			t.Errorf("citation %d has index %d", i, c.Index)
+		}
+		text, ok := byID[c.EvidenceID]
+		if !ok || !validator.Verbatim(c.Excerpt, text) {
+			t.Errorf("citation %d (%s) is not verbatim: %q", c.Index, c.EvidenceID, c.Excerpt)
+		}
+	}
+}
+
+var markerPattern = regexp.MustCompile(`\[(\d+)\]`)
+
+func TestRulesTwoIssuers(t *testing.T) {
+	f := setupMargins(t)
+	ans, err := Rules{}.Synthesize(context.Background(), f.in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("answer:\n%s", ans.Answer)
+	assertVerbatim(t, f.in.Ledger, ans)
+
+	out, rep := f.validate(t, ans)
+	if len(rep.Problems) != 0 {
+		t.Errorf("validation problems: %+v", rep.Problems)
+	}
+	if out.Answer != ans.Answer || len(out.Citations) != len(ans.Citations) || len(out.Calculations) != 2 {
+		t.Errorf("validation changed the answer:\n%s", out.Answer)
+	}
+	if out.Status != ledger.StatusSupported || ans.Status != ledger.StatusSupported {
+		t.Errorf("status = %s (proposed %s), want supported", out.Status, ans.Status)
+	}
+
+	for _, want := range []string{
+		"This answer covers Apple (AAPL) FY2024 (fiscal year ended 2024-09-28) and NVIDIA (NVDA) FY2023 (fiscal year ended 2023-01-29).",
+		"Fiscal years end on different dates: AAPL 2024-09-28, NVDA 2023-01-29; figures are not for the same twelve months.",
+		"- Revenue, FY2024: $391.04 billion (391,035 million) for the fiscal year ended 2024-09-28 [1].",
+		"- Gross margin, FY2024 = (revenue - cost of revenue) / revenue = (391,035 - 210,352) / 391,035 (millions) = 46.2% [1][2].",
+		"- Gross margin, FY2023 = (revenue - cost of revenue) / revenue = (26,974 - 11,618) / 26,974 (millions) = 56.9%",
+		"\"Products gross margin percentage increased during 2024 compared to 2023 due to cost savings, partially offset by a different Products mix.\" [3]",
+		"Outlook on gross margin, FY2024, in management's words",
+		"\"The Company expects its gross margins to be subject to volatility and downward pressure.\"",
+		// Inner quotes and brackets of a quoted sentence cannot read as markers.
+		"as described in 'Inventory' (1) of Note 1.",
+	} {
+		if !strings.Contains(ans.Answer, want) {
+			t.Errorf("answer lacks %q", want)
+		}
+	}
+	// Citations are numbered in order of first use, one per (evidence, excerpt).
+	seen := map[string]bool{}
+	next := 1
+	for _, m := range markerPattern.FindAllStringSubmatch(ans.Answer, -1) {
+		if seen[m[1]] {
+			continue
+		}
+		seen[m[1]] = true
+		if m[1] != strconv.Itoa(next) {
+			t.Errorf("marker [%s] first used where [%d] was expected", m[1], next)
+		}
+		next++
+	}
+	if next-1 != len(ans.Citations) {
+		t.Errorf("%d markers, %d citations", next-1, len(ans.Citations))
+	}
+	for _, w := range []string{"should buy", "recommend", "will rise"} {
+		if strings.Contains(strings.ToLower(ans.Answer), w) {
+			t.Errorf("answer holds advice or prediction %q", w)
+		}
+	}
+}
+
+func TestRulesCausalUnmet(t *testing.T) {
+	f := setupMargins(t)
+	ai, _ := planner.AspectByName("ai")
+	margins, _ := planner.AspectByName("margins")
+	aiEv := testEvidence("docAAPL2024", 9000, ledger.KindPassage, "AAPL", "FY2024", aaplAI)
+	f.in.Ledger.Evidence = append(f.in.Ledger.Evidence, aiEv)
+	causal := planner.Requirement{ID: "AAPL-FY2024-causal", Issuer: "AAPL", Period: "FY2024", Aspect: "margins", Kind: planner.KindExplanation, Required: true,
+		Need:       "a passage in which Apple's filing for FY2024 links artificial intelligence to gross margin, in one sentence",
+		Completion: planner.Condition{Kind: planner.CondPassage, Issuer: "AAPL", Period: "FY2024", AllOf: [][]string{ai.Terms, margins.Terms}}}
+	f.in.Graph.Requirements = append(f.in.Graph.Requirements, causal)
+	// Both passages are linked: one mentions AI, the other margins.
+	f.in.Ledger.Requirements = append(f.in.Ledger.Requirements, ledger.Requirement{ID: causal.ID, Evidence: []string{aiEv.ID, f.evidence["AAPL-why"].ID}})
+	f.in.Route.Causal = &planner.Causal{Cause: ai.Terms, Effect: margins.Terms, CauseAspects: []string{"ai"}, EffectAspects: []string{"margins"}}
+	f.in.Question = "Did AI improve Apple's gross margin?"
+	f.recheck()
+	if f.in.Met[causal.ID] {
+		t.Fatal("fixture: the causal requirement must be unmet")
+	}
+
+	ans, err := Rules{}.Synthesize(context.Background(), f.in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "- The filings do not state that artificial intelligence improved gross margin at Apple in FY2024; mentions of the two in separate passages do not establish a link."
+	if !strings.Contains(ans.Answer, want) {
+		t.Errorf("answer lacks %q:\n%s", want, ans.Answer)
+	}
+	line := lineContaining(ans.Answer, "do not state that")
+	if markerPattern.MatchString(line) {
+		t.Errorf("the causal line cites something: %q", line)
+	}
+	for _, c := range ans.Citations {
+		if c.EvidenceID == aiEv.ID {
+			t.Errorf("the AI passage is cited: %+v", c)
+		}
+	}
+	if ans.Status != ledger.StatusPartial {
+		t.Errorf("proposed status = %s, want partial", ans.Status)
+	}
+	if !hasGapFor(ans.Gaps, causal.ID) {
+		t.Errorf("gaps %+v lack %s", ans.Gaps, causal.ID)
+	}
+	assertVerbatim(t, f.in.Ledger, ans)
+	out, rep := f.validate(t, ans)
+	if out.Answer != ans.Answer || rep.Count(validator.ProblemUncoveredRequirement) != 1 || len(rep.Problems) != 1 {
+		t.Errorf("validation: %+v\n%s", rep.Problems, out.Answer)
+	}
+	if out.Status != ledger.StatusPartial {
+		t.Errorf("status = %s, want partial", out.Status)
+	}
+}
+
+func TestRulesCausalMet(t *testing.T) {
+	f := setupMargins(t)
+	ai, _ := planner.AspectByName("ai")
+	margins, _ := planner.AspectByName("margins")
+	linked := "Gross margin benefited from higher sales of artificial intelligence accelerators."
+	ev := testEvidence("docNVDA2023", 9000, ledger.KindPassage, "NVDA", "FY2023", "Data Center grew. "+linked)
+	f.in.Ledger.Evidence = append(f.in.Ledger.Evidence, ev)
+	causal := planner.Requirement{ID: "NVDA-FY2023-causal", Issuer: "NVDA", Period: "FY2023", Aspect: "margins", Kind: planner.KindExplanation, Required: true,
+		Need:       "a passage linking artificial intelligence to gross margin",
+		Completion: planner.Condition{Kind: planner.CondPassage, Issuer: "NVDA", Period: "FY2023", AllOf: [][]string{ai.Terms, margins.Terms}}}
+	f.in.Graph.Requirements = append(f.in.Graph.Requirements, causal)
+	f.in.Ledger.Requirements = append(f.in.Ledger.Requirements, ledger.Requirement{ID: causal.ID, Evidence: []string{ev.ID}})
+	f.in.Route.Causal = &planner.Causal{Cause: ai.Terms, Effect: margins.Terms, CauseAspects: []string{"ai"}, EffectAspects: []string{"margins"}}
+	f.recheck()
+
+	ans, err := Rules{}.Synthesize(context.Background(), f.in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := lineContaining(ans.Answer, "Sentences of the FY2023 filing that mention artificial intelligence and gross margin together (quoted as written): ")
+	if !strings.Contains(line, "\""+linked+"\" [") {
+		t.Errorf("causal line = %q", line)
+	}
+	assertVerbatim(t, f.in.Ledger, ans)
+	if _, rep := f.validate(t, ans); len(rep.Problems) != 0 {
+		t.Errorf("validation problems: %+v", rep.Problems)
+	}
+}
+
+func TestRulesNothingMet(t *testing.T) {
+	f := setupMargins(t)
+	f.in.Met = map[string]bool{}
+	f.in.Route.NotCovered = []string{"Tesla"}
+	f.in.Gaps = []validator.Gap{{RequirementID: "AAPL-FY2024-margins-explanation", Issuer: "AAPL", What: "Apple's explanation", Why: "search_filings failed: store unavailable"}}
+	ans, err := Rules{}.Synthesize(context.Background(), f.in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(ans.Answer, "The corpus does not answer this question") {
+		t.Errorf("answer = %q", ans.Answer)
+	}
+	if len(ans.Citations) != 0 || len(ans.Calculations) != 0 || markerPattern.MatchString(ans.Answer) {
+		t.Errorf("citations %+v in an answer with nothing met", ans.Citations)
+	}
+	if ans.Status != ledger.StatusInsufficientEvidence {
+		t.Errorf("status = %s", ans.Status)
+	}
+	for _, want := range []string{"Tesla is not in the corpus; nothing is said about it.", "- Not found: Apple's explanation (search_filings failed: store unavailable).", "- Not found: NVDA outlook for gross margin"} {
+		if !strings.Contains(ans.Answer, want) {
+			t.Errorf("answer lacks %q:\n%s", want, ans.Answer)
+		}
+	}
+	// Ten required requirements, each with one gap.
+	if len(ans.Gaps) != 10 {
+		t.Errorf("%d gaps, want 10: %+v", len(ans.Gaps), ans.Gaps)
+	}
+	out, _ := f.validate(t, ans)
+	if out.Status != ledger.StatusInsufficientEvidence || out.Answer != ans.Answer {
+		t.Errorf("validated: %s\n%s", out.Status, out.Answer)
+	}
+}
+
+func TestRulesPartialWithGaps(t *testing.T) {
+	f := setupMargins(t)
+	// NVIDIA's outlook passage was never found.
+	for i := range f.in.Ledger.Requirements {
+		if f.in.Ledger.Requirements[i].ID == "NVDA-FY2023-margins-outlook" {
+			f.in.Ledger.Requirements[i].Evidence = nil
+		}
+	}
+	f.recheck()
+	ans, err := Rules{}.Synthesize(context.Background(), f.in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := lineContaining(ans.Answer, "Not found: NVDA outlook for gross margin")
+	if line == "" || !strings.Contains(line, "no evidence meeting: a passage from the NVDA FY2023 filing") {
+		t.Errorf("not-found line = %q\n%s", line, ans.Answer)
+	}
+	if ans.Status != ledger.StatusPartial {
+		t.Errorf("status = %s", ans.Status)
+	}
+	out, rep := f.validate(t, ans)
+	if out.Status != ledger.StatusPartial || rep.Count(validator.ProblemUncoveredRequirement) != 1 || len(rep.Problems) != 1 {
+		t.Errorf("validated %s, problems %+v", out.Status, rep.Problems)
+	}
+}
+
+func TestRulesDisagreeingFilings(t *testing.T) {
+	f := setupMargins(t)
+	later := testEvidence("docAAPL2025", 700, ledger.KindFact, "AAPL", "FY2025", "Total net sales 416,161 401,000 383,285")
+	f.in.Ledger.Evidence = append(f.in.Ledger.Evidence, later)
+	f.in.Ledger.Facts = append(f.in.Ledger.Facts, testFact(later, marginIssuers[0].revConcept, "401000000000", marginIssuers[0].revPeriod))
+	ans, err := Rules{}.Synthesize(context.Background(), f.in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := lineContaining(ans.Answer, "disagree")
+	if !strings.Contains(line, "$391.04 billion (391,035 million) in the FY2024 10-K [1] versus $401.00 billion (401,000 million) in the FY2025 10-K [") {
+		t.Errorf("disagreement line = %q", line)
+	}
+	assertVerbatim(t, f.in.Ledger, ans)
+	out, rep := f.validate(t, ans)
+	if out.Status != ledger.StatusConflictingEvidence || len(rep.Problems) != 0 {
+		t.Errorf("validated %s, problems %+v", out.Status, rep.Problems)
+	}
+}
+
+func TestRulesRefusedAndErrors(t *testing.T) {
+	ans, err := Rules{}.Synthesize(context.Background(), &Input{Route: planner.Route{Refused: true, Reason: "No advice."}})
+	if err != nil || ans.Status != ledger.StatusRefused || ans.Answer != "No advice." {
+		t.Errorf("refused: %+v, %v", ans, err)
+	}
+	if _, err := (Rules{}).Synthesize(context.Background(), nil); !errors.Is(err, ErrNoInput) {
+		t.Errorf("nil input: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := (Rules{}).Synthesize(ctx, &Input{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	// No plan at all: nothing to say, and it says so.
+	ans, err = Rules{}.Synthesize(context.Background(), &Input{Route: planner.Route{NotCovered: []string{"Tesla", "Samsung"}},
+		Graph: &planner.Graph{Notes: []string{"The question names no issuer the corpus holds."}}})
+	if err != nil || ans.Status != ledger.StatusInsufficientEvidence || !strings.Contains(ans.Answer, "Tesla and Samsung are not in the corpus; nothing is said about them.") ||
+		!strings.Contains(ans.Answer, "The question names no issuer the corpus holds.") {
+		t.Errorf("no plan: %+v, %v", ans, err)
+	}
+}
+
+func TestRulesMaxQuotes(t *testing.T) {
+	f := setupMargins(t)
+	extra := testEvidence("docAAPL2024", 12000, ledger.KindPassage, "AAPL", "FY2024", "Gross margin decreased in Services due to higher costs. Unrelated.")
+	f.in.Ledger.Evidence = append(f.in.Ledger.Evidence, extra)
+	for i := range f.in.Ledger.Requirements {
+		if f.in.Ledger.Requirements[i].ID == "AAPL-FY2024-margins-explanation" {
+			f.in.Ledger.Requirements[i].Evidence = append(f.in.Ledger.Requirements[i].Evidence, extra.ID)
+		}
+	}
+	for _, tc := range []struct{ max, want int }{{0, 2}, {1, 1}, {3, 3}, {5, 3}} {
+		ans, err := Rules{MaxQuotesPerRequirement: tc.max}.Synthesize(context.Background(), f.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := lineContaining(ans.Answer, "Management's explanation of gross margin, FY2024")
+		if got := strings.Count(line, "\" ["); got != tc.want {
+			t.Errorf("max %d: %d quotes in %q", tc.max, got, line)
+		}
+	}
+}
+
+func TestFormatAmount(t *testing.T) {
+	tests := []struct {
+		value, unit, want string
+	}{
+		{"391035000000", "USD", "$391.04 billion (391,035 million)"},
+		{"-1250000000", "USD", "-$1.25 billion (1,250 million)"},
+		{"512345678", "USD", "$512.35 million"},
+		{"1234.5", "USD", "$1,234.50"},
+		{"6.11", "USD/shares", "$6.11 per share"},
+		{"15408095000", "shares", "15,408 million shares"},
+		{"0.25", "pure", "0.25"},
+	}
+	for _, tc := range tests {
+		if got := readableAmount(decimal.RequireFromString(tc.value), tc.unit); got != tc.want {
+			t.Errorf("readableAmount(%s %s) = %q, want %q", tc.value, tc.unit, got, tc.want)
+		}
+	}
+}
+
+func TestPeriodText(t *testing.T) {
+	tests := map[string]string{
+		"2023-10-01/2024-09-28": "for the fiscal year ended 2024-09-28",
+		"2025-03-30/2025-06-28": "for the period 2025-03-30 to 2025-06-28",
+		"2024-09-28":            "as of 2024-09-28",
+		"FY2024":                "for FY2024",
+	}
+	for in, want := range tests {
+		if got := factPeriodText(in); got != want {
+			t.Errorf("factPeriodText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func lineContaining(text, sub string) string {
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return ""
+}
+
+func hasGapFor(gaps []validator.Gap, id string) bool {
+	for _, g := range gaps {
+		if g.RequirementID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func TestRulesQuoteSelection(t *testing.T) {
+	whole := "Gross margin increased due to a favorable mix."
+	cut := "margin increased due to lower component costs."
+	tests := []struct {
+		name     string
+		passages []string
+		want     []string
+	}{
+		{"a whole sentence wins over a fragment", []string{whole + " Other text.", cut}, []string{whole}},
+		{"a fragment is quoted when nothing else holds the words", []string{cut}, []string{cut}},
+		{"the same sentence from overlapping passages is quoted once", []string{whole, "Products " + strings.ToLower(whole[:1]) + whole[1:]}, []string{whole}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := setupMargins(t)
+			var ids []string
+			for i, p := range tc.passages {
+				e := testEvidence("docAAPL2024", 20000+i*1000, ledger.KindPassage, "AAPL", "FY2024", p)
+				f.in.Ledger.Evidence = append(f.in.Ledger.Evidence, e)
+				ids = append(ids, e.ID)
+			}
+			for i := range f.in.Ledger.Requirements {
+				if f.in.Ledger.Requirements[i].ID == "AAPL-FY2024-margins-explanation" {
+					f.in.Ledger.Requirements[i].Evidence = ids
+				}
+			}
+			f.recheck()
+			ans, err := Rules{}.Synthesize(context.Background(), f.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			line := lineContaining(ans.Answer, "Management's explanation of gross margin, FY2024")
+			var got []string
+			for _, m := range regexp.MustCompile(`"([^"]*)" \[`).FindAllStringSubmatch(line, -1) {
+				got = append(got, m[1])
+			}
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("quotes = %q, want %q", got, tc.want)
+			}
+			assertVerbatim(t, f.in.Ledger, ans)
+		})
+	}
+}

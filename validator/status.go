@@ -1,0 +1,124 @@
+package validator
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ledgerline/research/ledger"
+	"github.com/ledgerline/research/planner"
+)
+
+// StatusInput is what DecideStatus judges.
+type StatusInput struct {
+	Refused         bool                   // the router refused the question
+	BudgetExhausted bool                   // gathering stopped at a budget limit
+	Requirements    []planner.Requirement  // the plan's requirements
+	Met             map[string]bool        // requirement id -> met
+	Contradictions  []ledger.Contradiction // the validated answer's contradictions
+	CitedEvidence   map[string]bool        // evidence ids the validated answer cites or calculates from
+	Citations       int                    // citations of the validated answer
+}
+
+// DecideStatus returns a run's terminal status. The first rule that holds
+// decides:
+//
+//  1. refused: the router refused the question;
+//  2. budget_exhausted: gathering stopped at a budget limit (the answer
+//     still stands over what was gathered);
+//  3. conflicting_evidence: a contradiction is on a required requirement,
+//     or involves evidence the answer cites or calculates from;
+//  4. insufficient_evidence: the answer cites nothing, there are no
+//     requirements, or no required requirement is met;
+//  5. supported when every required requirement is met, partial otherwise.
+//
+// When no requirement is marked required, rules 4 and 5 judge all of them.
+func DecideStatus(in StatusInput) ledger.RunStatus {
+	if in.Refused {
+		return ledger.StatusRefused
+	}
+	if in.BudgetExhausted {
+		return ledger.StatusBudgetExhausted
+	}
+	judged := make([]planner.Requirement, 0, len(in.Requirements))
+	for _, r := range in.Requirements {
+		if r.Required {
+			judged = append(judged, r)
+		}
+	}
+	if len(judged) == 0 {
+		judged = in.Requirements
+	}
+	required := make(map[string]bool, len(judged))
+	for _, r := range judged {
+		required[r.ID] = true
+	}
+	for _, c := range in.Contradictions {
+		if required[c.RequirementID] {
+			return ledger.StatusConflictingEvidence
+		}
+		for _, id := range c.EvidenceIDs {
+			if in.CitedEvidence[id] {
+				return ledger.StatusConflictingEvidence
+			}
+		}
+	}
+	met := 0
+	for _, r := range judged {
+		if in.Met[r.ID] {
+			met++
+		}
+	}
+	switch {
+	case in.Citations == 0 || len(judged) == 0 || met == 0:
+		return ledger.StatusInsufficientEvidence
+	case met == len(judged):
+		return ledger.StatusSupported
+	default:
+		return ledger.StatusPartial
+	}
+}
+
+// DescribeCondition says in words what meets a completion condition.
+func DescribeCondition(c planner.Condition) string {
+	scope := strings.TrimSpace(c.Issuer + " " + c.Period)
+	switch c.Kind {
+	case planner.CondFact:
+		s := "a tagged fact"
+		if scope != "" {
+			s += " for " + scope
+		}
+		if len(c.Concepts) > 0 {
+			s += " (" + strings.Join(c.Concepts, " or ") + ")"
+		}
+		return s
+	case planner.CondPassage:
+		s := "a passage"
+		if scope != "" {
+			s += " from the " + scope + " filing"
+		}
+		if c.Topic != "" {
+			s += " discussing " + c.Topic
+		}
+		if len(c.AllOf) > 0 {
+			groups := make([]string, len(c.AllOf))
+			for i, g := range c.AllOf {
+				groups[i] = strings.Join(g, " / ")
+			}
+			s += ", with one sentence naming each of: " + strings.Join(groups, "; ")
+		}
+		return s
+	case planner.CondCalculation:
+		return "a calculation from the supported facts of " + orNone(c.Of)
+	case planner.CondComparable:
+		return "every issuer's requirement among " + orNone(c.Of) + " supported, with its period stated"
+	default:
+		return fmt.Sprintf("a %q condition", c.Kind)
+	}
+}
+
+func orNone(ids []string) string {
+	if len(ids) == 0 {
+		return "(none)"
+	}
+	return strings.Join(ids, ", ")
+}
