@@ -21,12 +21,12 @@ test: ## go vet and the race-enabled tests (integration tests need DATABASE_URL)
 	$(GO) test -race -count=1 -timeout 30m ./...
 
 .PHONY: demo
-demo: build ## ingest the sample corpus into the embedded store and run sample searches
+demo: build ## ingest the sample corpus into the embedded store and research a three-company question
 	@test -f $(CORPUS)/manifest.jsonl || { echo "no corpus at $(CORPUS): pass CORPUS=path/to/corpus"; exit 1; }
-	./$(BIN) ingest --data-dir $(DATA_DIR) --manifest $(CORPUS)/manifest.jsonl || true
-	./$(BIN) search --data-dir $(DATA_DIR) "gross margin decreased" --ticker AAPL,NVDA --k 6
-	./$(BIN) search --data-dir $(DATA_DIR) "risks from supply chain concentration" --section 1A --k 4
-	./$(BIN) search --data-dir $(DATA_DIR) "data center revenue growth" --ticker NVDA --k 3 --format json
+	./$(BIN) ingest --data-dir $(DATA_DIR) --manifest $(CORPUS)/manifest.jsonl --quiet || true
+	./$(BIN) search --data-dir $(DATA_DIR) "gross margin decreased" --ticker AAPL,NVDA --k 3
+	./$(BIN) ask --data-dir $(DATA_DIR) --dry-run "Compare gross-margin pressure at AAPL, NVDA and GOOGL in their latest fiscal year and say whether management expects it to persist."
+	./$(BIN) ask --data-dir $(DATA_DIR) "Compare gross-margin pressure at AAPL, NVDA and GOOGL in their latest fiscal year and say whether management expects it to persist."
 
 .PHONY: bench
 bench: ## run the Go benchmarks

@@ -26,6 +26,7 @@ var commands = []command{
 	{"migrate", "apply the database migrations (Postgres)", runMigrate},
 	{"ingest", "read filings into the store: a manifest or files with flags", runIngest},
 	{"search", "hybrid search over the ingested filings", runSearch},
+	{"ask", "research a question: plan, gather cited evidence under budget, answer", runAsk},
 	{"ledger", "a run's evidence ledger and budget audit: ledger show RUN_ID | ledger budget", runLedger},
 	{"eval", "evaluate retrieval on the team's retrieval set: eval retrieval", runEval},
 	{"bench", "measure search latency and HNSW recall: bench scale | bench search", runBench},

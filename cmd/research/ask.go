@@ -1,0 +1,357 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/budget"
+	"github.com/ledgerline/research/configs"
+	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/corpus/embedded"
+	"github.com/ledgerline/research/corpus/pgstore"
+	"github.com/ledgerline/research/executor"
+	"github.com/ledgerline/research/ledger"
+	"github.com/ledgerline/research/ledger/embeddedledger"
+	"github.com/ledgerline/research/ledger/pgledger"
+	"github.com/ledgerline/research/llm"
+	"github.com/ledgerline/research/validator"
+)
+
+// modelFlags configure model mode; each defaults from the environment.
+type modelFlags struct {
+	baseURL     string
+	model       string
+	graderModel string
+}
+
+func (m *modelFlags) register(fs interface {
+	StringVar(p *string, name, value, usage string)
+}) {
+	fs.StringVar(&m.baseURL, "base-url", os.Getenv("OPENAI_BASE_URL"), "OpenAI-compatible endpoint for model mode (default $OPENAI_BASE_URL); the key is read from $OPENAI_API_KEY")
+	fs.StringVar(&m.model, "model", os.Getenv("RESEARCH_MODEL"), "model for planning and synthesis (default $RESEARCH_MODEL)")
+	fs.StringVar(&m.graderModel, "grader-model", os.Getenv("RESEARCH_GRADER_MODEL"), "model that grades answers; empty means no grader (default $RESEARCH_GRADER_MODEL)")
+}
+
+// config returns the engine's model configuration, or nil when no model
+// is configured.
+func (m *modelFlags) config() (*executor.ModelConfig, error) {
+	if m.baseURL == "" && m.model == "" {
+		return nil, nil
+	}
+	if m.model == "" {
+		return nil, errors.New("--model: set a model name (or $RESEARCH_MODEL) for model mode")
+	}
+	client, err := llm.NewClient(llm.ChatConfig{BaseURL: m.baseURL, APIKey: os.Getenv("OPENAI_API_KEY"), Timeout: 60 * time.Second})
+	if err != nil {
+		return nil, err
+	}
+	return &executor.ModelConfig{Caller: client, Model: m.model, GraderModel: m.graderModel}, nil
+}
+
+// openEngine opens what a run needs, the corpus, its searcher, the ledger
+// and the budget: in Postgres over one pool when a URL is given, in the
+// data directory (with an in-process budget) otherwise.
+func (f *storeFlags) openEngine(ctx context.Context, cfg executor.Config) (*executor.Engine, func(), error) {
+	emb, err := f.newEmbedder()
+	if err != nil {
+		return nil, nil, err
+	}
+	var closers []func()
+	closeAll := func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	var store corpus.Store
+	if f.db == "" {
+		s, err := embedded.Open(f.dataDir, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		closers = append(closers, func() { s.Close() })
+		l, err := embeddedledger.Open(f.dataDir, &embeddedledger.Config{Tenant: f.tenant})
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		closers = append(closers, func() { l.Close() })
+		store, cfg.Ledger = s, l
+	} else {
+		pool, err := openMigratedPool(ctx, f.db)
+		if err != nil {
+			return nil, nil, err
+		}
+		closers = append(closers, pool.Close)
+		s, err := pgstore.New(pool, &pgstore.Config{Tenant: f.tenant})
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		l, err := pgledger.New(pool, &pgledger.Config{Tenant: f.tenant})
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		acct, err := budget.NewPostgres(pool, &budget.Config{Tenant: f.tenant})
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		store, cfg.Ledger, cfg.Budget = s, l, acct
+	}
+	stats, err := store.Stats(ctx)
+	if err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	if stats.Documents == 0 {
+		closeAll()
+		return nil, nil, fmt.Errorf("the store holds no filings: run `research ingest --manifest ../shared/corpus/manifest.jsonl` first (same --db or --data-dir)")
+	}
+	cfg.Store, cfg.Searcher, cfg.Tenant = store, corpus.NewSearcher(store, emb), f.tenant
+	if cfg.Prices == nil {
+		cfg.Prices = configs.Prices()
+	}
+	eng, err := executor.New(cfg)
+	if err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	return eng, closeAll, nil
+}
+
+func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("ask", "\"QUESTION\" [flags]",
+		"Research a question over the ingested filings: route it, plan a task graph of evidence\n"+
+			"requirements and tool calls, gather the evidence concurrently under the budget, and answer\n"+
+			"only with verbatim, cited evidence, or say what is missing. Progress goes to stderr.\n"+
+			"Modes: rules (no model; the default), baseline (one fixed retrieval pass and the extractive\n"+
+			"answer), model (planner and synthesizer are model calls; needs --base-url and --model).", stderr)
+	var sf storeFlags
+	sf.register(fs)
+	var mf modelFlags
+	mf.register(fs)
+	var tickers listFlag
+	fs.Var(&tickers, "tickers", "issuers to include besides those the question names (comma-separated)")
+	mode := fs.String("mode", "rules", "rules, baseline or model")
+	budgetUSD := fs.String("budget-usd", "0.50", "the run's spend limit in USD (model calls)")
+	maxCalls := fs.Int("max-calls", 0, "model and tool calls in all; 0 means only the per-kind limits")
+	timeout := fs.Duration("timeout", 60*time.Second, "the run's wall-clock budget")
+	format := fs.String("format", "text", "text, json or markdown")
+	dryRun := fs.Bool("dry-run", false, "print the plan and its worst-case budget; spend nothing, record nothing")
+	runID := fs.String("run-id", "", "run id; an existing run's id resumes it (default: a new id)")
+	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return errUsage
+	}
+	switch *format {
+	case "text", "json", "markdown":
+	default:
+		return fmt.Errorf("--format %q: want text, json or markdown", *format)
+	}
+	spend, err := decimal.NewFromString(*budgetUSD)
+	if err != nil || spend.IsNegative() {
+		return fmt.Errorf("--budget-usd %q: want a non-negative amount such as 0.50", *budgetUSD)
+	}
+	if *timeout <= 0 {
+		return fmt.Errorf("--timeout %s: want a positive duration such as 60s", *timeout)
+	}
+	if *maxCalls < 0 {
+		return fmt.Errorf("--max-calls %d: want 0 (no cap) or more", *maxCalls)
+	}
+	limits := executor.DefaultLimits()
+	limits.SpendUSD = spend
+	limits.WallClock = *timeout
+	for i, t := range tickers {
+		tickers[i] = strings.ToUpper(t)
+	}
+	req := executor.Request{
+		RunID: *runID, Question: strings.Join(fs.Args(), " "), Tickers: tickers,
+		Mode: ledger.Mode(*mode), Limits: &limits, MaxCalls: *maxCalls,
+	}
+	mc, err := mf.config()
+	if err != nil {
+		return err
+	}
+	cfg := executor.Config{Model: mc}
+	if !*quiet && !*dryRun {
+		cfg.Progress = func(p executor.Progress) { fmt.Fprintln(stderr, p.Line()) }
+	}
+	eng, closeAll, err := sf.openEngine(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+
+	if *dryRun {
+		plan, err := eng.DryRun(ctx, req)
+		if err != nil {
+			return err
+		}
+		if *format == "json" {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(plan)
+		}
+		return writePlan(stdout, plan, &limits)
+	}
+	res, err := eng.Run(ctx, req)
+	if err != nil {
+		return err
+	}
+	switch *format {
+	case "json":
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	case "markdown":
+		return writeMarkdown(stdout, res)
+	}
+	return writeReport(stdout, res)
+}
+
+// writeReport prints a result for a person: status first, the answer, the
+// sources, the gaps and the budget used.
+func writeReport(w io.Writer, r *executor.Result) error {
+	fmt.Fprintf(w, "Status: %s\n", r.Status)
+	fmt.Fprintf(w, "Run:    %s (%s mode, %d ms)\n\n", r.RunID, r.Mode, r.ElapsedMS)
+	fmt.Fprintln(w, r.Answer)
+	if len(r.Citations) > 0 {
+		fmt.Fprintln(w, "\nSources:")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  [n]\tticker\tform\tperiod end\tsection\tpage\tevidence\texcerpt")
+		for _, c := range r.Citations {
+			page := "-"
+			if c.Page != nil {
+				page = fmt.Sprint(*c.Page)
+			}
+			fmt.Fprintf(tw, "  [%d]\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Index, c.Ticker, c.Form, c.PeriodEnd, orDash(c.Section), page, c.EvidenceID, oneLine(c.Excerpt, 70))
+		}
+		tw.Flush()
+	}
+	if len(r.Gaps) > 0 {
+		fmt.Fprintln(w, "\nGaps:")
+		for _, g := range r.Gaps {
+			fmt.Fprintf(w, "  - %s: %s\n", g.What, g.Why)
+		}
+	}
+	if len(r.Contradictions) > 0 {
+		fmt.Fprintln(w, "\nContradictions:")
+		for _, c := range r.Contradictions {
+			fmt.Fprintf(w, "  - %s (%s)\n", c.Difference, strings.Join(c.EvidenceIDs, ", "))
+		}
+	}
+	if len(r.Notes) > 0 {
+		fmt.Fprintln(w, "\nNotes:")
+		for _, n := range r.Notes {
+			fmt.Fprintf(w, "  - %s\n", n)
+		}
+	}
+	fmt.Fprintf(w, "\nBudget used: %s\n", usedLine(r.Budget))
+	return nil
+}
+
+func writeMarkdown(w io.Writer, r *executor.Result) error {
+	fmt.Fprintf(w, "**Status:** `%s` · run `%s` · %s mode · %d ms\n\n", r.Status, r.RunID, r.Mode, r.ElapsedMS)
+	fmt.Fprintln(w, r.Answer)
+	if len(r.Citations) > 0 {
+		fmt.Fprintln(w, "\n| [n] | Ticker | Form | Period end | Section | Page | Excerpt |")
+		fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+		for _, c := range r.Citations {
+			page := ""
+			if c.Page != nil {
+				page = fmt.Sprint(*c.Page)
+			}
+			fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", c.Index, c.Ticker, c.Form, c.PeriodEnd, c.Section, page,
+				strings.ReplaceAll(oneLine(c.Excerpt, 200), "|", "\\|"))
+		}
+	}
+	if len(r.Gaps) > 0 {
+		fmt.Fprintln(w, "\n**Gaps**")
+		fmt.Fprintln(w)
+		for _, g := range r.Gaps {
+			fmt.Fprintf(w, "- %s: %s\n", g.What, g.Why)
+		}
+	}
+	fmt.Fprintf(w, "\n*Budget used:* %s\n", usedLine(r.Budget))
+	return nil
+}
+
+func writePlan(w io.Writer, p *executor.Plan, limits *budget.Limits) error {
+	if p.Graph == nil {
+		for _, n := range p.Notes {
+			fmt.Fprintln(w, n)
+		}
+		return nil
+	}
+	g := p.Graph
+	fmt.Fprintf(w, "Plan (%s planner): %d requirements, %d nodes; issuers %s\n\n", g.Planner, len(g.Requirements), len(g.Nodes), strings.Join(g.Tickers, ", "))
+	fmt.Fprintln(w, "Requirements:")
+	for _, r := range g.Requirements {
+		req := "required"
+		if !r.Required {
+			req = "optional"
+		}
+		fmt.Fprintf(w, "  %s (%s): %s\n      done when: %s\n", r.ID, req, r.Need, validator.DescribeCondition(r.Completion))
+	}
+	fmt.Fprintln(w, "\nNodes:")
+	for _, n := range g.Nodes {
+		deps := ""
+		if len(n.DependsOn) > 0 {
+			deps = " after " + strings.Join(n.DependsOn, ",")
+		}
+		fmt.Fprintf(w, "  %s %s %s%s -> %s\n", n.ID, n.Tool, string(n.Args), deps, strings.Join(n.Serves, ","))
+	}
+	fmt.Fprintln(w, "\nWorst-case budget (sum of all reservations):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, d := range budget.Dimensions() {
+		limit := "unlimited"
+		if v, ok := limits.Get(d); ok {
+			limit = v.String()
+		}
+		fmt.Fprintf(tw, "  %s\t%s\tlimit %s\n", d, p.WorstCase.Get(d), limit)
+	}
+	tw.Flush()
+	for _, x := range p.Exceeds {
+		fmt.Fprintf(w, "  exceeds: %s\n", x)
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(w, "Note: %s\n", n)
+	}
+	return nil
+}
+
+func usedLine(b executor.BudgetReport) string {
+	var parts []string
+	for _, k := range []string{"calls", "model_calls", "search_calls", "read_calls", "fact_calls", "calculate_calls", "input_tokens", "output_tokens", "retrieval_candidates", "spend_usd", "wall_clock_ms"} {
+		if v, ok := b.Used[k]; ok && v != "0" {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	if x := b.Used["exhausted"]; x != "" {
+		parts = append(parts, "exhausted="+x)
+	}
+	return strings.Join(parts, " ")
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

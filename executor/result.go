@@ -1,0 +1,234 @@
+package executor
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/ledgerline/research/budget"
+	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/ledger"
+	"github.com/ledgerline/research/planner"
+	"github.com/ledgerline/research/synth"
+	"github.com/ledgerline/research/tools"
+	"github.com/ledgerline/research/validator"
+)
+
+// Result is a finished run as `research ask --format json` prints it.
+type Result struct {
+	RunID          string                 `json:"run_id"`
+	Status         ledger.RunStatus       `json:"status"`
+	Mode           ledger.Mode            `json:"mode"`
+	Question       string                 `json:"question"`
+	Answer         string                 `json:"answer"`
+	Citations      []Citation             `json:"citations"`
+	Requirements   []RequirementResult    `json:"requirements"`
+	Gaps           []validator.Gap        `json:"gaps"`
+	Contradictions []ledger.Contradiction `json:"contradictions"`
+	Budget         BudgetReport           `json:"budget"`
+	ElapsedMS      int64                  `json:"elapsed_ms"`
+
+	Calculations  []tools.Calculation `json:"calculations,omitempty"`
+	NotCovered    []string            `json:"not_covered,omitempty"`    // issuers named that the corpus does not hold
+	RefusalReason string              `json:"refusal_reason,omitempty"` // set when Status is refused
+	Planner       string              `json:"planner,omitempty"`
+	Notes         []string            `json:"notes,omitempty"`    // decisions worth knowing: fallbacks, stop rules, budget
+	Problems      []validator.Problem `json:"problems,omitempty"` // what the validator removed, and why
+	Unverified    bool                `json:"unverified,omitempty"`
+	Grade         *synth.Grade        `json:"grade,omitempty"`
+}
+
+// Citation is one cited source with where it is in the corpus.
+type Citation struct {
+	Index      int    `json:"index"`
+	EvidenceID string `json:"evidence_id"`
+	DocumentID string `json:"document_id"`
+	Ticker     string `json:"ticker"`
+	Form       string `json:"form"`
+	FiscalYear int    `json:"fiscal_year"`
+	PeriodEnd  string `json:"period_end"`
+	Page       *int   `json:"page"` // null when the source has no pages
+	Section    string `json:"section"`
+	Excerpt    string `json:"excerpt"`
+}
+
+// RequirementResult is one requirement and how it ended.
+type RequirementResult struct {
+	ID          string   `json:"id"`
+	Issuer      string   `json:"issuer"`
+	Description string   `json:"description"`
+	Status      string   `json:"status"`
+	Evidence    []string `json:"evidence"`
+	Required    bool     `json:"required"`
+}
+
+// BudgetReport is the run's limits and what it used, per dimension, as
+// strings so spend keeps every digit.
+type BudgetReport struct {
+	Limits map[string]string `json:"limits"`
+	Used   map[string]string `json:"used"`
+}
+
+// finish records the verdict and the answer and builds the result.
+func (rs *runState) finish(ctx context.Context, ans *validator.Answer, report *validator.Report, gi *gradeInfo) (*Result, error) {
+	e := rs.e
+	ctx = context.WithoutCancel(ctx)
+	led, err := e.cfg.Ledger.Load(ctx, rs.runID)
+	if err != nil {
+		return nil, fmt.Errorf("executor: load the run's ledger: %w", err)
+	}
+	docs := map[string]corpus.Document{}
+	if ds, err := e.cfg.Store.Documents(ctx); err == nil {
+		for _, d := range ds {
+			docs[d.ID] = d
+		}
+	}
+	evidence := map[string]ledger.Evidence{}
+	for _, ev := range led.Evidence {
+		evidence[ev.ID] = ev
+	}
+	res := &Result{
+		RunID: rs.runID, Status: ans.Status, Mode: rs.req.Mode, Question: rs.req.Question,
+		Answer: ans.Answer, Citations: []Citation{}, Requirements: []RequirementResult{},
+		Gaps: ans.Gaps, Contradictions: ans.Contradictions, Calculations: ans.Calculations,
+		NotCovered: rs.route.NotCovered,
+	}
+	if res.Gaps == nil {
+		res.Gaps = []validator.Gap{}
+	}
+	if res.Contradictions == nil {
+		res.Contradictions = []ledger.Contradiction{}
+	}
+	if ans.Status == ledger.StatusRefused {
+		res.RefusalReason = rs.route.Reason
+	}
+	for _, c := range ans.Citations {
+		ev := evidence[c.EvidenceID]
+		d := docs[ev.DocumentID]
+		cit := Citation{
+			Index: c.Index, EvidenceID: c.EvidenceID, DocumentID: ev.DocumentID, Ticker: ev.Ticker, Form: ev.Form,
+			FiscalYear: d.FiscalYear, Section: ev.Section, Excerpt: c.Excerpt,
+		}
+		if !d.PeriodEnd.IsZero() {
+			cit.PeriodEnd = d.PeriodEnd.Format(time.DateOnly)
+		}
+		if ev.Page > 0 {
+			p := ev.Page
+			cit.Page = &p
+		}
+		res.Citations = append(res.Citations, cit)
+	}
+	if rs.graph != nil {
+		res.Planner = rs.graph.Planner
+		status := map[string]ledger.Requirement{}
+		for _, r := range led.Requirements {
+			status[r.ID] = r
+		}
+		for _, r := range rs.graph.Requirements {
+			lr := status[r.ID]
+			ev := lr.Evidence
+			if ev == nil {
+				ev = []string{}
+			}
+			res.Requirements = append(res.Requirements, RequirementResult{
+				ID: r.ID, Issuer: r.Issuer, Description: describeNeed(r), Status: string(lr.Status), Evidence: ev, Required: r.Required,
+			})
+		}
+	}
+	if report != nil && len(report.Problems) > 0 {
+		res.Problems = report.Problems
+		data, _ := json.Marshal(report.Problems)
+		kinds := map[string]int{}
+		for _, p := range report.Problems {
+			kinds[p.Kind]++
+		}
+		rs.event(ctx, "validation", "", 0, fmt.Sprintf("validator: %d problems %v; kept %d citations, dropped %d", len(report.Problems), kinds, report.Kept, report.Dropped), data)
+	}
+	if gi != nil {
+		res.Grade, res.Unverified = gi.grade, gi.unverified
+	}
+	rs.mu.Lock()
+	res.Notes = append([]string(nil), rs.notes...)
+	rs.mu.Unlock()
+	res.Budget = rs.budgetReport(ctx)
+	res.ElapsedMS = e.cfg.Now().Sub(rs.start).Milliseconds()
+
+	if err := e.cfg.Ledger.FinishRun(ctx, rs.runID, ans.Status); err != nil {
+		return nil, fmt.Errorf("executor: finish run %s: %w", rs.runID, err)
+	}
+	data, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := e.cfg.Ledger.AppendEvent(ctx, rs.runID, ledger.Event{Kind: EventAnswer, Message: string(res.Status), Data: data}); err != nil {
+		return nil, fmt.Errorf("executor: record the answer: %w", err)
+	}
+	rs.progress(ctx, Progress{Kind: "finished", Message: fmt.Sprintf("%s with %d citations in %d ms", res.Status, len(res.Citations), res.ElapsedMS)})
+	return res, nil
+}
+
+// EventAnswer is the ledger event holding a finished run's result; running
+// a finished run's id again returns it instead of running again.
+const EventAnswer ledger.EventKind = "answer"
+
+// recordedResult returns the result a finished run recorded.
+func (e *Engine) recordedResult(ctx context.Context, runID string) (*Result, bool, error) {
+	events, err := e.cfg.Ledger.Events(ctx, runID)
+	if err != nil {
+		return nil, false, err
+	}
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Kind == EventAnswer {
+			var res Result
+			if err := json.Unmarshal(events[i].Data, &res); err != nil {
+				return nil, false, fmt.Errorf("executor: run %s: the recorded answer cannot be read: %w", runID, err)
+			}
+			return &res, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// budgetReport lists the run's limits and its settled usage.
+func (rs *runState) budgetReport(ctx context.Context) BudgetReport {
+	l := rs.req.Limits
+	rep := BudgetReport{Limits: map[string]string{}, Used: map[string]string{}}
+	if l != nil {
+		for _, d := range budget.Dimensions() {
+			if v, ok := l.Get(d); ok {
+				rep.Limits[string(d)] = v.String()
+			} else {
+				rep.Limits[string(d)] = "unlimited"
+			}
+		}
+		if l.WallClock > 0 {
+			rep.Limits["wall_clock_ms"] = fmt.Sprint(l.WallClock.Milliseconds())
+		}
+	}
+	if rs.req.MaxCalls > 0 {
+		rep.Limits["calls"] = fmt.Sprint(rs.req.MaxCalls)
+	}
+	if u, err := rs.e.cfg.Budget.Usage(ctx, rs.scopes[0]); err == nil {
+		for _, d := range budget.Dimensions() {
+			rep.Used[string(d)] = u.Settled.Get(d).String()
+		}
+	}
+	rs.mu.Lock()
+	rep.Used["calls"] = fmt.Sprint(rs.calls)
+	if rs.exhausted != "" {
+		rep.Used["exhausted"] = rs.exhausted
+	}
+	rs.mu.Unlock()
+	rep.Used["wall_clock_ms"] = fmt.Sprint(rs.e.cfg.Now().Sub(rs.start).Milliseconds())
+	return rep
+}
+
+// describeNeed is a requirement's description in the ledger and results.
+func describeNeed(r planner.Requirement) string {
+	s := r.Need
+	if !r.Required {
+		s += " (optional)"
+	}
+	return s
+}

@@ -1,0 +1,654 @@
+package executor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ledgerline/research/budget"
+	"github.com/ledgerline/research/ledger"
+	"github.com/ledgerline/research/planner"
+	"github.com/ledgerline/research/synth"
+	"github.com/ledgerline/research/tools"
+	"github.com/ledgerline/research/validator"
+)
+
+// runState is one run in flight.
+type runState struct {
+	e      *Engine
+	req    Request
+	runID  string
+	scopes []budget.Scope
+	start  time.Time
+	cat    *planner.Catalog
+	route  planner.Route
+	graph  *planner.Graph
+	env    *tools.Env
+	reqs   map[string]planner.Requirement
+	// gatherCtx ends at the gathering deadline: the wall-clock limit less
+	// what synthesis holds back.
+	gatherDeadline time.Time
+
+	mu          sync.Mutex
+	calls       int    // guarded by mu: model and tool calls started
+	callCap     int    // guarded by mu: calls gathering may start; 0 means no cap
+	exhausted   string // guarded by mu: the dimension that ran out; "" while within budget
+	linked      map[string][]string
+	searchNew   map[string][]int              // guarded by mu: per requirement, new evidence of each search serving it
+	calcs       map[string]*tools.Calculation // guarded by mu
+	gaps        []validator.Gap               // guarded by mu
+	notes       []string                      // guarded by mu
+	failedNodes map[string]string             // guarded by mu: node -> why it failed
+	seq         int                           // guarded by mu: model call sequence
+}
+
+// Run answers req and records the run in the ledger. The returned error is
+// for what prevents a run from being recorded at all (a bad request, a
+// ledger that cannot write); every verdict, including refusals and budget
+// exhaustion, is a Result.
+func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
+	if err := e.checkRequest(&req); err != nil {
+		return nil, err
+	}
+	start := e.cfg.Now()
+	docs, err := e.cfg.Store.Documents(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("executor: list the corpus: %w", err)
+	}
+	ids := make([]string, len(docs))
+	for i, d := range docs {
+		ids[i] = d.ID
+	}
+	snapshot := ledger.CorpusSnapshot(ids)
+	run, resumed, err := e.cfg.Ledger.OpenRun(ctx, ledger.Run{ID: req.RunID, Question: req.Question, Mode: req.Mode, CorpusSnapshot: snapshot})
+	if err != nil {
+		return nil, fmt.Errorf("executor: open run %s: %w", req.RunID, err)
+	}
+	if resumed {
+		if res, ok, err := e.recordedResult(ctx, run.ID); err != nil || ok {
+			return res, err
+		}
+		req.Question, req.Mode = run.Question, run.Mode
+	}
+	rs := &runState{
+		e: e, req: req, runID: run.ID, start: start,
+		scopes:      []budget.Scope{budget.RunScope(run.ID)},
+		cat:         planner.NewCatalog(docs),
+		reqs:        map[string]planner.Requirement{},
+		linked:      map[string][]string{},
+		searchNew:   map[string][]int{},
+		calcs:       map[string]*tools.Calculation{},
+		failedNodes: map[string]string{},
+	}
+	if resumed && run.CorpusSnapshot != snapshot {
+		rs.note("the corpus changed since this run started; the run continues over the corpus as it is now")
+	}
+	res, err := rs.execute(ctx)
+	if err != nil {
+		// Record that the run stopped; the error itself goes to the caller.
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		rs.event(fctx, ledger.EventDecision, "", 0, "run failed: "+err.Error(), nil)
+		_ = e.cfg.Ledger.FinishRun(fctx, rs.runID, ledger.StatusFailed)
+		return nil, err
+	}
+	return res, nil
+}
+
+func (rs *runState) execute(ctx context.Context) (*Result, error) {
+	e := rs.e
+	rs.route = planner.RouteQuestion(rs.req.Question, rs.cat, rs.req.Tickers)
+	rs.progress(ctx, Progress{Kind: "route", Message: describeRoute(rs.route)})
+	if rs.route.Refused {
+		ans := &validator.Answer{
+			Answer:    "Refused: " + rs.route.Reason,
+			Status:    ledger.StatusRefused,
+			Citations: []validator.Citation{},
+		}
+		return rs.finish(ctx, ans, nil, nil)
+	}
+
+	limits := *rs.req.Limits
+	if err := e.cfg.Budget.SetLimits(ctx, rs.scopes[0], limits); err != nil {
+		return nil, fmt.Errorf("executor: set the run's budget: %w", err)
+	}
+	if rs.req.Mode == ledger.ModeModel {
+		if err := budget.CheckModels(limits, e.cfg.Prices, rs.models()...); err != nil {
+			return nil, &RequestError{"model", err.Error()}
+		}
+	}
+	holdCalls, holdTime := rs.holdback(limits)
+	if rs.req.MaxCalls > 0 {
+		rs.callCap = max(rs.req.MaxCalls-holdCalls, 0)
+	}
+	if limits.WallClock > 0 {
+		rs.gatherDeadline = rs.start.Add(limits.WallClock - holdTime)
+	}
+	// The run's overall deadline; gathering stops earlier.
+	ctx, cancel := budget.WithDeadline(ctx, rs.start, limits)
+	defer cancel()
+	release, err := rs.reserveSynthesis(ctx)
+	if err != nil {
+		return nil, err
+	}
+
+	rs.env = &tools.Env{
+		Store: e.cfg.Store, Searcher: e.cfg.Searcher, Ledger: e.cfg.Ledger, RunID: rs.runID, Now: e.cfg.Now,
+	}
+	if err := rs.plan(ctx); err != nil {
+		release()
+		return nil, err
+	}
+	rs.env.Scope = tools.Scope{Tenant: e.cfg.Tenant, Tickers: rs.graph.Tickers, FiscalYears: rs.graph.FiscalYears}
+
+	gctx, gcancel := rs.gatherContext(ctx)
+	err = rs.gather(gctx)
+	gcancel()
+	if err != nil {
+		release()
+		return nil, err
+	}
+	release()
+	return rs.synthesize(ctx)
+}
+
+// models lists the models model mode calls.
+func (rs *runState) models() []string {
+	m := rs.e.cfg.Model
+	if m == nil {
+		return nil
+	}
+	out := []string{m.Model}
+	if m.GraderModel != "" {
+		out = append(out, m.GraderModel)
+	}
+	return out
+}
+
+// gatherContext ends at the gathering deadline.
+func (rs *runState) gatherContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if rs.gatherDeadline.IsZero() {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, rs.gatherDeadline)
+}
+
+// plan builds, validates and records the task graph.
+func (rs *runState) plan(ctx context.Context) error {
+	e := rs.e
+	rules := &planner.RulesPlanner{MaxNodes: e.cfg.MaxNodes}
+	var g *planner.Graph
+	var err error
+	switch rs.req.Mode {
+	case ledger.ModeModel:
+		mp := &planner.ModelPlanner{
+			Caller: rs.caller("plan"), Model: e.cfg.Model.Model, MaxTokens: e.cfg.Model.tokens("plan"),
+			Limits: planner.Limits{MaxNodes: e.cfg.MaxNodes}, Fallback: rules,
+		}
+		g, err = mp.Plan(ctx, rs.req.Question, rs.route, rs.cat)
+		if err != nil {
+			rs.note("model planner failed (" + err.Error() + "); planned with the rules planner")
+			g, err = rules.Plan(ctx, rs.req.Question, rs.route, rs.cat)
+		}
+	case ledger.ModeBaseline:
+		g, err = baselinePlan(ctx, rules, rs.req.Question, rs.route, rs.cat)
+	default:
+		g, err = rules.Plan(ctx, rs.req.Question, rs.route, rs.cat)
+	}
+	if err != nil {
+		return fmt.Errorf("executor: plan: %w", err)
+	}
+	if err := planner.Validate(g, planner.Limits{MaxNodes: e.cfg.MaxNodes}); err != nil {
+		return fmt.Errorf("executor: the plan is invalid: %w", err)
+	}
+	rs.graph = g
+	for _, r := range g.Requirements {
+		rs.reqs[r.ID] = r
+	}
+	for _, n := range g.Notes {
+		rs.note(n)
+	}
+	lreqs := make([]ledger.Requirement, len(g.Requirements))
+	for i, r := range g.Requirements {
+		lreqs[i] = ledger.Requirement{
+			ID: r.ID, Issuer: r.Issuer, Period: r.Period,
+			Description: describeNeed(r), CompletionCondition: validator.DescribeCondition(r.Completion),
+		}
+	}
+	if _, err := e.cfg.Ledger.AddRequirements(ctx, rs.runID, lreqs); err != nil {
+		return fmt.Errorf("executor: record the plan: %w", err)
+	}
+	data, _ := json.Marshal(g)
+	rs.event(ctx, "plan_graph", "", 0, fmt.Sprintf("%s planner: %d requirements, %d nodes", g.Planner, len(g.Requirements), len(g.Nodes)), data)
+	rs.progress(ctx, Progress{Kind: "plan", Message: fmt.Sprintf("%s planner: %d requirements, %d nodes", g.Planner, len(g.Requirements), len(g.Nodes))})
+	return nil
+}
+
+// baselinePlan is the fixed path: the rules planner's requirements (so the
+// answer is judged by the same conditions) served by one retrieval pass
+// over the question.
+func baselinePlan(ctx context.Context, rules *planner.RulesPlanner, question string, rt planner.Route, cat *planner.Catalog) (*planner.Graph, error) {
+	g, err := rules.Plan(ctx, question, rt, cat)
+	if err != nil {
+		return nil, err
+	}
+	g.Planner = "baseline"
+	g.Nodes = nil
+	if len(g.Tickers) == 0 || len(g.Requirements) == 0 {
+		return g, nil
+	}
+	serves := make([]string, len(g.Requirements))
+	for i, r := range g.Requirements {
+		serves[i] = r.ID
+	}
+	args, err := json.Marshal(tools.SearchArgs{
+		Query: truncateRunes(question, 500), Tickers: g.Tickers, FiscalYears: g.FiscalYears,
+		K: min(20, 6*len(g.Tickers)),
+	})
+	if err != nil {
+		return nil, err
+	}
+	g.Nodes = []planner.Node{{ID: "b1", Tool: tools.SearchFilings, Args: args, Serves: serves}}
+	return g, nil
+}
+
+// gather runs the graph, then re-plans for required requirements still
+// unmet while rounds and budget remain.
+func (rs *runState) gather(ctx context.Context) error {
+	if err := runGraph(ctx, rs.graph.Nodes, rs.runNode, rs.skipNode, rs.halted); err != nil {
+		return err
+	}
+	met, err := rs.evaluate(ctx)
+	if err != nil {
+		return err
+	}
+	if rs.req.Mode == ledger.ModeBaseline {
+		return nil
+	}
+	for round := 1; round <= rs.e.cfg.ReplanRounds; round++ {
+		if rs.halted() || ctx.Err() != nil {
+			break
+		}
+		unmet := rs.unmet(met)
+		if len(unmet) == 0 {
+			break
+		}
+		nodes := rs.replan(ctx, unmet, round)
+		if len(nodes) == 0 {
+			break
+		}
+		rs.graph.Nodes = append(rs.graph.Nodes, nodes...)
+		rs.progress(ctx, Progress{Kind: "replan", Message: fmt.Sprintf("round %d: %d nodes for %d unmet requirements", round, len(nodes), len(unmet))})
+		if err := runGraph(ctx, nodes, rs.runNode, rs.skipNode, rs.halted); err != nil {
+			return err
+		}
+		if met, err = rs.evaluate(ctx); err != nil {
+			return err
+		}
+	}
+	for _, r := range rs.unmetAll(met) {
+		if rs.stopped(r.ID) {
+			rs.gap(validator.Gap{RequirementID: r.ID, Issuer: r.Issuer, What: r.Need, Why: "stopped: its last two searches added no new evidence"})
+			rs.event(ctx, ledger.EventDecision, r.ID, 0, "stop rule: the last two searches added no new evidence", nil)
+		}
+	}
+	return nil
+}
+
+// unmet lists the required requirements not met whose searching has not
+// been stopped by the stop rule.
+func (rs *runState) unmet(met map[string]bool) []planner.Requirement {
+	var out []planner.Requirement
+	for _, r := range rs.unmetAll(met) {
+		if r.Required && !rs.stopped(r.ID) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (rs *runState) unmetAll(met map[string]bool) []planner.Requirement {
+	var out []planner.Requirement
+	for _, r := range rs.graph.Requirements {
+		if !met[r.ID] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// stopped reports whether a requirement's last two searches added no new
+// evidence.
+func (rs *runState) stopped(reqID string) bool {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	s := rs.searchNew[reqID]
+	return len(s) >= 2 && s[len(s)-1] == 0 && s[len(s)-2] == 0
+}
+
+// replan asks the planner for nodes serving the unmet requirements and
+// keeps those inside the run's scope with fresh ids.
+func (rs *runState) replan(ctx context.Context, unmet []planner.Requirement, round int) []planner.Node {
+	var nodes []planner.Node
+	if rs.req.Mode == ledger.ModeModel {
+		mp := &planner.ModelPlanner{
+			Caller: rs.caller(fmt.Sprintf("replan-%d", round)), Model: rs.e.cfg.Model.Model, MaxTokens: rs.e.cfg.Model.tokens("plan"),
+			Limits: planner.Limits{MaxNodes: rs.e.cfg.MaxNodes},
+		}
+		led, err := rs.e.cfg.Ledger.Load(ctx, rs.runID)
+		if err == nil {
+			var notes []string
+			nodes, notes, err = mp.Replan(ctx, rs.graph, unmet, led.Evidence, round)
+			for _, n := range notes {
+				rs.note(n)
+				rs.event(ctx, ledger.EventDecision, "", 0, n, nil)
+			}
+		}
+		if err != nil {
+			rs.note(fmt.Sprintf("model re-planning round %d failed: %v", round, err))
+			nodes = nil
+		}
+	} else {
+		nodes = planner.Replan(rs.graph, unmet, round)
+	}
+	known := map[string]bool{}
+	for _, n := range rs.graph.Nodes {
+		known[n.ID] = true
+	}
+	limit := rs.e.cfg.MaxNodes
+	if limit <= 0 {
+		limit = planner.DefaultMaxNodes
+	}
+	var out []planner.Node
+	for _, n := range nodes {
+		if known[n.ID] {
+			continue
+		}
+		if len(rs.graph.Nodes)+len(out) >= limit {
+			rs.note(fmt.Sprintf("re-planning round %d stopped at the graph's bound of %d nodes", round, limit))
+			break
+		}
+		if err := tools.CheckArgs(n.Tool, n.Args, rs.env.Scope); err != nil {
+			msg := fmt.Sprintf("re-planned node %s rejected: %v", n.ID, err)
+			rs.note(msg)
+			rs.event(ctx, ledger.EventDecision, n.ID, 0, msg, nil)
+			continue
+		}
+		// Dependencies on nodes of earlier rounds have finished already.
+		n.DependsOn = slices.DeleteFunc(slices.Clone(n.DependsOn), func(d string) bool { return known[d] })
+		known[n.ID] = true
+		out = append(out, n)
+	}
+	return out
+}
+
+// evaluate checks every requirement's completion condition against the
+// ledger, marks the newly met ones supported and returns which are met.
+func (rs *runState) evaluate(ctx context.Context) (map[string]bool, error) {
+	led, err := rs.e.cfg.Ledger.Load(ctx, rs.runID)
+	if err != nil {
+		return nil, &fatalError{fmt.Errorf("executor: load the run's ledger: %w", err)}
+	}
+	held := map[string]ledger.RequirementStatus{}
+	for _, r := range led.Requirements {
+		held[r.ID] = r.Status
+	}
+	calcs := map[string]bool{}
+	rs.mu.Lock()
+	for id := range rs.calcs {
+		calcs[id] = true
+	}
+	rs.mu.Unlock()
+	met := map[string]bool{}
+	// Conditions over other requirements (comparable, calculation) are
+	// checked after the ones they build on.
+	order := slices.Clone(rs.graph.Requirements)
+	slices.SortStableFunc(order, func(a, b planner.Requirement) int { return rank(a) - rank(b) })
+	for _, r := range order {
+		ids, ok := planner.Check(r, led, calcs, met)
+		if !ok {
+			continue
+		}
+		met[r.ID] = true
+		if held[r.ID] != ledger.RequirementSupported {
+			if len(ids) > 8 {
+				ids = ids[:8]
+			}
+			if err := rs.e.cfg.Ledger.UpdateRequirement(ctx, rs.runID, r.ID, ledger.RequirementSupported, ids); err != nil {
+				return nil, &fatalError{fmt.Errorf("executor: record requirement %s: %w", r.ID, err)}
+			}
+		}
+	}
+	return met, nil
+}
+
+func rank(r planner.Requirement) int {
+	switch r.Completion.Kind {
+	case planner.CondCalculation:
+		return 1
+	case planner.CondComparable:
+		return 2
+	}
+	return 0
+}
+
+// synthesize writes the answer over what the ledger holds, validates it
+// and finishes the run.
+func (rs *runState) synthesize(ctx context.Context) (*Result, error) {
+	e := rs.e
+	// Synthesis runs even when gathering ran out of time: it has its own
+	// bounded context.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rs.synthesisTimeout())
+	defer cancel()
+	led, err := e.cfg.Ledger.Load(sctx, rs.runID)
+	if err != nil {
+		return nil, fmt.Errorf("executor: load the run's ledger: %w", err)
+	}
+	// Contradictions among the figures gathered.
+	for _, c := range validator.DetectContradictions(rs.graph.Requirements, led) {
+		if _, ok := rs.reqs[c.RequirementID]; !ok {
+			continue
+		}
+		if _, _, err := e.cfg.Ledger.AddContradiction(sctx, rs.runID, c); err != nil {
+			return nil, fmt.Errorf("executor: record a contradiction: %w", err)
+		}
+		if err := e.cfg.Ledger.UpdateRequirement(sctx, rs.runID, c.RequirementID, ledger.RequirementConflicting, c.EvidenceIDs); err != nil {
+			return nil, fmt.Errorf("executor: record a contradiction: %w", err)
+		}
+	}
+	met, err := rs.evaluate(sctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rs.graph.Requirements {
+		if !met[r.ID] {
+			if err := e.cfg.Ledger.UpdateRequirement(sctx, rs.runID, r.ID, ledger.RequirementMissing, nil); err != nil && !errors.Is(err, ledger.ErrNotFound) {
+				return nil, fmt.Errorf("executor: record requirement %s: %w", r.ID, err)
+			}
+		}
+	}
+	if led, err = e.cfg.Ledger.Load(sctx, rs.runID); err != nil {
+		return nil, fmt.Errorf("executor: load the run's ledger: %w", err)
+	}
+	rs.mu.Lock()
+	calcs := make(map[string]*tools.Calculation, len(rs.calcs))
+	for k, v := range rs.calcs {
+		calcs[k] = v
+	}
+	gaps := slices.Clone(rs.gaps)
+	rs.mu.Unlock()
+	in := &synth.Input{
+		Question: rs.req.Question, Route: rs.route, Graph: rs.graph, Catalog: rs.cat,
+		Ledger: led, Met: met, Calculations: calcs, Gaps: gaps,
+	}
+	rs.progress(sctx, Progress{Kind: "synthesis", Message: fmt.Sprintf("%d evidence, %d facts, %d of %d requirements met", len(led.Evidence), len(led.Facts), len(met), len(rs.graph.Requirements))})
+
+	var grade *synth.Grade
+	unverified := false
+	ans, err := rs.answer(sctx, in)
+	if err != nil {
+		return nil, err
+	}
+	vin := &validator.Input{
+		Answer: ans, Ledger: led, Requirements: rs.graph.Requirements, Met: met, Gaps: gaps,
+		BudgetExhausted: rs.exhaustedDim() != "",
+	}
+	valid, report := validator.Validate(vin)
+	if rs.req.Mode == ledger.ModeModel && e.cfg.Model.GraderModel != "" {
+		valid, report, grade, unverified = rs.gradeLoop(sctx, in, valid, report)
+	}
+	return rs.finish(sctx, valid, report, &gradeInfo{grade: grade, unverified: unverified})
+}
+
+// answer runs the mode's synthesizer.
+func (rs *runState) answer(ctx context.Context, in *synth.Input) (*validator.Answer, error) {
+	if rs.req.Mode != ledger.ModeModel {
+		return synth.Rules{}.Synthesize(ctx, in)
+	}
+	m := &synth.Model{Caller: rs.caller("answer"), Model: rs.e.cfg.Model.Model, MaxTokens: rs.e.cfg.Model.tokens("answer"), Fallback: synth.Rules{}}
+	ans, notes, err := m.SynthesizeNoted(ctx, in)
+	for _, n := range notes {
+		rs.note(n)
+		rs.event(ctx, ledger.EventDecision, "", 0, n, nil)
+	}
+	if err != nil {
+		msg := "model synthesizer failed (" + err.Error() + "); answered with the rules synthesizer"
+		rs.note(msg)
+		rs.event(ctx, ledger.EventDecision, "", 0, msg, nil)
+		return synth.Rules{}.Synthesize(ctx, in)
+	}
+	return ans, nil
+}
+
+type gradeInfo struct {
+	grade      *synth.Grade
+	unverified bool
+}
+
+// gradeLoop asks the grader; a failing grade sends the run back for at most
+// two rounds of gathering and rewriting. A grader that fails marks the
+// answer unverified, never passed.
+func (rs *runState) gradeLoop(ctx context.Context, in *synth.Input, ans *validator.Answer, report *validator.Report) (*validator.Answer, *validator.Report, *synth.Grade, bool) {
+	g := &synth.Grader{Caller: rs.caller("grade"), Model: rs.e.cfg.Model.GraderModel, MaxTokens: rs.e.cfg.Model.tokens("grade")}
+	for round := 1; ; round++ {
+		grade, err := g.Grade(ctx, in, ans)
+		if err != nil {
+			rs.note("grader failed (" + err.Error() + "); the answer is unverified")
+			rs.event(ctx, ledger.EventDecision, "", 0, "grader failed: "+err.Error(), nil)
+			return ans, report, nil, true
+		}
+		data, _ := json.Marshal(grade)
+		rs.event(ctx, "grade", "", 0, fmt.Sprintf("grounded=%v relevant=%v score=%.2f", grade.Grounded, grade.Relevant, grade.Score), data)
+		if grade.Pass(0.7) || round > 2 || rs.halted() {
+			return ans, report, grade, false
+		}
+		// Gather once more for what is unmet, then rewrite.
+		gctx, cancel := rs.gatherContext(ctx)
+		unmet := rs.unmet(in.Met)
+		if nodes := rs.replan(gctx, unmet, rs.e.cfg.ReplanRounds+round); len(nodes) > 0 {
+			rs.graph.Nodes = append(rs.graph.Nodes, nodes...)
+			_ = runGraph(gctx, nodes, rs.runNode, rs.skipNode, rs.halted)
+		}
+		cancel()
+		met, err := rs.evaluate(ctx)
+		if err != nil {
+			return ans, report, grade, false
+		}
+		led, err := rs.e.cfg.Ledger.Load(ctx, rs.runID)
+		if err != nil {
+			return ans, report, grade, false
+		}
+		in.Ledger, in.Met = led, met
+		next, err := rs.answer(ctx, in)
+		if err != nil {
+			return ans, report, grade, false
+		}
+		ans, report = validator.Validate(&validator.Input{
+			Answer: next, Ledger: led, Requirements: rs.graph.Requirements, Met: met, Gaps: in.Gaps,
+			BudgetExhausted: rs.exhaustedDim() != "",
+		})
+	}
+}
+
+// note keeps a note for the result.
+func (rs *runState) note(s string) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if !slices.Contains(rs.notes, s) {
+		rs.notes = append(rs.notes, s)
+	}
+}
+
+// gap records a gap once per requirement and reason.
+func (rs *runState) gap(g validator.Gap) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for _, h := range rs.gaps {
+		if h.RequirementID == g.RequirementID && h.Why == g.Why && h.What == g.What {
+			return
+		}
+	}
+	rs.gaps = append(rs.gaps, g)
+}
+
+// event appends to the ledger's event log; a failure to log is not worth
+// failing the run for, so it becomes a note.
+func (rs *runState) event(ctx context.Context, kind ledger.EventKind, subject string, d time.Duration, msg string, data json.RawMessage) {
+	_, err := rs.e.cfg.Ledger.AppendEvent(ctx, rs.runID, ledger.Event{Kind: kind, Subject: subject, Duration: d, Message: msg, Data: data})
+	if err != nil && ctx.Err() == nil {
+		rs.note("could not log an event: " + err.Error())
+	}
+}
+
+// progress reports a step to the configured callback and the event log.
+func (rs *runState) progress(ctx context.Context, p Progress) {
+	p.At = rs.e.cfg.Now()
+	p.RunID = rs.runID
+	if u, err := rs.e.cfg.Budget.Usage(ctx, rs.scopes[0]); err == nil {
+		p.Used = u.Settled
+	}
+	subject := p.Node
+	rs.event(ctx, ledger.EventKind(p.Kind), subject, p.Duration, p.Message, p.data())
+	if f := rs.e.cfg.Progress; f != nil {
+		f(p)
+	}
+}
+
+func describeRoute(rt planner.Route) string {
+	if rt.Refused {
+		return "refused: " + rt.Reason
+	}
+	parts := []string{"issuers " + orNone(rt.Issuers)}
+	if len(rt.NotCovered) > 0 {
+		parts = append(parts, "not in the corpus "+strings.Join(rt.NotCovered, ", "))
+	}
+	if len(rt.FiscalYears) > 0 {
+		ys := make([]string, len(rt.FiscalYears))
+		for i, y := range rt.FiscalYears {
+			ys[i] = fmt.Sprint(y)
+		}
+		parts = append(parts, "fiscal years "+strings.Join(ys, ", "))
+	}
+	parts = append(parts, "aspects "+orNone(rt.Aspects))
+	return strings.Join(parts, "; ")
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
+
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n])
+}
