@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -84,6 +85,12 @@ type Config struct {
 	Budget   Accountant       // nil means an in-process budget.Memory
 	Prices   budget.Prices    // model prices; needed when spend is limited in model mode
 	Tenant   string           // "" means "default"
+	// TenantDay, when set, makes every reservation count against the
+	// tenant's budget for the day (budget.DayScope) as well as the run's,
+	// so a tenant's daily spend cap holds across all its runs. The day
+	// scope's limits must have been set (Accountant.SetLimits); a day
+	// without a budget refuses every call.
+	TenantDay bool
 
 	Model *ModelConfig // nil: no model configured, model mode is refused
 
@@ -94,7 +101,8 @@ type Config struct {
 	Retry             RetryPolicy
 
 	// Progress, when set, is told about each step as it happens (the CLI
-	// prints these to stderr). It must not block.
+	// prints these to stderr). Calls are serialized: it is never called
+	// from two goroutines at once. It must not block.
 	Progress func(Progress)
 
 	// Tool runs tool calls; nil means tools.Run.
@@ -108,6 +116,8 @@ type Config struct {
 type Engine struct {
 	cfg     Config
 	limiter *limiter
+
+	progressMu sync.Mutex // serializes cfg.Progress calls
 }
 
 // New returns an engine, or an error naming what the configuration lacks.

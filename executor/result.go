@@ -174,7 +174,14 @@ const EventAnswer ledger.EventKind = "answer"
 
 // recordedResult returns the result a finished run recorded.
 func (e *Engine) recordedResult(ctx context.Context, runID string) (*Result, bool, error) {
-	events, err := e.cfg.Ledger.Events(ctx, runID)
+	return RecordedResult(ctx, e.cfg.Ledger, runID)
+}
+
+// RecordedResult returns the result a finished run recorded in the ledger
+// (its EventAnswer event); ok is false while the run has none. A run of
+// another tenant, or none, is ledger.ErrNotFound.
+func RecordedResult(ctx context.Context, l ledger.Store, runID string) (res *Result, ok bool, err error) {
+	events, err := l.Events(ctx, runID)
 	if err != nil {
 		return nil, false, err
 	}

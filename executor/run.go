@@ -85,6 +85,9 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 		calcs:       map[string]*tools.Calculation{},
 		failedNodes: map[string]string{},
 	}
+	if e.cfg.TenantDay {
+		rs.scopes = append(rs.scopes, budget.DayScope(start))
+	}
 	if resumed && run.CorpusSnapshot != snapshot {
 		rs.note("the corpus changed since this run started; the run continues over the corpus as it is now")
 	}
@@ -615,7 +618,9 @@ func (rs *runState) progress(ctx context.Context, p Progress) {
 	subject := p.Node
 	rs.event(ctx, ledger.EventKind(p.Kind), subject, p.Duration, p.Message, p.data())
 	if f := rs.e.cfg.Progress; f != nil {
+		rs.e.progressMu.Lock()
 		f(p)
+		rs.e.progressMu.Unlock()
 	}
 }
 
