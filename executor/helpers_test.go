@@ -30,7 +30,19 @@ func newEngine(t *testing.T, mod func(*Config)) (*Engine, ledger.Store) {
 	return newEngineOver(t, store, mod)
 }
 
-func newEngineOver(t *testing.T, store corpus.Store, mod func(*Config)) (*Engine, ledger.Store) {
+// newBenchEngine is newEngine for benchmarks; slots > 0 sets every
+// semaphore (providers and tenant) to that many slots.
+func newBenchEngine(b *testing.B, slots int) (*Engine, ledger.Store) {
+	b.Helper()
+	return newEngineOver(b, corpustest.Store(b), func(c *Config) {
+		if slots > 0 {
+			c.Concurrency = map[string]int{ProviderLLM: slots, ProviderSearch: slots, ProviderFacts: slots, ProviderCompute: slots}
+			c.TenantConcurrency = slots
+		}
+	})
+}
+
+func newEngineOver(t testing.TB, store corpus.Store, mod func(*Config)) (*Engine, ledger.Store) {
 	t.Helper()
 	lg, err := embeddedledger.Open(t.TempDir(), &embeddedledger.Config{Tenant: "acme"})
 	if err != nil {
