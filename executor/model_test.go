@@ -273,3 +273,48 @@ func hasEvent(led *ledger.RunLedger, kind ledger.EventKind, s string) bool {
 	}
 	return false
 }
+
+func TestModelRunGrader(t *testing.T) {
+	store := corpustest.Store(t)
+	q := "What was Apple's total net sales in fiscal 2024?"
+	tests := []struct {
+		name       string
+		grades     []llmtest.Reply
+		answers    int
+		unverified bool
+		score      float64
+	}{
+		{"a failing grade sends the answer back once", []llmtest.Reply{
+			{Content: `{"grounded":false,"relevant":true,"score":0.4,"reason":"the figure lacks its period"}`},
+			{Content: `{"grounded":true,"relevant":true,"score":0.9,"reason":"cited and on point"}`},
+		}, 2, false, 0.9},
+		{"a garbled grade leaves the answer unverified", []llmtest.Reply{{Content: "looks good to me"}}, 1, true, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			eng, lg, srv := modelEngine(t, store)
+			eng.cfg.Model.GraderModel = "gpt-4o"
+			srv.On("task_graph", llmtest.Reply{Content: rulesPlanReply(t, store, q)})
+			srv.OnFunc("answer", citingAnswer(nil))
+			srv.On("grade", tt.grades...)
+			srv.On("replan", llmtest.Reply{Content: `{"nodes":[],"reason":"nothing more"}`})
+			res, err := eng.Run(context.Background(), Request{Question: q, Mode: ledger.ModeModel})
+			if err != nil {
+				t.Fatal(err)
+			}
+			led := checkResult(t, lg, res)
+			if got := srv.Count("answer"); got != tt.answers {
+				t.Errorf("%d answers written; want %d", got, tt.answers)
+			}
+			if res.Unverified != tt.unverified {
+				t.Errorf("unverified %v; want %v", res.Unverified, tt.unverified)
+			}
+			if !tt.unverified && (res.Grade == nil || res.Grade.Score != tt.score) {
+				t.Errorf("grade %+v; want score %v", res.Grade, tt.score)
+			}
+			if tt.unverified && !hasEvent(led, ledger.EventDecision, "grader failed") {
+				t.Error("the grader's failure is not in the ledger")
+			}
+		})
+	}
+}

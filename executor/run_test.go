@@ -245,3 +245,38 @@ func TestRunConflictingEvidence(t *testing.T) {
 		t.Errorf("contradictions %+v; want the disagreeing revenue figures", res.Contradictions)
 	}
 }
+
+// TestRunStopRule: a requirement the filings cannot meet is searched again
+// by re-planning until two searches in a row add no new evidence; then it
+// stops, and the gap says why.
+func TestRunStopRule(t *testing.T) {
+	store := fixtureStore(t,
+		filing{name: "acme-10k.html", ticker: "ACME", company: "Acme Corporation", form: "10-K", revenue: "1,000", cost: "600",
+			item7: "Gross margin decreased in 2024 due to higher steel costs."},
+	)
+	eng, lg := newEngineOver(t, store, func(c *Config) { c.ReplanRounds = 4 })
+	res, err := eng.Run(context.Background(), Request{Question: "Does Acme's management expect its gross margin pressure to persist into next year?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	led := checkResult(t, lg, res)
+	stopped := false
+	for _, g := range res.Gaps {
+		if strings.Contains(g.Why, "last two searches added no new evidence") {
+			stopped = true
+		}
+	}
+	if !stopped || !hasEvent(led, ledger.EventDecision, "stop rule") {
+		t.Fatalf("the stop rule did not fire: gaps %+v", res.Gaps)
+	}
+	if len(led.Searches) < 3 {
+		t.Errorf("%d searches; the stop rule needs the first and two fruitless ones", len(led.Searches))
+	}
+	last := led.Searches[len(led.Searches)-2:]
+	if last[0].NewEvidence != 0 || last[1].NewEvidence != 0 {
+		t.Errorf("the last two searches added %d and %d; the rule stops after two that add none", last[0].NewEvidence, last[1].NewEvidence)
+	}
+	if res.Status != ledger.StatusPartial && res.Status != ledger.StatusInsufficientEvidence {
+		t.Errorf("status %s", res.Status)
+	}
+}
