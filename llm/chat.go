@@ -155,17 +155,24 @@ func NewClient(cfg ChatConfig) (*Client, error) {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 2 * time.Minute
 	}
-	opts := []option.RequestOption{option.WithMaxRetries(0)}
-	if cfg.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
+	return &Client{client: newOpenAI(cfg.BaseURL, cfg.APIKey, cfg.HTTPClient, 0), cfg: cfg}, nil
+}
+
+// newOpenAI returns an openai-go client for an endpoint: baseURL and
+// apiKey "" leave the SDK's defaults (its environment variables), a nil
+// httpClient its default client; maxRetries are the SDK's own retries.
+func newOpenAI(baseURL, apiKey string, httpClient *http.Client, maxRetries int) openai.Client {
+	opts := []option.RequestOption{option.WithMaxRetries(maxRetries)}
+	if baseURL != "" {
+		opts = append(opts, option.WithBaseURL(baseURL))
 	}
-	if cfg.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(cfg.APIKey))
+	if apiKey != "" {
+		opts = append(opts, option.WithAPIKey(apiKey))
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	if httpClient != nil {
+		opts = append(opts, option.WithHTTPClient(httpClient))
 	}
-	return &Client{client: openai.NewClient(opts...), cfg: cfg}, nil
+	return openai.NewClient(opts...)
 }
 
 // Call makes exactly one chat completion request. The request is validated

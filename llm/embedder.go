@@ -7,7 +7,6 @@ import (
 	"net/http"
 
 	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 )
 
 // EmbedderConfig configures an OpenAI-compatible embedder.
@@ -67,17 +66,7 @@ func NewEmbedder(cfg *EmbedderConfig) (*Embedder, error) {
 		}
 	}
 	c := cfg.withDefaults()
-	opts := []option.RequestOption{option.WithMaxRetries(c.MaxRetries)}
-	if c.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(c.BaseURL))
-	}
-	if c.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(c.APIKey))
-	}
-	if c.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(c.HTTPClient))
-	}
-	return &Embedder{client: openai.NewClient(opts...), cfg: c}, nil
+	return &Embedder{client: newOpenAI(c.BaseURL, c.APIKey, c.HTTPClient, c.MaxRetries), cfg: c}, nil
 }
 
 // Name identifies the model and width, e.g. "openai:text-embedding-3-small:384".

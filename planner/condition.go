@@ -25,7 +25,7 @@ import (
 //     the condition names one) with one sentence that holds a word of every
 //     AllOf group; the evidence ids come best first (most words matched).
 //   - fact: a fact of one of Concepts (qualified or not) for the issuer and
-//     period; see factInPeriod for how periods are compared.
+//     period; see FactInPeriod for how periods are compared.
 //   - calculation: calcs[req.ID]; the evidence is what is linked to req.
 //   - comparable: every requirement of Of is in met.
 func Check(req Requirement, l *ledger.RunLedger, calcs map[string]bool, met map[string]bool) (evidenceIDs []string, ok bool) {
@@ -145,7 +145,7 @@ func checkFact(l *ledger.RunLedger, issuer, period string, concepts []string) ([
 		if e == nil || e.Ticker != issuer || seen[e.ID] {
 			continue
 		}
-		if period != "" && !factInPeriod(f, e, period) {
+		if period != "" && !FactInPeriod(f, *e, period) {
 			continue
 		}
 		seen[e.ID] = true
@@ -167,14 +167,16 @@ func localName(concept string) string {
 	return concept
 }
 
-// factInPeriod reports whether a fact belongs to the period "FY2024". A
+// FactInPeriod reports whether fact f, shown in evidence e, belongs to
+// the period "FY2024"; it is the rule Check applies to fact conditions. A
 // fact whose period is a date or a date range is judged by its dates: it
 // ends in the fiscal year (or in the first two weeks of the next one, for
 // 52/53-week years ending early in January) and, when it is a duration, it
 // spans a year — or any length for a fact shown in a 10-Q. A fact whose
-// period cannot be read is judged by its evidence's period label.
-func factInPeriod(f ledger.Fact, e *ledger.Evidence, period string) bool {
-	fy, ok := fiscalYearOf(period)
+// period cannot be read, or a period that is not a fiscal year, is judged
+// by the evidence's period label.
+func FactInPeriod(f ledger.Fact, e ledger.Evidence, period string) bool {
+	fy, ok := FiscalYearOf(period)
 	if !ok {
 		return e.Period == period
 	}
@@ -192,8 +194,9 @@ func factInPeriod(f ledger.Fact, e *ledger.Evidence, period string) bool {
 	return end.Sub(start) >= 300*24*time.Hour
 }
 
-// fiscalYearOf reads "FY2024".
-func fiscalYearOf(period string) (int, bool) {
+// FiscalYearOf reads a fiscal-year period label: "FY2024" is 2024. Any
+// other text reports false.
+func FiscalYearOf(period string) (int, bool) {
 	s, ok := strings.CutPrefix(period, "FY")
 	if !ok || len(s) != 4 {
 		return 0, false

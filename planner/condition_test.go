@@ -221,6 +221,54 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+func TestFactInPeriod(t *testing.T) {
+	annual := ledger.Evidence{Form: "10-K", Period: "FY2024"}
+	quarterly := ledger.Evidence{Form: "10-Q", Period: "FY2025"}
+	tests := []struct {
+		name       string
+		factPeriod string
+		e          ledger.Evidence
+		period     string
+		want       bool
+	}{
+		{"a year ending in the fiscal year", "2023-10-01/2024-09-28", annual, "FY2024", true},
+		{"the prior year's comparative", "2022-09-25/2023-09-30", annual, "FY2024", false},
+		{"the comparative for its own year", "2022-09-25/2023-09-30", annual, "FY2023", true},
+		{"a 52/53-week year ending early in January", "2022-01-31/2023-01-29", annual, "FY2022", false},
+		{"ending in the first two weeks of the next year", "2022-01-10/2023-01-08", annual, "FY2022", true},
+		{"ending after those two weeks", "2022-01-20/2023-01-20", annual, "FY2022", false},
+		{"an instant in the year", "2024-09-28", annual, "FY2024", true},
+		{"a quarter of a 10-K is not the year", "2024-06-30/2024-09-28", annual, "FY2024", false},
+		{"a quarter of a 10-Q counts for its year", "2024-12-29/2025-03-29", quarterly, "FY2025", true},
+		{"unreadable dates: the evidence's label", "FY2024", annual, "FY2024", true},
+		{"unreadable dates, another label", "sometime", annual, "FY2023", false},
+		{"a broken range: the evidence's label", "2023-10-01/never", annual, "FY2024", true},
+		{"a period that is not a fiscal year: the label", "2023-10-01/2024-09-28", annual, "2024", false},
+	}
+	for _, tt := range tests {
+		f := ledger.Fact{Concept: "us-gaap:Revenues", Period: tt.factPeriod}
+		if got := FactInPeriod(f, tt.e, tt.period); got != tt.want {
+			t.Errorf("%s: FactInPeriod(%q, %s %s, %q) = %v, want %v", tt.name, tt.factPeriod, tt.e.Form, tt.e.Period, tt.period, got, tt.want)
+		}
+	}
+}
+
+func TestFiscalYearOf(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{"FY2024", 2024, true}, {"FY1999", 1999, true},
+		{"FY24", 0, false}, {"fy2024", 0, false}, {"2024", 0, false}, {"FY20245", 0, false}, {"FYabcd", 0, false}, {"", 0, false},
+	}
+	for _, tt := range tests {
+		if got, ok := FiscalYearOf(tt.in); got != tt.want || ok != tt.ok {
+			t.Errorf("FiscalYearOf(%q) = %d, %v; want %d, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
 func FuzzSentences(f *testing.F) {
 	for _, s := range []string{
 		"Net sales rose. Did margins fall? Yes!",

@@ -1,29 +1,20 @@
 package planner
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/internal/corpustest"
 )
 
-// corpusDir is the sample corpus, relative to the package directory.
-const corpusDir = "../../shared/corpus"
-
-var manifestCatalog = sync.OnceValues(func() (*Catalog, error) {
-	f, err := os.Open(filepath.Join(corpusDir, "manifest.jsonl"))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	entries, errs := corpus.ReadManifest(f, "manifest.jsonl", corpusDir)
-	if len(errs) > 0 {
-		return nil, errs[0]
-	}
+// sampleCatalog is a catalog of the sample corpus's manifest; the test is
+// skipped when the corpus is absent.
+func sampleCatalog(t testing.TB) *Catalog {
+	t.Helper()
+	entries := corpustest.Entries(t)
 	docs := make([]corpus.Document, 0, len(entries))
 	for _, e := range entries {
 		format := corpus.FormatText
@@ -38,21 +29,7 @@ var manifestCatalog = sync.OnceValues(func() (*Catalog, error) {
 			PeriodEnd: e.PeriodEnd, Filed: e.Filed, Source: e.Path, Format: format,
 		})
 	}
-	return NewCatalog(docs), nil
-})
-
-// sampleCatalog is a catalog of the sample corpus's manifest; the test is
-// skipped when the corpus is absent.
-func sampleCatalog(t testing.TB) *Catalog {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join(corpusDir, "manifest.jsonl")); err != nil {
-		t.Skipf("sample corpus not found at %s: %v", corpusDir, err)
-	}
-	cat, err := manifestCatalog()
-	if err != nil {
-		t.Fatalf("reading the sample manifest: %v", err)
-	}
-	return cat
+	return NewCatalog(docs)
 }
 
 // smallCatalog is a hand-made catalog for tests that need no corpus.

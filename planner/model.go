@@ -113,11 +113,11 @@ func (p *ModelPlanner) Plan(ctx context.Context, question string, rt Route, cat 
 		rejected++
 		lastErr = err
 		msgs = append(msgs,
-			llm.Message{Role: llm.RoleAssistant, Content: preview(resp.Content, maxEchoed)},
+			llm.Message{Role: llm.RoleAssistant, Content: tools.Shorten(resp.Content, maxEchoed)},
 			llm.Message{Role: llm.RoleUser, Content: "Your plan was rejected: " + listErrors(err) + ". Return a corrected plan."})
 	}
 	return p.fallBack(ctx, question, rt, cat,
-		fmt.Sprintf("model planner: %d replies rejected (%s); fell back to the rules planner", rejected, preview(listErrors(lastErr), 1000)))
+		fmt.Sprintf("model planner: %d replies rejected (%s); fell back to the rules planner", rejected, tools.Shorten(listErrors(lastErr), 1000)))
 }
 
 // passThrough reports whether a call error is the caller's to handle: the
@@ -391,9 +391,9 @@ func (p *ModelPlanner) Replan(ctx context.Context, g *Graph, unmet []Requirement
 			if resp.Content == "" && resp.Refusal != "" {
 				err = fmt.Errorf("the model refused: %s", resp.Refusal)
 			}
-			notes = append(notes, fmt.Sprintf("model replan round %d: reply %d rejected: %s", round, attempt+1, preview(listErrors(err), 1000)))
+			notes = append(notes, fmt.Sprintf("model replan round %d: reply %d rejected: %s", round, attempt+1, tools.Shorten(listErrors(err), 1000)))
 			msgs = append(msgs,
-				llm.Message{Role: llm.RoleAssistant, Content: preview(resp.Content, maxEchoed)},
+				llm.Message{Role: llm.RoleAssistant, Content: tools.Shorten(resp.Content, maxEchoed)},
 				llm.Message{Role: llm.RoleUser, Content: "Your reply was rejected: " + listErrors(err) + ". Return the nodes as JSON of the schema."})
 			continue
 		}
@@ -401,7 +401,7 @@ func (p *ModelPlanner) Replan(ctx context.Context, g *Graph, unmet []Requirement
 		notes = append(notes, nodeNotes...)
 		summary := fmt.Sprintf("model replan round %d: %d nodes proposed, %d accepted", round, len(decoded), len(nodes))
 		if reason != "" {
-			summary += ": " + preview(strings.Join(strings.Fields(reason), " "), 300)
+			summary += ": " + tools.Shorten(strings.Join(strings.Fields(reason), " "), 300)
 		}
 		notes = append(notes, summary)
 		return nodes, notes, nil
@@ -527,7 +527,7 @@ func replanUserPrompt(g *Graph, unmet []Requirement, evidence []ledger.Evidence)
 		fmt.Fprintf(&b, "- %s (%s, %s %s, required %v): %s. Met when: %s\n", r.ID, r.Kind, r.Issuer, r.Period, r.Required, r.Need, conditionText(r.Completion))
 		for _, n := range g.Nodes {
 			if slices.Contains(n.Serves, r.ID) {
-				fmt.Fprintf(&b, "  - tried %s: %s %s\n", n.ID, n.Tool, preview(string(n.Args), 400))
+				fmt.Fprintf(&b, "  - tried %s: %s %s\n", n.ID, n.Tool, tools.Shorten(string(n.Args), 400))
 			}
 		}
 	}
@@ -537,7 +537,7 @@ func replanUserPrompt(g *Graph, unmet []Requirement, evidence []ledger.Evidence)
 		b.WriteString("(none)\n")
 	}
 	for _, e := range shown {
-		b.WriteString(evidenceBlock(e, maxEvidenceShown))
+		b.WriteString(tools.EvidenceBlock(e, maxEvidenceShown, nil))
 		b.WriteString("\n")
 	}
 	return b.String()
@@ -585,43 +585,4 @@ func selectEvidence(all []ledger.Evidence, prefer map[string]bool, per, total in
 		out = append(out, e)
 	}
 	return out
-}
-
-// evidenceBlock wraps an excerpt, cut to max bytes, as untrusted data. A
-// closing tag inside the excerpt is defused so that the text cannot end
-// the wrapper early.
-func evidenceBlock(e ledger.Evidence, max int) string {
-	text := e.Excerpt
-	if len(text) > max {
-		text = preview(text, max)
-	}
-	text = defuseTags(text)
-	return fmt.Sprintf("<evidence id=%q ticker=%q form=%q period=%q section=%q>\n%s\n</evidence>",
-		attr(e.ID), attr(e.Ticker), attr(e.Form), attr(e.Period), attr(e.Section), text)
-}
-
-func attr(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '"' || r == '<' || r == '>' || r < 0x20 {
-			return ' '
-		}
-		return r
-	}, s)
-}
-
-// defuseTags breaks any <evidence or </evidence tag inside quoted text.
-func defuseTags(s string) string {
-	lower := strings.ToLower(s)
-	if !strings.Contains(lower, "evidence") || !strings.Contains(s, "<") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '<' && (strings.HasPrefix(lower[i:], "<evidence") || strings.HasPrefix(lower[i:], "</evidence")) {
-			b.WriteString("< ")
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

@@ -432,35 +432,8 @@ func TestModelReplanUndecodableReplies(t *testing.T) {
 
 func TestGraphSchemaIsStrict(t *testing.T) {
 	for name, s := range map[string]map[string]any{"graph": GraphSchema(), "nodes": NodesSchema()} {
-		var walk func(path string, v any)
-		walk = func(path string, v any) {
-			m, ok := v.(map[string]any)
-			if !ok {
-				return
-			}
-			if m["type"] == "object" || slices.Contains(toStrings(m["type"]), "object") {
-				props, _ := m["properties"].(map[string]any)
-				if m["additionalProperties"] != false {
-					t.Errorf("%s %s: additionalProperties is not false", name, path)
-				}
-				req := toStrings(m["required"])
-				if len(req) != len(props) {
-					t.Errorf("%s %s: required %v does not list every property", name, path, req)
-				}
-				for k, p := range props {
-					if !slices.Contains(req, k) {
-						t.Errorf("%s %s: %s is not required", name, path, k)
-					}
-					walk(path+"."+k, p)
-				}
-			}
-			if items, ok := m["items"]; ok {
-				walk(path+"[]", items)
-			}
-		}
-		walk("", s)
-		if _, err := json.Marshal(s); err != nil {
-			t.Errorf("%s schema does not marshal: %v", name, err)
+		for _, p := range llmtest.StrictSchemaProblems(s) {
+			t.Errorf("%s schema: %s", name, p)
 		}
 	}
 	tool := GraphSchema()["properties"].(map[string]any)["nodes"].(map[string]any)["items"].(map[string]any)["properties"].(map[string]any)["tool"].(map[string]any)

@@ -162,7 +162,7 @@ func nextSearch(g *Graph, r Requirement, used map[string]bool) (Node, bool) {
 		base.Tickers = []string{issuer}
 	}
 	if len(base.FiscalYears) == 0 {
-		if fy, ok := fiscalYearOf(period); ok {
+		if fy, ok := FiscalYearOf(period); ok {
 			base.FiscalYears = []int{fy}
 		}
 	}

@@ -766,7 +766,7 @@ func (b *builder) finish() {
 	}
 	years := map[int]bool{}
 	for _, r := range g.Requirements {
-		if fy, ok := fiscalYearOf(r.Period); ok {
+		if fy, ok := FiscalYearOf(r.Period); ok {
 			years[fy] = true
 		}
 	}
@@ -800,7 +800,7 @@ func nodeYears(n Node) []int {
 	case tools.LookupFact:
 		var a tools.LookupFactArgs
 		if json.Unmarshal(n.Args, &a) == nil {
-			if fy, ok := fiscalYearOf(a.Period); ok {
+			if fy, ok := FiscalYearOf(a.Period); ok {
 				out = append(out, fy)
 			}
 		}
@@ -808,7 +808,7 @@ func nodeYears(n Node) []int {
 		var a tools.CalculateArgs
 		if json.Unmarshal(n.Args, &a) == nil {
 			for _, f := range a.Facts {
-				if fy, ok := fiscalYearOf(f.Period); ok {
+				if fy, ok := FiscalYearOf(f.Period); ok {
 					out = append(out, fy)
 				}
 			}

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/ledgerline/research/llm"
 	"github.com/ledgerline/research/tools"
 )
 
@@ -224,7 +224,7 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,119}$`)
 // they suit the tool is for Validate (tools.CheckArgs) to say.
 func DecodeModelGraph(content string) (*Graph, error) {
 	var mg modelGraph
-	if err := decodeReply(content, &mg); err != nil {
+	if err := llm.DecodeReply(content, &mg); err != nil {
 		return nil, err
 	}
 	var errs []error
@@ -292,7 +292,7 @@ type decodedNode struct {
 // bad node is rejected on its own.
 func decodeNodesReply(content string) ([]decodedNode, string, error) {
 	var mn modelNodes
-	if err := decodeReply(content, &mn); err != nil {
+	if err := llm.DecodeReply(content, &mn); err != nil {
 		return nil, "", err
 	}
 	if mn.Nodes == nil {
@@ -321,52 +321,6 @@ func decodeNodesReply(content string) ([]decodedNode, string, error) {
 	return out, reason, nil
 }
 
-// decodeReply decodes a reply strictly. A reply wrapped in a Markdown code
-// fence (as models without structured outputs tend to write) is unwrapped
-// first.
-func decodeReply(content string, dst any) error {
-	s := strings.TrimSpace(content)
-	if strings.HasPrefix(s, "```") {
-		s = strings.TrimPrefix(s, "```json")
-		s = strings.TrimPrefix(s, "```")
-		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "```"))
-	}
-	if s == "" {
-		return errors.New("the reply is empty, not a JSON object")
-	}
-	if s[0] != '{' {
-		return fmt.Errorf("the reply is not JSON: it starts with %q", preview(s, 40))
-	}
-	if err := decodeStrict([]byte(s), dst); err != nil {
-		return fmt.Errorf("the reply is not JSON of the schema: %v", err)
-	}
-	return nil
-}
-
-// decodeStrict decodes one JSON value into dst, refusing unknown fields
-// and trailing data.
-func decodeStrict(raw []byte, dst any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("text after the JSON value")
-	}
-	return nil
-}
-
-func preview(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
-}
-
 func need[T any](path string, v *T) (T, error) {
 	if v == nil {
 		var zero T
@@ -391,7 +345,7 @@ func checkID(path, id string) error {
 
 func decodeRequirement(raw json.RawMessage, p string) (Requirement, error) {
 	var mr modelRequirement
-	if err := decodeStrict(raw, &mr); err != nil {
+	if err := llm.DecodeStrict(raw, &mr); err != nil {
 		return Requirement{}, fmt.Errorf("%s: %v", p, err)
 	}
 	var errs []error
@@ -430,7 +384,7 @@ func decodeRequirement(raw json.RawMessage, p string) (Requirement, error) {
 
 func decodeNode(raw json.RawMessage, p string) (Node, error) {
 	var mn modelNode
-	if err := decodeStrict(raw, &mn); err != nil {
+	if err := llm.DecodeStrict(raw, &mn); err != nil {
 		return Node{}, fmt.Errorf("%s: %v", p, err)
 	}
 	var errs []error
@@ -467,7 +421,7 @@ func encodeArgs(tool string, raw json.RawMessage) (json.RawMessage, error) {
 		}
 	}
 	var a modelArgs
-	if err := decodeStrict(raw, &a); err != nil {
+	if err := llm.DecodeStrict(raw, &a); err != nil {
 		return nil, err
 	}
 	type factRef struct {

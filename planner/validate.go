@@ -92,7 +92,7 @@ func Validate(g *Graph, lim Limits) error {
 			add(path, "%q is not a period like \"FY2024\"", period)
 			return
 		}
-		if fy, _ := fiscalYearOf(period); len(years) > 0 && !years[fy] {
+		if fy, _ := FiscalYearOf(period); len(years) > 0 && !years[fy] {
 			add(path, "%s is not one of the graph's fiscal years %v", period, g.FiscalYears)
 		}
 	}

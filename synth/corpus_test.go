@@ -3,16 +3,12 @@ package synth
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ledgerline/research/corpus"
-	"github.com/ledgerline/research/corpus/embedded"
+	"github.com/ledgerline/research/internal/corpustest"
 	"github.com/ledgerline/research/ledger"
 	"github.com/ledgerline/research/ledger/embeddedledger"
 	"github.com/ledgerline/research/planner"
@@ -20,44 +16,10 @@ import (
 	"github.com/ledgerline/research/validator"
 )
 
-// ingestSample ingests the sample corpus into an embedded store in a
-// temporary directory, or skips the test when the corpus is missing.
-// Without pdftotext (poppler-utils) the PDF filings are left out; the
-// questions asked of it do not need them.
-func ingestSample(t *testing.T) *embedded.Store {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus")
-	f, err := os.Open(filepath.Join(dir, "manifest.jsonl"))
-	if err != nil {
-		t.Skipf("sample corpus not found at %s: %v", dir, err)
-	}
-	defer f.Close()
-	entries, errs := corpus.ReadManifest(f, "manifest.jsonl", dir)
-	if len(errs) > 0 {
-		t.Fatal(errors.Join(errs...))
-	}
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		entries = slices.DeleteFunc(entries, func(e corpus.ManifestEntry) bool {
-			return strings.EqualFold(filepath.Ext(e.Path), ".pdf")
-		})
-	}
-	store, err := embedded.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	in, err := corpus.NewIngester(store, corpus.HashEmbedder{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	report, err := in.Ingest(context.Background(), entries, nil)
-	if err == nil && report.Failed > 0 {
-		err = report.Err()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return store
+func TestMain(m *testing.M) {
+	code := m.Run()
+	corpustest.Cleanup()
+	os.Exit(code)
 }
 
 // gather plans question with the rules planner and runs its nodes in
@@ -172,7 +134,7 @@ func TestRulesOverSampleCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ingests the whole sample corpus")
 	}
-	store := ingestSample(t) // one store for every question
+	store := corpustest.Store(t) // one store for every question
 	tests := []struct {
 		question string
 		want     []string

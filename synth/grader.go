@@ -9,6 +9,7 @@ import (
 
 	"github.com/ledgerline/research/ledger"
 	"github.com/ledgerline/research/llm"
+	"github.com/ledgerline/research/tools"
 	"github.com/ledgerline/research/validator"
 )
 
@@ -99,8 +100,8 @@ func (g *Grader) Grade(ctx context.Context, in *Input, a *validator.Answer) (*Gr
 		Score    *float64 `json:"score"`
 		Reason   *string  `json:"reason"`
 	}
-	if err := decodeJSON(resp.Content, &w); err != nil {
-		return nil, fmt.Errorf("synth: the grade is %v", err)
+	if err := llm.DecodeReply(resp.Content, &w); err != nil {
+		return nil, fmt.Errorf("synth: the grade does not decode: %v", err)
 	}
 	switch {
 	case w.Grounded == nil || w.Relevant == nil || w.Score == nil || w.Reason == nil:
@@ -142,7 +143,7 @@ func gradeUserPrompt(in *Input, a *validator.Answer) string {
 	used := 0
 	shown := map[string]bool{}
 	for _, c := range a.Citations {
-		fmt.Fprintf(&b, "[%d] evidence %s, excerpt: %q\n", c.Index, c.EvidenceID, cutText(c.Excerpt, maxExcerptShown))
+		fmt.Fprintf(&b, "[%d] evidence %s, excerpt: %q\n", c.Index, c.EvidenceID, tools.Shorten(c.Excerpt, maxExcerptShown))
 		e, ok := evidence[c.EvidenceID]
 		switch {
 		case !ok:

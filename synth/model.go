@@ -3,10 +3,8 @@ package synth
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -29,6 +27,8 @@ const (
 	// shows: per excerpt and in all (the tools' own output bounds).
 	maxExcerptShown  = tools.MaxExcerpt
 	maxEvidenceShown = tools.MaxResponse
+	// maxFactsShown bounds the facts an evidence block shows.
+	maxFactsShown = 3
 	// maxRequirementsShown bounds the requirements section of a prompt.
 	maxRequirementsShown = 6000
 	// maxEchoed bounds a rejected reply echoed back to the model.
@@ -129,9 +129,9 @@ func (m *Model) SynthesizeNoted(ctx context.Context, in *Input) (*validator.Answ
 		if resp.FinishReason == "length" {
 			err = fmt.Errorf("%w (the reply was cut at %d tokens: answer more briefly)", err, m.maxTokens())
 		}
-		notes = append(notes, fmt.Sprintf("model synthesizer: reply %d rejected: %s", attempt, cutText(oneLine(err), 1000)))
+		notes = append(notes, fmt.Sprintf("model synthesizer: reply %d rejected: %s", attempt, tools.Shorten(oneLine(err), 1000)))
 		msgs = append(msgs,
-			llm.Message{Role: llm.RoleAssistant, Content: cutText(resp.Content, maxEchoed)},
+			llm.Message{Role: llm.RoleAssistant, Content: tools.Shorten(resp.Content, maxEchoed)},
 			llm.Message{Role: llm.RoleUser, Content: "Your answer was rejected: " + oneLine(err) + ". Return the answer as JSON of the schema."})
 	}
 	return m.fallBack(ctx, in, notes, fmt.Sprintf("model synthesizer: %d replies rejected; answered with the rules synthesizer", m.retries()+1))
@@ -216,7 +216,7 @@ func decodeAnswer(resp *llm.ChatResponse) (*validator.Answer, error) {
 		return nil, fmt.Errorf("the model refused: %s", resp.Refusal)
 	}
 	var ma modelAnswer
-	if err := decodeJSON(resp.Content, &ma); err != nil {
+	if err := llm.DecodeReply(resp.Content, &ma); err != nil {
 		return nil, err
 	}
 	var errs []error
@@ -259,32 +259,6 @@ func decodeAnswer(resp *llm.ChatResponse) (*validator.Answer, error) {
 	}
 	a.Answer = strings.TrimSpace(*ma.Answer)
 	return a, nil
-}
-
-// decodeJSON decodes one JSON object strictly: unknown fields and
-// trailing text are errors. A Markdown code fence around it is dropped.
-func decodeJSON(content string, dst any) error {
-	s := strings.TrimSpace(content)
-	if strings.HasPrefix(s, "```") {
-		s = strings.TrimPrefix(s, "```json")
-		s = strings.TrimPrefix(s, "```")
-		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "```"))
-	}
-	if s == "" {
-		return errors.New("not JSON: the reply is empty")
-	}
-	if s[0] != '{' {
-		return fmt.Errorf("not JSON: the reply starts with %q", cutText(s, 40))
-	}
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return fmt.Errorf("not JSON of the schema: %v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("not JSON of the schema: text after the JSON object")
-	}
-	return nil
 }
 
 func optString(s *string) string {
@@ -472,6 +446,12 @@ func selectEvidence(in *Input) []ledger.Evidence {
 	return out
 }
 
+// evidenceBlock wraps an excerpt, cut to maxExcerptShown, as untrusted
+// data, showing at most maxFactsShown of the facts it displays.
+func evidenceBlock(e ledger.Evidence, facts []ledger.Fact) string {
+	return tools.EvidenceBlock(e, maxExcerptShown, &tools.EvidenceOpts{Facts: facts[:min(len(facts), maxFactsShown)]})
+}
+
 func factsOf(l *ledger.RunLedger, evidenceID string) []ledger.Fact {
 	var out []ledger.Fact
 	for _, f := range l.Facts {
@@ -480,65 +460,6 @@ func factsOf(l *ledger.RunLedger, evidenceID string) []ledger.Fact {
 		}
 	}
 	return slices.SortedFunc(slices.Values(out), func(a, b ledger.Fact) int { return cmp.Compare(a.Concept, b.Concept) })
-}
-
-// evidenceBlock wraps an excerpt, cut to maxExcerptShown, as untrusted
-// data; the facts it displays go in the opening tag. A tag inside the
-// excerpt is defused so that the text cannot end the wrapper early.
-func evidenceBlock(e ledger.Evidence, facts []ledger.Fact) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "<evidence id=%q ticker=%q form=%q period=%q", attr(e.ID), attr(e.Ticker), attr(e.Form), attr(e.Period))
-	if e.Section != "" {
-		fmt.Fprintf(&b, " section=%q", attr(e.Section))
-	}
-	if e.Page > 0 {
-		fmt.Fprintf(&b, " page=\"%d\"", e.Page)
-	}
-	for i, f := range facts {
-		if i == 3 {
-			break
-		}
-		fmt.Fprintf(&b, " fact=%q", attr(fmt.Sprintf("%s = %s %s for %s", f.Concept, f.Value.String(), f.Unit, f.Period)))
-	}
-	fmt.Fprintf(&b, ">\n%s\n</evidence>", defuseTags(cutText(e.Excerpt, maxExcerptShown)))
-	return b.String()
-}
-
-func attr(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '"' || r == '<' || r == '>' || r < 0x20 {
-			return ' '
-		}
-		return r
-	}, s)
-}
-
-// defuseTags breaks any <evidence or </evidence tag inside quoted text.
-func defuseTags(s string) string {
-	if !strings.Contains(s, "<") {
-		return s
-	}
-	lower := strings.ToLower(s)
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '<' && (strings.HasPrefix(lower[i:], "<evidence") || strings.HasPrefix(lower[i:], "</evidence")) {
-			b.WriteString("< ")
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// cutText returns at most n bytes of s, cut at a UTF-8 boundary.
-func cutText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
 }
 
 func oneLine(err error) string {

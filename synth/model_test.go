@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -188,7 +189,7 @@ func TestModelSynthesizerRetriesThenFallsBack(t *testing.T) {
 		t.Fatalf("notes = %v, want 3 rejections and the fallback", notes)
 	}
 	for i := range 3 {
-		if !strings.HasPrefix(notes[i], fmt.Sprintf("model synthesizer: reply %d rejected: not JSON", i+1)) {
+		if !strings.HasPrefix(notes[i], fmt.Sprintf("model synthesizer: reply %d rejected: the reply is not JSON", i+1)) {
 			t.Errorf("note %d = %q", i, notes[i])
 		}
 	}
@@ -196,7 +197,7 @@ func TestModelSynthesizerRetriesThenFallsBack(t *testing.T) {
 		t.Errorf("last note = %q", notes[3])
 	}
 	second := srv.Requests()[1].Messages
-	if len(second) != 4 || second[2].Role != "assistant" || !strings.HasPrefix(second[3].Content, "Your answer was rejected: not JSON") {
+	if len(second) != 4 || second[2].Role != "assistant" || !strings.HasPrefix(second[3].Content, "Your answer was rejected: the reply is not JSON") {
 		t.Errorf("second request = %+v", second)
 	}
 }
@@ -284,8 +285,8 @@ func TestModelSynthesizerBoundsEvidence(t *testing.T) {
 	user := answerUserPrompt(in)
 	for _, block := range strings.Split(user, "<evidence ")[1:] {
 		body := block[strings.Index(block, ">\n")+2 : strings.Index(block, "\n</evidence>")]
-		if len(body) > 800 {
-			t.Errorf("an excerpt of %d characters was shown", len(body))
+		if n := utf8.RuneCountInString(body); n > 800 {
+			t.Errorf("an excerpt of %d characters was shown", n)
 		}
 	}
 	if est := llm.EstimateTokens([]llm.Message{{Role: "system", Content: answerSystemPrompt}, {Role: "user", Content: user}}); est > 8000 {
@@ -397,30 +398,9 @@ func TestGrader(t *testing.T) {
 
 func TestAnswerAndGradeSchemasAreStrict(t *testing.T) {
 	for name, s := range map[string]map[string]any{"answer": AnswerSchema(), "grade": GradeSchema()} {
-		var walk func(path string, v any)
-		walk = func(path string, v any) {
-			m, ok := v.(map[string]any)
-			if !ok {
-				return
-			}
-			if m["type"] == "object" {
-				props := m["properties"].(map[string]any)
-				req, _ := m["required"].([]string)
-				if m["additionalProperties"] != false || len(req) != len(props) {
-					t.Errorf("%s%s: not closed, or not every property required", name, path)
-				}
-				for k, p := range props {
-					if !slices.Contains(req, k) {
-						t.Errorf("%s%s.%s not required", name, path, k)
-					}
-					walk(path+"."+k, p)
-				}
-			}
-			if items, ok := m["items"]; ok {
-				walk(path+"[]", items)
-			}
+		for _, p := range llmtest.StrictSchemaProblems(s) {
+			t.Errorf("%s schema: %s", name, p)
 		}
-		walk("", s)
 	}
 	status := AnswerSchema()["properties"].(map[string]any)["status"].(map[string]any)["enum"].([]string)
 	if !slices.Equal(status, []string{"supported", "partial", "insufficient_evidence", "conflicting_evidence"}) {

@@ -345,7 +345,7 @@ func (w *writer) periodsOf(t string) []string {
 // period describes one period of an issuer: "FY2024 (fiscal year ended
 // 2024-09-28)", and returns the period end when the catalog knows it.
 func (w *writer) period(t, p string) (string, time.Time) {
-	fy, ok := periodYear(p)
+	fy, ok := planner.FiscalYearOf(p)
 	if !ok {
 		return p, time.Time{}
 	}
@@ -561,7 +561,7 @@ func (w *writer) pickFact(r planner.Requirement, ids []string) (*ledger.Fact, *l
 		f := &w.l.Facts[i]
 		rk, ok := rank[conceptName(f.Concept)]
 		e := w.evidence[f.EvidenceID]
-		if !ok || e == nil || !allowed[e.ID] || e.Ticker != issuer || !factInPeriod(f, e, period) {
+		if !ok || e == nil || !allowed[e.ID] || e.Ticker != issuer || !planner.FactInPeriod(*f, *e, period) {
 			continue
 		}
 		own := 1
@@ -629,7 +629,7 @@ func (w *writer) calculation(r planner.Requirement) []string {
 		markers.WriteString(w.citeEvidence(w.evidence[inputs[n].EvidenceID]))
 	}
 	marks := dedupMarkers(markers.String())
-	w.calcs = append(w.calcs, cloneCalculation(*calc))
+	w.calcs = append(w.calcs, calc.Clone())
 	return []string{fmt.Sprintf("- %s = %s = %s = %s %s.", w.calcLabel(r), words, numbers, result, marks)}
 }
 
@@ -639,7 +639,7 @@ func (w *writer) calcLabel(r planner.Requirement) string {
 	case "margins":
 		return "Gross margin, " + r.Period
 	case "revenue_growth":
-		if fy, ok := periodYear(r.Period); ok {
+		if fy, ok := planner.FiscalYearOf(r.Period); ok {
 			return fmt.Sprintf("Revenue growth, %s over %s", r.Period, tools.PeriodLabel(fy-1))
 		}
 		return "Revenue growth, " + r.Period
@@ -922,47 +922,6 @@ func factPeriodText(p string) string {
 	return "for the period " + a + " to " + b
 }
 
-// factInPeriod reports whether a fact belongs to the period "FY2024": it ends
-// in that year (or in the first two weeks of the next, for 52/53-week
-// years) and, unless shown in a 10-Q, spans about a year. A fact whose
-// dates cannot be read is judged by its evidence's period label. It is the
-// rule planner.Check applies.
-func factInPeriod(f *ledger.Fact, e *ledger.Evidence, period string) bool {
-	fy, ok := periodYear(period)
-	if !ok {
-		return e.Period == period
-	}
-	a, b, isRange := strings.Cut(strings.TrimSpace(f.Period), "/")
-	var start, end time.Time
-	var err error
-	if isRange {
-		if start, err = time.Parse(time.DateOnly, a); err != nil {
-			return e.Period == period
-		}
-		a = b
-	}
-	if end, err = time.Parse(time.DateOnly, a); err != nil {
-		return e.Period == period
-	}
-	if !(end.Year() == fy || (end.Year() == fy+1 && end.Month() == time.January && end.Day() <= 14)) {
-		return false
-	}
-	if start.IsZero() || strings.HasPrefix(e.Form, "10-Q") {
-		return true
-	}
-	return end.Sub(start) >= 300*24*time.Hour
-}
-
-// periodYear reads "FY2024".
-func periodYear(p string) (int, bool) {
-	s, ok := strings.CutPrefix(p, "FY")
-	if !ok || len(s) != 4 {
-		return 0, false
-	}
-	n, err := strconv.Atoi(s)
-	return n, err == nil
-}
-
 // conceptName drops a concept's prefix.
 func conceptName(concept string) string {
 	if i := strings.LastIndexByte(concept, ':'); i >= 0 {
@@ -1017,19 +976,6 @@ func dedupMarkers(s string) string {
 		}
 	}
 	return strings.Join(out, "")
-}
-
-func cloneCalculation(c tools.Calculation) tools.Calculation {
-	out := c
-	out.Inputs = make(map[string]string, len(c.Inputs))
-	for k, v := range c.Inputs {
-		out.Inputs[k] = v
-	}
-	out.Values = make(map[string]string, len(c.Values))
-	for k, v := range c.Values {
-		out.Values[k] = v
-	}
-	return out
 }
 
 // thousands inserts thousands separators into a plain decimal string.

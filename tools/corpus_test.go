@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ledgerline/research/internal/corpustest"
 	"github.com/ledgerline/research/ledger"
 )
 
 // The tests in this file run the tools on the sample corpus.
 
 func TestSearchFilingsCorpus(t *testing.T) {
-	store := corpusStore(t)
+	store := corpustest.Store(t)
 	t.Parallel()
 	tests := []struct {
 		name       string
@@ -99,7 +100,7 @@ func TestSearchFilingsCorpus(t *testing.T) {
 }
 
 func TestReadChunksCorpus(t *testing.T) {
-	store := corpusStore(t)
+	store := corpustest.Store(t)
 	t.Parallel()
 	env := newEnv(t, store, Scope{Tickers: []string{"AAPL"}})
 	hits := run(t, env, "s1", SearchFilings, map[string]any{"query": "foreign currency exchange rates", "k": 3})
@@ -128,16 +129,20 @@ func TestReadChunksCorpus(t *testing.T) {
 // chunkOf returns the chunk id the response shows for an evidence id.
 func (o *Output) chunkOf(t *testing.T, evidenceID string) string {
 	t.Helper()
-	i := strings.Index(o.Text, `<evidence id="`+evidenceID+`" chunk="`)
+	i := strings.Index(o.Text, `<evidence id="`+evidenceID+`"`)
 	if i < 0 {
-		t.Fatalf("the response does not show evidence %s with its chunk", evidenceID)
+		t.Fatalf("the response does not show evidence %s", evidenceID)
 	}
-	rest := o.Text[i+len(`<evidence id="`+evidenceID+`" chunk="`):]
-	return rest[:strings.IndexByte(rest, '"')]
+	tag := o.Text[i : i+strings.IndexByte(o.Text[i:], '>')]
+	m := chunkAttr.FindStringSubmatch(tag)
+	if m == nil {
+		t.Fatalf("the response shows evidence %s without its chunk: %s", evidenceID, tag)
+	}
+	return m[1]
 }
 
 func TestReadChunksCorpusScope(t *testing.T) {
-	store := corpusStore(t)
+	store := corpustest.Store(t)
 	t.Parallel()
 	nvda := newEnv(t, store, Scope{Tickers: []string{"NVDA"}})
 	hits := run(t, nvda, "s1", SearchFilings, map[string]any{"query": "gaming revenue", "k": 1})
@@ -169,7 +174,7 @@ func TestReadChunksCorpusScope(t *testing.T) {
 }
 
 func TestLookupFactCorpus(t *testing.T) {
-	store := corpusStore(t)
+	store := corpustest.Store(t)
 	t.Parallel()
 	tests := []struct {
 		name          string
@@ -244,7 +249,7 @@ func TestLookupFactCorpus(t *testing.T) {
 }
 
 func TestCalculateCorpus(t *testing.T) {
-	store := corpusStore(t)
+	store := corpustest.Store(t)
 	t.Parallel()
 	env := newEnv(t, store, Scope{Tickers: []string{"AAPL", "NVDA"}})
 	margin := map[string]any{"expression": "gross_profit / revenue", "facts": map[string]any{

@@ -489,7 +489,7 @@ func renderFacts(r *result, header string) string {
 			fmt.Fprintf(&b, "fact %s: %s %s = %s %s for %s (period %s)\n",
 				f.ID, e.Ticker, f.Concept, f.Value.String(), f.Unit, r.notes[f.ID], f.Period)
 		}
-		b.WriteString(evidenceBlock(e, ""))
+		b.WriteString(EvidenceBlock(*e, MaxExcerpt, nil) + "\n")
 		resp.item(b.String())
 	}
 	return resp.String()

@@ -3,101 +3,20 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ledgerline/research/corpus"
-	"github.com/ledgerline/research/corpus/embedded"
+	"github.com/ledgerline/research/internal/corpustest"
 	"github.com/ledgerline/research/ledger"
 	"github.com/ledgerline/research/ledger/embeddedledger"
 )
 
-// sampleCorpus returns the sample corpus directory or skips the test.
-func sampleCorpus(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "manifest.jsonl")); err != nil {
-		t.Skipf("sample corpus not found at %s (set CORPUS to its directory)", dir)
-	}
-	return dir
-}
-
-// ingested is the sample corpus ingested once into an embedded store,
-// shared by the tests of this package.
-var ingested struct {
-	once  sync.Once
-	dir   string
-	store *embedded.Store
-	err   error
-}
-
-// corpusStore returns the shared store holding the sample corpus. Without
-// pdftotext the corpus's one PDF is left out: it is the same filing as
-// text/APPLE_2023Q3_10Q.txt, which ingest keeps anyway.
-func corpusStore(t *testing.T) *embedded.Store {
-	t.Helper()
-	dir := sampleCorpus(t)
-	ingested.once.Do(func() {
-		f, err := os.Open(filepath.Join(dir, "manifest.jsonl"))
-		if err != nil {
-			ingested.err = err
-			return
-		}
-		defer f.Close()
-		entries, errs := corpus.ReadManifest(f, "manifest.jsonl", dir)
-		if len(errs) > 0 {
-			ingested.err = errors.Join(errs...)
-			return
-		}
-		if _, err := exec.LookPath("pdftotext"); err != nil {
-			kept := entries[:0]
-			for _, e := range entries {
-				if !strings.EqualFold(filepath.Ext(e.Path), ".pdf") {
-					kept = append(kept, e)
-				}
-			}
-			entries = kept
-		}
-		if ingested.dir, ingested.err = os.MkdirTemp("", "tools-corpus-"); ingested.err != nil {
-			return
-		}
-		if ingested.store, ingested.err = embedded.Open(ingested.dir, nil); ingested.err != nil {
-			return
-		}
-		in, err := corpus.NewIngester(ingested.store, corpus.HashEmbedder{})
-		if err != nil {
-			ingested.err = err
-			return
-		}
-		report, err := in.Ingest(context.Background(), entries, nil)
-		if err == nil {
-			err = report.Err()
-		}
-		ingested.err = err
-	})
-	if ingested.err != nil {
-		t.Fatalf("ingesting the sample corpus: %v", ingested.err)
-	}
-	return ingested.store
-}
-
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if ingested.store != nil {
-		ingested.store.Close()
-	}
-	if ingested.dir != "" {
-		os.RemoveAll(ingested.dir)
-	}
+	corpustest.Cleanup()
 	os.Exit(code)
 }
 

@@ -19,10 +19,10 @@ const ellipsis = "…"
 // items it left out.
 const trailerRoom = 160
 
-// escapeTags neutralises every "<evidence" and "</evidence" in filing text
-// (any case, with spaces after "<" or "/") by writing its "<" as "&lt;",
-// so retrieved text can neither open nor close the wrapper around it.
-func escapeTags(s string) string {
+// Defuse neutralises every "<evidence" and "</evidence" in text quoted to
+// a model (any case, with spaces after "<" or "/") by writing its "<" as
+// "&lt;", so the text can neither open nor close the wrapper around it.
+func Defuse(s string) string {
 	if !strings.Contains(s, "<") {
 		return s
 	}
@@ -48,9 +48,9 @@ func opensTag(s string) bool {
 	return len(s) >= len(name) && strings.EqualFold(s[:len(name)], name)
 }
 
-// cutRunes returns s if it has at most n characters, else its first n-1
+// Shorten returns s if it has at most n characters, else its first n-1
 // characters (cut on a rune boundary) and "…".
-func cutRunes(s string, n int) string {
+func Shorten(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
@@ -63,34 +63,66 @@ func cutRunes(s string, n int) string {
 	return s[:i] + ellipsis
 }
 
-// shownExcerpt is an excerpt as a response shows it: page breaks as line
-// breaks, evidence tags escaped, at most MaxExcerpt characters.
-func shownExcerpt(s string) string {
-	return cutRunes(escapeTags(strings.ReplaceAll(s, "\f", "\n")), MaxExcerpt)
+// attrEscaper escapes an attribute value.
+var attrEscaper = strings.NewReplacer(`&`, "&amp;", `"`, "&quot;", `<`, "&lt;", `>`, "&gt;")
+
+// attr is an attribute value as an evidence tag shows it: escaped, every
+// control character (a line or page break) a space.
+func attr(s string) string {
+	return attrEscaper.Replace(strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s))
 }
 
-// attr escapes an attribute value.
-var attrEscaper = strings.NewReplacer(`&`, "&amp;", `"`, "&quot;", `<`, "&lt;", `>`, "&gt;", "\n", " ", "\f", " ")
+// EvidenceOpts adds attributes to an evidence block's opening tag.
+type EvidenceOpts struct {
+	// Chunk is the chunk a passage came from, so that a model can read
+	// around it; "" shows none.
+	Chunk string
+	// Facts are tagged facts the excerpt displays, each shown as a fact
+	// attribute: "us-gaap:Revenues = 391035000000 USD for 2023-10-01/2024-09-28".
+	Facts []ledger.Fact
+}
 
-// evidenceBlock wraps one evidence item for a response. chunk is the
-// chunk id a passage came from ("" for none), so a model can read around it.
-func evidenceBlock(e *ledger.Evidence, chunk string) string {
-	var b strings.Builder
-	b.WriteString(`<evidence id="` + attrEscaper.Replace(e.ID) + `"`)
-	if chunk != "" {
-		b.WriteString(` chunk="` + attrEscaper.Replace(chunk) + `"`)
+// EvidenceBlock wraps an evidence item as untrusted data for a model, in
+// the one form every prompt and tool response uses:
+//
+//	<evidence id="E…" ticker="AAPL" form="10-K" period="FY2024" section="Item 7" page="3" chunk="…" fact="…">
+//	the excerpt
+//	</evidence>
+//
+// id, ticker, form and period come first, always; section, page, chunk
+// and facts only when there are any. The excerpt stands on lines of its
+// own, page breaks as line breaks, evidence tags inside it defused (see
+// Defuse), cut to maxChars characters ("…" marking the cut; 0 or less
+// means MaxExcerpt). The block ends with "</evidence>", no line break.
+func EvidenceBlock(e ledger.Evidence, maxChars int, opts *EvidenceOpts) string {
+	if maxChars <= 0 {
+		maxChars = MaxExcerpt
 	}
-	b.WriteString(` ticker="` + attrEscaper.Replace(e.Ticker) + `" form="` + attrEscaper.Replace(e.Form) +
-		`" period="` + attrEscaper.Replace(e.Period) + `"`)
+	var b strings.Builder
+	b.WriteString(`<evidence id="` + attr(e.ID) + `" ticker="` + attr(e.Ticker) + `" form="` + attr(e.Form) +
+		`" period="` + attr(e.Period) + `"`)
 	if e.Section != "" {
-		b.WriteString(` section="` + attrEscaper.Replace(e.Section) + `"`)
+		b.WriteString(` section="` + attr(e.Section) + `"`)
 	}
 	if e.Page > 0 {
 		b.WriteString(` page="` + strconv.Itoa(e.Page) + `"`)
 	}
-	b.WriteString(">")
-	b.WriteString(shownExcerpt(e.Excerpt))
-	b.WriteString("</evidence>\n")
+	if opts != nil {
+		if opts.Chunk != "" {
+			b.WriteString(` chunk="` + attr(opts.Chunk) + `"`)
+		}
+		for _, f := range opts.Facts {
+			b.WriteString(` fact="` + attr(fmt.Sprintf("%s = %s %s for %s", f.Concept, f.Value.String(), f.Unit, f.Period)) + `"`)
+		}
+	}
+	b.WriteString(">\n")
+	b.WriteString(Shorten(Defuse(strings.ReplaceAll(e.Excerpt, "\f", "\n")), maxChars))
+	b.WriteString("\n</evidence>")
 	return b.String()
 }
 
@@ -108,7 +140,7 @@ type response struct {
 // line writes a header line, escaping any evidence tag in what it quotes
 // (a query, an error); callers keep lines short.
 func (r *response) line(format string, a ...any) {
-	r.write(escapeTags(fmt.Sprintf(format, a...)) + "\n")
+	r.write(Defuse(fmt.Sprintf(format, a...)) + "\n")
 }
 
 // note writes the untrusted-data note, the one line that names the tag.
@@ -143,7 +175,7 @@ func (r *response) String() string {
 		}
 		r.b.WriteString("]\n")
 	}
-	return cutRunes(r.b.String(), MaxResponse)
+	return Shorten(r.b.String(), MaxResponse)
 }
 
 // plural returns "1 fact" or "n facts".

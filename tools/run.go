@@ -62,7 +62,7 @@ func Run(ctx context.Context, env *Env, call Call) (*Output, error) {
 		return nil, fmt.Errorf("tools: %s call %q: recording its result: %w", call.Tool, call.ID, err)
 	}
 	if callErr != nil {
-		return &Output{Record: rec, Text: cutRunes(escapeTags(callErr.Error()), MaxResponse)},
+		return &Output{Record: rec, Text: Shorten(Defuse(callErr.Error()), MaxResponse)},
 			fmt.Errorf("call %s: %w", call.ID, callErr)
 	}
 	if rec.Replayed {

@@ -14,7 +14,7 @@ import (
 )
 
 // blockPattern matches one wrapped excerpt of a response.
-var blockPattern = regexp.MustCompile(`(?s)<evidence id="(E[0-9a-f]{12})"[^>]*>(.*?)</evidence>`)
+var blockPattern = regexp.MustCompile(`(?s)<evidence id="(E[0-9a-f]{12})"[^>]*>\n(.*?)\n</evidence>`)
 
 // chunkAttr matches the chunk attribute of a wrapped passage.
 var chunkAttr = regexp.MustCompile(`chunk="([^"]+)"`)

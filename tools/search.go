@@ -118,7 +118,7 @@ func renderPassages(r *result, header, none string) string {
 	}
 	resp.note()
 	for i := range r.evidence {
-		resp.item(evidenceBlock(&r.evidence[i], r.chunks[r.evidence[i].ID]))
+		resp.item(EvidenceBlock(r.evidence[i], MaxExcerpt, &EvidenceOpts{Chunk: r.chunks[r.evidence[i].ID]}) + "\n")
 	}
 	return resp.String()
 }

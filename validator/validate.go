@@ -2,6 +2,7 @@ package validator
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -234,7 +235,7 @@ func (v *validation) checkCalculations(cs []tools.Calculation, facts map[string]
 			bad = append(bad, badCalculation{calc: c, forms: resultForms(c.Result)})
 			continue
 		}
-		good = append(good, copyCalculation(c))
+		good = append(good, c.Clone())
 	}
 	return good, bad
 }
@@ -245,7 +246,7 @@ func recompute(c tools.Calculation, facts map[string]*ledger.Fact) string {
 		return "it names no ledger facts"
 	}
 	vars := make(map[string]decimal.Decimal, len(c.Inputs))
-	for _, name := range sortedKeys(c.Inputs) {
+	for _, name := range slices.Sorted(maps.Keys(c.Inputs)) {
 		id := c.Inputs[name]
 		f, ok := facts[id]
 		if !ok {
@@ -264,7 +265,7 @@ func recompute(c tools.Calculation, facts map[string]*ledger.Fact) string {
 		}
 		vars[name] = f.Value
 	}
-	for _, name := range sortedKeys(c.Values) {
+	for _, name := range slices.Sorted(maps.Keys(c.Values)) {
 		if _, ok := c.Inputs[name]; !ok {
 			return fmt.Sprintf("value %s names no input fact", name)
 		}
@@ -277,28 +278,6 @@ func recompute(c tools.Calculation, facts map[string]*ledger.Fact) string {
 		return fmt.Sprintf("it recomputes to %s", got.Round(6).String())
 	}
 	return ""
-}
-
-func copyCalculation(c tools.Calculation) tools.Calculation {
-	out := c
-	out.Inputs = make(map[string]string, len(c.Inputs))
-	for k, v := range c.Inputs {
-		out.Inputs[k] = v
-	}
-	out.Values = make(map[string]string, len(c.Values))
-	for k, v := range c.Values {
-		out.Values[k] = v
-	}
-	return out
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // piece is a run of answer text or a marker group (old citation indexes).
@@ -453,7 +432,7 @@ func (v *validation) renumber(pieces []piece, valid map[int]Citation) (string, [
 			}
 		}
 	}
-	for _, old := range sortedInts(valid) {
+	for _, old := range slices.Sorted(maps.Keys(valid)) {
 		if _, ok := newIndex[old]; !ok {
 			v.problem(ProblemUnreferenced, old, valid[old].EvidenceID, fmt.Sprintf("citation %d is referred to by no surviving marker; pruned", old))
 		}
@@ -487,15 +466,6 @@ func stripStrayMarkers(s string, k int) string {
 		b.WriteString(s[pos:])
 		s = b.String()
 	}
-}
-
-func sortedInts(m map[int]Citation) []int {
-	keys := make([]int, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // gaps returns the executor's gaps, the answer's own not already listed,

@@ -209,7 +209,7 @@ func TestValidateCalculations(t *testing.T) {
 		{Index: 3, EvidenceID: f.sales.ID, Excerpt: "Gross margin percentage was 46.2% in 2024"},
 	}
 	mod := func(edit func(c *tools.Calculation)) tools.Calculation {
-		c := copyCalculation(f.margin)
+		c := f.margin.Clone()
 		edit(&c)
 		return c
 	}
@@ -258,7 +258,7 @@ func TestValidateCalculations(t *testing.T) {
 
 func TestValidateRemovesSentenceStatingMismatchedResult(t *testing.T) {
 	f := setup(t)
-	bad := copyCalculation(f.margin)
+	bad := f.margin.Clone()
 	bad.Result = decimal.RequireFromString("0.5")
 	out, rep := Validate(&Input{
 		Answer: &Answer{

@@ -96,11 +96,7 @@ func (s *Server) On(schemaName string, replies ...Reply) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sc := s.scripts[schemaName]
-	if sc == nil {
-		sc = &script{}
-		s.scripts[schemaName] = sc
-	}
+	sc := s.scriptFor(schemaName)
 	sc.queue = append(sc.queue, replies...)
 }
 
@@ -110,12 +106,18 @@ func (s *Server) On(schemaName string, replies ...Reply) {
 func (s *Server) OnFunc(schemaName string, f func(Request) Reply) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.scriptFor(schemaName).fn = f
+}
+
+// scriptFor returns the script of schemaName, made empty when there is
+// none yet. The caller holds s.mu.
+func (s *Server) scriptFor(schemaName string) *script {
 	sc := s.scripts[schemaName]
 	if sc == nil {
 		sc = &script{}
 		s.scripts[schemaName] = sc
 	}
-	sc.fn = f
+	return sc
 }
 
 // Requests returns what the endpoint received, in order.
