@@ -88,7 +88,8 @@ func (c *budgetedCaller) Call(ctx context.Context, req llm.ChatRequest) (*llm.Ch
 		if err != nil {
 			return nil, err
 		}
-		if _, err := e.cfg.Budget.Reserve(ctx, key, rs.scopes, amounts, nil); err != nil {
+		key, err = rs.reserveFresh(ctx, key, amounts)
+		if err != nil {
 			release()
 			var ex *budget.ExhaustedError
 			if errors.As(err, &ex) {
@@ -204,4 +205,29 @@ func (rs *runState) reserveSynthesis(ctx context.Context) (func(), error) {
 		return nil, fmt.Errorf("executor: hold back the synthesis budget: %w", err)
 	}
 	return func() { _, _ = e.cfg.Budget.Release(context.WithoutCancel(ctx), key) }, nil
+}
+
+// reserveFresh reserves amounts under key, or, when a resumed run finds
+// key's reservation closed already (settled before a crash, or released
+// after a failed attempt, or held for a different prompt), under key#2,
+// key#3, ...: the call is made again
+// and must be paid for again, once. A reservation still open under the key
+// is taken over as it is. It returns the key it reserved under.
+func (rs *runState) reserveFresh(ctx context.Context, key string, amounts budget.Amounts) (string, error) {
+	for i := 1; ; i++ {
+		k := key
+		if i > 1 {
+			k = fmt.Sprintf("%s#%d", key, i)
+		}
+		res, err := rs.e.cfg.Budget.Reserve(ctx, k, rs.scopes, amounts, nil)
+		if errors.Is(err, budget.ErrKeyReused) {
+			continue // the resumed call's prompt differs from the first one's
+		}
+		if err != nil {
+			return "", err
+		}
+		if !res.Replayed || res.State == budget.StateReserved {
+			return k, nil
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ledgerline/research/budget"
 	"github.com/ledgerline/research/configs"
 	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/internal/corpustest"
@@ -316,5 +317,45 @@ func TestModelRunGrader(t *testing.T) {
 				t.Error("the grader's failure is not in the ledger")
 			}
 		})
+	}
+}
+
+func TestReserveFreshMovesPastClosedReservations(t *testing.T) {
+	eng, _ := newEngine(t, nil)
+	rs := &runState{e: eng, runID: "r1", scopes: []budget.Scope{budget.RunScope("r1")}}
+	ctx := context.Background()
+	acct := eng.cfg.Budget
+	if err := acct.SetLimits(ctx, rs.scopes[0], budget.NoLimits()); err != nil {
+		t.Fatal(err)
+	}
+	a := budget.Amounts{ModelCalls: 1, InputTokens: 100, OutputTokens: 50}
+	// The first attempt was settled before a crash.
+	if _, err := acct.Reserve(ctx, "r1/model/plan/1", rs.scopes, a, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := acct.Settle(ctx, "r1/model/plan/1", a); err != nil {
+		t.Fatal(err)
+	}
+	// A second, released after a 429.
+	if _, err := acct.Reserve(ctx, "r1/model/plan/1#2", rs.scopes, a, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := acct.Release(ctx, "r1/model/plan/1#2"); err != nil {
+		t.Fatal(err)
+	}
+	// A third still open for a different prompt.
+	other := a
+	other.InputTokens = 999
+	if _, err := acct.Reserve(ctx, "r1/model/plan/1#3", rs.scopes, other, nil); err != nil {
+		t.Fatal(err)
+	}
+	key, err := rs.reserveFresh(ctx, "r1/model/plan/1", a)
+	if err != nil || key != "r1/model/plan/1#4" {
+		t.Fatalf("key %q err %v; want a fresh r1/model/plan/1#4", key, err)
+	}
+	// An open reservation for the same call is taken over, not doubled.
+	again, err := rs.reserveFresh(ctx, "r1/model/plan/1", a)
+	if err != nil || again != key {
+		t.Fatalf("key %q err %v; want the open %q", again, err, key)
 	}
 }

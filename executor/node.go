@@ -85,6 +85,7 @@ func (rs *runState) runNode(ctx context.Context, n planner.Node) error {
 	}
 	kind, candidates, rerr := tools.Reservation(n.Tool, args, rs.env.Scope)
 	var lastErr error
+	seq := 0 // call ids of this node: n, n~2, n~3, ...
 	for attempt := 1; attempt <= e.cfg.Retry.Attempts; attempt++ {
 		if ctx.Err() != nil {
 			return rs.stop(ctx, n, ctx.Err())
@@ -92,9 +93,18 @@ func (rs *runState) runNode(ctx context.Context, n planner.Node) error {
 		if rs.halted() {
 			return errStopped
 		}
-		callID := n.ID
-		if attempt > 1 {
-			callID = fmt.Sprintf("%s~%d", n.ID, attempt)
+		// A resumed run skips the ids of attempts that failed before: a
+		// recorded failure would only be replayed.
+		var callID string
+		for {
+			seq++
+			callID = n.ID
+			if seq > 1 {
+				callID = fmt.Sprintf("%s~%d", n.ID, seq)
+			}
+			if !rs.failedBefore[callID] {
+				break
+			}
 		}
 		call := tools.Call{ID: callID, Tool: n.Tool, Args: args, RequirementID: reqID}
 		if rerr != nil {
@@ -210,7 +220,9 @@ func (rs *runState) finished(ctx context.Context, n planner.Node, out *tools.Out
 	}
 	rs.mu.Lock()
 	for _, id := range n.Serves {
-		if n.Tool == tools.SearchFilings {
+		// A replayed search (a resumed run) tells nothing new about
+		// whether searching helps; only searches made now count.
+		if n.Tool == tools.SearchFilings && (out.Record == nil || !out.Record.Replayed) {
 			rs.searchNew[id] = append(rs.searchNew[id], newEv)
 		}
 		if out.Calculation != nil {

@@ -44,7 +44,10 @@ type runState struct {
 	gaps        []validator.Gap               // guarded by mu
 	notes       []string                      // guarded by mu
 	failedNodes map[string]string             // guarded by mu: node -> why it failed
-	seq         int                           // guarded by mu: model call sequence
+	// failedBefore holds the tool call ids a resumed run recorded as
+	// failed; read-only once gathering starts.
+	failedBefore map[string]bool
+	seq          int // guarded by mu: model call sequence
 }
 
 // Run answers req and records the run in the ledger. The returned error is
@@ -87,6 +90,18 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	if e.cfg.TenantDay {
 		rs.scopes = append(rs.scopes, budget.DayScope(start))
+	}
+	rs.failedBefore = map[string]bool{}
+	if resumed {
+		led, err := e.cfg.Ledger.Load(ctx, run.ID)
+		if err != nil {
+			return nil, fmt.Errorf("executor: load run %s to resume it: %w", run.ID, err)
+		}
+		for _, c := range led.ToolCalls {
+			if c.Error != "" {
+				rs.failedBefore[c.ID] = true
+			}
+		}
 	}
 	if resumed && run.CorpusSnapshot != snapshot {
 		rs.note("the corpus changed since this run started; the run continues over the corpus as it is now")

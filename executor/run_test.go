@@ -280,3 +280,43 @@ func TestRunStopRule(t *testing.T) {
 		t.Errorf("status %s", res.Status)
 	}
 }
+
+// TestRunResumeRetriesRecordedFailures: a run that stopped after a call
+// failed resumes by making that call again under its next id, not by
+// replaying the recorded failure.
+func TestRunResumeRetriesRecordedFailures(t *testing.T) {
+	eng, lg := newEngine(t, nil)
+	ctx := context.Background()
+	q := "What was Apple's total net sales in fiscal 2024?"
+	plan, err := eng.DryRun(ctx, Request{Question: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := plan.Graph.Nodes[0]
+	// The state a crashed worker leaves: the run open, its first call failed.
+	if _, _, err := lg.OpenRun(ctx, ledger.Run{ID: "crashed-1", Question: q}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lg.RecordToolResult(ctx, "crashed-1", &ledger.ToolResult{Call: ledger.ToolCall{
+		ID: first.ID, Tool: first.Tool, Arguments: first.Args, Error: "search backend unavailable (503)",
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := eng.Run(ctx, Request{RunID: "crashed-1", Question: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	led := checkResult(t, lg, res)
+	if res.Status != ledger.StatusSupported {
+		t.Errorf("status %s; want supported after the resume", res.Status)
+	}
+	retried := false
+	for _, c := range led.ToolCalls {
+		if c.ID == first.ID+"~2" && c.Error == "" {
+			retried = true
+		}
+	}
+	if !retried {
+		t.Errorf("no successful %s~2 call after the recorded failure: %+v", first.ID, led.ToolCalls)
+	}
+}

@@ -21,7 +21,9 @@ import (
 //
 // A failed call returns its error (an *ArgError for bad arguments, reach
 // it with errors.As) together with an Output whose Text tells a model what
-// went wrong and whose Record says what was recorded. When the record
+// went wrong and whose Record says what was recorded; a call that failed
+// because ctx ended is not recorded at all (no Output), so that resuming the
+// run makes it again. When the record
 // itself cannot be written, Run returns that error and no Output. A call
 // id the run has recorded already is not recorded again (Record.Replayed);
 // the output is returned as computed, keeping only what the ledger holds.
@@ -31,6 +33,12 @@ func Run(ctx context.Context, env *Env, call Call) (*Output, error) {
 	}
 	started := env.now()
 	res, callErr := execute(ctx, env, call)
+	if callErr != nil && ctx.Err() != nil {
+		// Cut short by the caller (a cancelled or timed-out run): nothing
+		// is recorded, so a resumed run makes the call again under the same
+		// id instead of replaying a failure.
+		return nil, fmt.Errorf("tools: %s call %q: %w", call.Tool, call.ID, callErr)
+	}
 	finished := env.now()
 	if finished.Before(started) {
 		finished = started

@@ -198,17 +198,25 @@ func TestRunReplay(t *testing.T) {
 	}
 }
 
-func TestRunCanceledStillRecords(t *testing.T) {
+// TestRunCanceledIsNotRecorded: a call cut short by its run's context is
+// not recorded, so resuming the run makes it again under the same id and
+// gets its evidence, instead of replaying a failure.
+func TestRunCanceledIsNotRecorded(t *testing.T) {
 	store := newFixtureStore(t, acmeFilings()...)
 	env := newEnv(t, store, Scope{Tickers: []string{"ACME"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Run(ctx, env, Call{ID: "c1", Tool: SearchFilings, Args: json.RawMessage(`{"query":"revenue"}`)})
+	call := Call{ID: "c1", Tool: SearchFilings, Args: json.RawMessage(`{"query":"revenue"}`)}
+	_, err := Run(ctx, env, call)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
-	if l := load(t, env); len(l.ToolCalls) != 1 || l.ToolCalls[0].Error == "" {
-		t.Fatalf("the canceled call was not recorded with its error: %+v", l.ToolCalls)
+	if l := load(t, env); len(l.ToolCalls) != 0 {
+		t.Fatalf("the canceled call was recorded: %+v", l.ToolCalls)
+	}
+	out, err := Run(context.Background(), env, call)
+	if err != nil || out.Record.Replayed || len(out.Evidence) == 0 {
+		t.Fatalf("the resumed call: err %v, replayed %v, %d evidence; want it run afresh", err, out != nil && out.Record.Replayed, len(out.Evidence))
 	}
 }
 
