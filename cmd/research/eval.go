@@ -3,48 +3,143 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
+	"time"
 
+	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/budget"
+	"github.com/ledgerline/research/configs"
 	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/corpus/embedded"
+	"github.com/ledgerline/research/corpus/pgstore"
 	"github.com/ledgerline/research/eval"
+	"github.com/ledgerline/research/executor"
+	"github.com/ledgerline/research/ledger"
+	"github.com/ledgerline/research/ledger/embeddedledger"
+	"github.com/ledgerline/research/ledger/pgledger"
+	"github.com/ledgerline/research/llm"
+)
+
+// evalFlags are the flags of both evaluations; each applies to one.
+type evalFlags struct {
+	sf storeFlags
+	mf modelFlags
+
+	// retrieval
+	setPath string
+	ks      listFlag
+	perItem bool
+
+	// golden
+	modes       listFlag
+	classes     listFlag
+	golden      string
+	out         string
+	concurrency int
+	budgetUSD   string
+	timeout     time.Duration
+	judgeModel  string
+	judgeUSD    string
+	check       bool
+	noRetrieval bool
+	quiet       bool
+}
+
+var (
+	retrievalOnly = []string{"set", "per-item"}
+	goldenOnly    = []string{"modes", "class", "golden", "out", "concurrency", "budget-usd", "timeout", "judge-model",
+		"judge-budget-usd", "check", "no-retrieval", "quiet", "base-url", "model", "grader-model"}
 )
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("eval", "retrieval [--set FILE] [--k 5,10] [store flags]",
-		"retrieval: scores full-text, vector, hybrid and hybrid with per-issuer interleaving\n"+
-			"on a retrieval set (default: the built-in eval/retrieval.jsonl) over the ingested\n"+
-			"filings, by recall@k, nDCG@k, MRR and issuer coverage.", stderr)
-	var sf storeFlags
-	sf.register(fs)
-	setPath := fs.String("set", "", "retrieval set JSONL (default: the built-in set)")
-	var ks listFlag
-	fs.Var(&ks, "k", "cut-offs (default 5,10)")
-	perItem := fs.Bool("per-item", false, "also print each query's rank of the first relevant result")
+	fs := newFlagSet("eval", "[retrieval] [flags]",
+		"Without an argument: runs the golden set (default: the built-in eval/golden.jsonl) through\n"+
+			"the engine in each mode (--modes, default rules,baseline; model needs --base-url and --model),\n"+
+			"checks every answer exactly (status, refusals, issuers cited, figures, cited evidence,\n"+
+			"citations in the ledger and verbatim, tools called, budget), prints a table per task class and\n"+
+			"mode, scores retrieval over the items that name their evidence, and with --out writes\n"+
+			"report.md, results.jsonl and chart.svg. With --judge-model (a model other than --model) an LLM\n"+
+			"judge also scores faithfulness and relevance. Runs are recorded in the ledger like any other.\n\n"+
+			"retrieval: scores full-text, vector, hybrid and hybrid with per-issuer interleaving on a\n"+
+			"retrieval set (default: the built-in eval/retrieval.jsonl) by recall@k, nDCG@k, MRR and\n"+
+			"issuer coverage.\n\n"+
+			"Both work over the ingested filings (--db, or the embedded store in --data-dir) and ingest nothing.", stderr)
+	var f evalFlags
+	f.sf.register(fs)
+	f.mf.register(fs)
+	fs.StringVar(&f.setPath, "set", "", "retrieval: retrieval set JSONL (default: the built-in set)")
+	fs.Var(&f.ks, "k", "cut-offs of retrieval scores (default 5,10)")
+	fs.BoolVar(&f.perItem, "per-item", false, "retrieval: also print each query's rank of the first relevant result")
+	fs.Var(&f.modes, "modes", "modes to run: rules, baseline, model (default rules,baseline)")
+	fs.Var(&f.classes, "class", "run only these task classes (comma-separated; default all)")
+	fs.StringVar(&f.golden, "golden", "", "golden set JSONL (default: the built-in eval/golden.jsonl)")
+	fs.StringVar(&f.out, "out", "", "directory to write report.md, results.jsonl and chart.svg into (default: print only)")
+	fs.IntVar(&f.concurrency, "concurrency", 4, "runs at once; latency is measured per run, so 1 measures it most faithfully")
+	fs.StringVar(&f.budgetUSD, "budget-usd", "0.50", "each run's spend limit in USD (model calls)")
+	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "each run's wall-clock budget")
+	fs.StringVar(&f.judgeModel, "judge-model", os.Getenv("RESEARCH_JUDGE_MODEL"), "model of the LLM judge (layer 2), different from --model; empty skips the judge (default $RESEARCH_JUDGE_MODEL)")
+	fs.StringVar(&f.judgeUSD, "judge-budget-usd", eval.DefaultJudgeSpend.StringFixed(2), "the judge's spend limit in USD over the whole evaluation")
+	fs.BoolVar(&f.check, "check", false, "compare the figures with the committed thresholds (eval/thresholds.json) and fail on a regression")
+	fs.BoolVar(&f.noRetrieval, "no-retrieval", false, "skip the retrieval scores over the golden items")
+	fs.BoolVar(&f.quiet, "quiet", false, "no per-item progress on stderr")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 || fs.Arg(0) != "retrieval" {
-		fs.Usage()
-		return errUsage
-	}
-	cutoffs := []int{5, 10}
-	if len(ks) > 0 {
-		cutoffs = cutoffs[:0]
-		for _, k := range ks {
-			n, err := strconv.Atoi(k)
-			if err != nil || n < 1 || n > corpus.MaxK {
-				return fmt.Errorf("--k %q: want cut-offs from 1 to %d", k, corpus.MaxK)
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	switch {
+	case fs.NArg() == 1 && fs.Arg(0) == "retrieval":
+		for _, name := range goldenOnly {
+			if set[name] {
+				return fmt.Errorf("--%s applies to the golden evaluation, not to eval retrieval", name)
 			}
-			cutoffs = append(cutoffs, n)
 		}
+		return runEvalRetrieval(ctx, &f, stdout)
+	case fs.NArg() == 0:
+		for _, name := range retrievalOnly {
+			if set[name] {
+				return fmt.Errorf("--%s applies to eval retrieval, not to the golden evaluation", name)
+			}
+		}
+		return runEvalGolden(ctx, &f, args, stdout, stderr)
+	}
+	fs.Usage()
+	return errUsage
+}
+
+// cutoffs parses --k.
+func (f *evalFlags) cutoffs() ([]int, error) {
+	if len(f.ks) == 0 {
+		return []int{5, 10}, nil
+	}
+	var out []int
+	for _, k := range f.ks {
+		n, err := strconv.Atoi(k)
+		if err != nil || n < 1 || n > corpus.MaxK {
+			return nil, fmt.Errorf("--k %q: want cut-offs from 1 to %d", k, corpus.MaxK)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func runEvalRetrieval(ctx context.Context, f *evalFlags, stdout io.Writer) error {
+	cutoffs, err := f.cutoffs()
+	if err != nil {
+		return err
 	}
 	raw := eval.RetrievalSetJSONL
-	if *setPath != "" {
-		b, err := os.ReadFile(*setPath)
+	if f.setPath != "" {
+		b, err := os.ReadFile(f.setPath)
 		if err != nil {
 			return err
 		}
@@ -54,7 +149,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("retrieval set: %w", err)
 	}
-	store, emb, closeStore, err := sf.open(ctx)
+	store, emb, closeStore, err := f.sf.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -71,7 +166,29 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	fmt.Fprintf(stdout, "%d queries over %d documents (%d chunks), embedder %s\n\n", len(set), st.Documents, st.Chunks, emb.Name())
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	writeRetrievalTable(stdout, scores, cutoffs)
+	if f.perItem {
+		fmt.Fprintln(stdout)
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprint(tw, "query\t")
+		for _, s := range scores {
+			fmt.Fprintf(tw, "%s\t", s.Method)
+		}
+		fmt.Fprintln(tw)
+		for i, q := range set {
+			fmt.Fprintf(tw, "%s\t", q.ID)
+			for _, s := range scores {
+				fmt.Fprintf(tw, "%d\t", s.PerItem[i].Rank)
+			}
+			fmt.Fprintln(tw)
+		}
+		tw.Flush()
+	}
+	return nil
+}
+
+func writeRetrievalTable(w io.Writer, scores []eval.MethodScore, cutoffs []int) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "method\t")
 	for _, k := range cutoffs {
 		fmt.Fprintf(tw, "recall@%d\t", k)
@@ -91,22 +208,316 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(tw, "%.3f\t%.3f\t\n", s.MRR, s.IssuerCoverage)
 	}
 	tw.Flush()
-	if *perItem {
-		fmt.Fprintln(stdout)
-		tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprint(tw, "query\t")
-		for _, s := range scores {
-			fmt.Fprintf(tw, "%s\t", s.Method)
+}
+
+// goldenSetup is what the golden evaluation needs, checked before
+// anything is opened.
+type goldenSetup struct {
+	items  []eval.GoldenItem
+	modes  []ledger.Mode
+	limits budget.Limits
+	model  *executor.ModelConfig
+	judge  *eval.Judge
+	// judgeNote says how layer 2 runs, or why it is skipped.
+	judgeNote string
+}
+
+func (f *evalFlags) setup() (*goldenSetup, error) {
+	s := &goldenSetup{}
+	raw := eval.GoldenSetJSONL
+	if f.golden != "" {
+		b, err := os.ReadFile(f.golden)
+		if err != nil {
+			return nil, err
 		}
-		fmt.Fprintln(tw)
-		for i, q := range set {
-			fmt.Fprintf(tw, "%s\t", q.ID)
-			for _, s := range scores {
-				fmt.Fprintf(tw, "%d\t", s.PerItem[i].Rank)
+		raw = b
+	}
+	items, err := eval.LoadGoldenSet(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("golden set: %w", err)
+	}
+	if len(f.classes) > 0 {
+		if f.check {
+			return nil, errors.New("--check compares the whole golden set with the thresholds: leave out --class")
+		}
+		for _, c := range f.classes {
+			if !slices.Contains(eval.Classes(), eval.Class(c)) {
+				return nil, fmt.Errorf("--class %q: want one of %v", c, eval.Classes())
 			}
-			fmt.Fprintln(tw)
 		}
-		tw.Flush()
+		items = slices.DeleteFunc(items, func(it eval.GoldenItem) bool { return !slices.Contains(f.classes, string(it.Class)) })
+		if len(items) == 0 {
+			return nil, fmt.Errorf("--class %s: the golden set holds no such items", strings.Join(f.classes, ","))
+		}
+	}
+	s.items = items
+
+	modes := []string(f.modes)
+	if len(modes) == 0 {
+		modes = []string{"rules", "baseline"}
+	}
+	for _, m := range modes {
+		mode := ledger.Mode(m)
+		switch mode {
+		case ledger.ModeRules, ledger.ModeBaseline, ledger.ModeModel:
+		default:
+			return nil, fmt.Errorf("--modes %q: want rules, baseline or model", m)
+		}
+		if slices.Contains(s.modes, mode) {
+			return nil, fmt.Errorf("--modes names %s twice", m)
+		}
+		s.modes = append(s.modes, mode)
+	}
+	if f.concurrency < 1 {
+		return nil, fmt.Errorf("--concurrency %d: want 1 or more", f.concurrency)
+	}
+	spend, err := decimal.NewFromString(f.budgetUSD)
+	if err != nil || spend.IsNegative() {
+		return nil, fmt.Errorf("--budget-usd %q: want a non-negative amount such as 0.50", f.budgetUSD)
+	}
+	if f.timeout <= 0 {
+		return nil, fmt.Errorf("--timeout %s: want a positive duration such as 60s", f.timeout)
+	}
+	s.limits = executor.DefaultLimits()
+	s.limits.SpendUSD = spend
+	s.limits.WallClock = f.timeout
+
+	// The model under test is configured only for model mode: --base-url
+	// alone may serve the judge.
+	if slices.Contains(s.modes, ledger.ModeModel) {
+		if s.model, err = f.mf.config(); err != nil {
+			return nil, err
+		}
+		if s.model == nil {
+			return nil, errors.New("--modes model needs a model: set --base-url and --model (or $OPENAI_BASE_URL and $RESEARCH_MODEL)")
+		}
+	}
+	if f.judgeModel == "" {
+		s.judgeNote = "skipped: no judge model configured (set --judge-model or $RESEARCH_JUDGE_MODEL, with --base-url or $OPENAI_BASE_URL)"
+		return s, nil
+	}
+	judgeSpend, err := decimal.NewFromString(f.judgeUSD)
+	if err != nil || !judgeSpend.IsPositive() {
+		return nil, fmt.Errorf("--judge-budget-usd %q: want a positive amount such as 1.00", f.judgeUSD)
+	}
+	client, err := llm.NewClient(llm.ChatConfig{BaseURL: f.mf.baseURL, APIKey: os.Getenv("OPENAI_API_KEY"), Timeout: 60 * time.Second})
+	if err != nil {
+		return nil, err
+	}
+	s.judge, err = eval.NewJudge(client, configs.Prices(), eval.JudgeConfig{
+		Model: f.judgeModel, ModelUnderTest: f.mf.model, SpendLimit: judgeSpend,
+	})
+	if err != nil {
+		if errors.Is(err, eval.ErrSameModel) {
+			return nil, fmt.Errorf("--judge-model %s is the model under test (--model): choose another model to judge it", f.judgeModel)
+		}
+		return nil, err
+	}
+	s.judgeNote = "judge model " + f.judgeModel
+	return s, nil
+}
+
+func runEvalGolden(ctx context.Context, f *evalFlags, args []string, stdout, stderr io.Writer) error {
+	s, err := f.setup()
+	if err != nil {
+		return err
+	}
+	var th *eval.Thresholds
+	if f.check {
+		if th, err = eval.LoadThresholds(bytes.NewReader(eval.ThresholdsJSON)); err != nil {
+			return err
+		}
+	}
+	env, err := f.sf.openEvalEngine(ctx, executor.Config{Model: s.model})
+	if err != nil {
+		return err
+	}
+	defer env.close()
+
+	fmt.Fprintf(stdout, "%d golden items in %s mode over %s; layer 2 %s\n", len(s.items), modeNames(s.modes), env.corpus, s.judgeNote)
+	start := time.Now()
+	opts := &eval.RunOpts{Modes: s.modes, Limits: &s.limits, Concurrency: f.concurrency, Judge: s.judge}
+	if !f.quiet {
+		opts.Progress = func(done, total int, r *eval.ItemResult) {
+			verdict := "pass"
+			if !r.Passed {
+				var names []string
+				for _, c := range r.Failed() {
+					names = append(names, c.Name)
+				}
+				verdict = "FAIL " + strings.Join(names, ",")
+			}
+			fmt.Fprintf(stderr, "[%d/%d] %s %-8s %-13s %-21s %5d ms  %s\n", done, total, r.ID, r.Mode, r.Class, orDash(string(r.Status)), r.LatencyMS, verdict)
+		}
+	}
+	results, err := eval.RunGolden(ctx, env.engine, env.ledger, s.items, opts)
+	if err != nil {
+		return err
+	}
+	summary := eval.Summarize(results)
+	fmt.Fprintf(stdout, "%d runs in %s\n\n", len(results), time.Since(start).Round(time.Millisecond))
+	if err := eval.WriteTable(stdout, summary); err != nil {
+		return err
+	}
+	if slices.Contains(s.modes, ledger.ModeRules) && slices.Contains(s.modes, ledger.ModeBaseline) {
+		fmt.Fprintln(stdout, "\nAgentic (rules) against the fixed baseline, by pass rate:")
+		for _, c := range summary.Compare(ledger.ModeRules, ledger.ModeBaseline) {
+			fmt.Fprintf(stdout, "  %s\n", c)
+		}
+	}
+	if s.judge != nil {
+		fmt.Fprintf(stdout, "\nLayer 2: judged by %s, spent $%s\n", s.judge.Model(), s.judge.Spent().StringFixed(4))
+	} else {
+		fmt.Fprintf(stdout, "\nLayer 2 (LLM judge) %s\n", s.judgeNote)
+	}
+
+	rep := &eval.Report{
+		Command: redact(shellJoin(append([]string{"research", "eval"}, args...)), f.sf.db), Generated: time.Now(),
+		Corpus: env.corpus, Concurrency: f.concurrency, Results: results, Summary: summary,
+		Judge: s.judgeNote, JudgeSkipped: s.judge == nil,
+	}
+	var scores []eval.MethodScore
+	if !f.noRetrieval {
+		cutoffs, err := f.cutoffs()
+		if err != nil {
+			return err
+		}
+		set := eval.GoldenRetrievalSet(s.items)
+		if len(set) > 0 {
+			scores, err = eval.RunRetrieval(ctx, env.searcher, set, eval.Methods, cutoffs)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "\nRetrieval over the %d golden items that name their evidence:\n", len(set))
+			writeRetrievalTable(stdout, scores, cutoffs)
+			rep.Retrieval, rep.RetrievalKs, rep.RetrievalQueries = scores, cutoffs, len(set)
+		}
+	}
+	if th != nil {
+		rep.ThresholdsChecked = true
+		rep.Violations = th.Check(summary, scores)
+		if len(rep.Violations) == 0 {
+			fmt.Fprintln(stdout, "\nEvery threshold in eval/thresholds.json is met.")
+		} else {
+			fmt.Fprintf(stdout, "\n%d thresholds missed:\n", len(rep.Violations))
+			for _, v := range rep.Violations {
+				fmt.Fprintf(stdout, "  %s\n", v)
+			}
+		}
+	}
+	if f.out != "" {
+		if err := rep.WriteFiles(f.out); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\nWrote %s, %s and %s to %s\n", eval.ReportFile, eval.ResultsFile, eval.ChartFile, f.out)
+	}
+	if len(rep.Violations) > 0 {
+		return fmt.Errorf("%d thresholds missed (see above)", len(rep.Violations))
 	}
 	return nil
+}
+
+// shellJoin joins args as a shell would need them typed: empty
+// arguments and those with spaces or quotes in single quotes.
+func shellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t'\"$`\\*?;&|<>()") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
+}
+
+func modeNames(ms []ledger.Mode) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = string(m)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// evalEnv is an engine with the ledger it records in, for checking runs.
+type evalEnv struct {
+	engine   *executor.Engine
+	ledger   ledger.Store
+	searcher *corpus.Searcher
+	corpus   string // "19 documents (7346 chunks), embedder hash"
+	close    func()
+}
+
+// openEvalEngine opens the corpus, the ledger and the budget the flags
+// select, as ask does, and keeps the ledger so the evaluation can read
+// each run back.
+func (f *storeFlags) openEvalEngine(ctx context.Context, cfg executor.Config) (*evalEnv, error) {
+	emb, err := f.newEmbedder()
+	if err != nil {
+		return nil, err
+	}
+	var closers []func()
+	closeAll := func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	var store corpus.Store
+	if f.db == "" {
+		s, err := embedded.Open(f.dataDir, nil)
+		if err != nil {
+			return nil, err
+		}
+		closers = append(closers, func() { s.Close() })
+		l, err := embeddedledger.Open(f.dataDir, &embeddedledger.Config{Tenant: f.tenant})
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		closers = append(closers, func() { l.Close() })
+		store, cfg.Ledger = s, l
+	} else {
+		pool, err := openMigratedPool(ctx, f.db)
+		if err != nil {
+			return nil, err
+		}
+		closers = append(closers, pool.Close)
+		s, err := pgstore.New(pool, &pgstore.Config{Tenant: f.tenant})
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		l, err := pgledger.New(pool, &pgledger.Config{Tenant: f.tenant})
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		acct, err := budget.NewPostgres(pool, &budget.Config{Tenant: f.tenant})
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		store, cfg.Ledger, cfg.Budget = s, l, acct
+	}
+	stats, err := store.Stats(ctx)
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	if stats.Documents == 0 {
+		closeAll()
+		return nil, fmt.Errorf("the store holds no filings: run `research ingest --manifest ../shared/corpus/manifest.jsonl` first (same --db or --data-dir); eval ingests nothing")
+	}
+	cfg.Store, cfg.Searcher, cfg.Tenant = store, corpus.NewSearcher(store, emb), f.tenant
+	if cfg.Prices == nil {
+		cfg.Prices = configs.Prices()
+	}
+	eng, err := executor.New(cfg)
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	return &evalEnv{
+		engine: eng, ledger: cfg.Ledger, searcher: cfg.Searcher, close: closeAll,
+		corpus: fmt.Sprintf("%d documents (%d chunks), embedder %s", stats.Documents, stats.Chunks, emb.Name()),
+	}, nil
 }
