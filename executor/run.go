@@ -514,7 +514,7 @@ func (rs *runState) synthesize(ctx context.Context) (*Result, error) {
 	}
 	vin := &validator.Input{
 		Answer: ans, Ledger: led, Requirements: rs.graph.Requirements, Met: met, Gaps: gaps,
-		BudgetExhausted: rs.exhaustedDim() != "",
+		BudgetExhausted: rs.exhaustedDim() != "", NotCovered: rs.route.NotCovered,
 	}
 	valid, report := validator.Validate(vin)
 	if rs.req.Mode == ledger.ModeModel && e.cfg.Model.GraderModel != "" {
@@ -588,7 +588,7 @@ func (rs *runState) gradeLoop(ctx context.Context, in *synth.Input, ans *validat
 		}
 		ans, report = validator.Validate(&validator.Input{
 			Answer: next, Ledger: led, Requirements: rs.graph.Requirements, Met: met, Gaps: in.Gaps,
-			BudgetExhausted: rs.exhaustedDim() != "",
+			BudgetExhausted: rs.exhaustedDim() != "", NotCovered: rs.route.NotCovered,
 		})
 	}
 }

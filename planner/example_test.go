@@ -47,7 +47,7 @@ func Example() {
 	// AAPL-FY2024-margins-figure-gross_profit (fact, required false)
 	// AAPL-FY2024-margins-calculation (calculation, required true)
 	// AAPL-FY2024-margins-explanation (passage, required true)
-	// level 1 [n1 n2 n3 n5]
+	// level 1 [n1 n2 n3 n5 n6]
 	// level 2 [n4]
 	// true
 }

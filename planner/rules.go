@@ -255,6 +255,39 @@ func (b *builder) build() {
 			}
 		}
 	}
+	b.planQuestionSearches()
+}
+
+// planQuestionSearches adds, per issuer and period, one search with the
+// question's own words serving the issuer's passage requirements
+// (explanations, outlook, risks): the lexicon's fixed topic words find
+// passages on the topic, the question's words find the ones on the point
+// asked.
+func (b *builder) planQuestionSearches() {
+	words := questionWords(b.question, b.cat, b.rt.Issuers)
+	if len(words) < 2 {
+		return
+	}
+	for _, t := range b.rt.Issuers {
+		for _, p := range b.periodsOf(t) {
+			if !p.found {
+				continue
+			}
+			var serves []string
+			for _, r := range b.g.Requirements {
+				if r.Issuer != t || r.Period != tools.PeriodLabel(p.fy) || r.Completion.Kind != CondPassage || strings.HasSuffix(r.ID, "-causal") {
+					continue
+				}
+				switch r.Kind {
+				case KindExplanation, KindOutlook, KindRisk:
+					serves = append(serves, r.ID)
+				}
+			}
+			if len(serves) > 0 {
+				b.addNode(tools.SearchFilings, b.searchArgs(t, p, strings.Join(words, " "), "", 6), serves)
+			}
+		}
+	}
 }
 
 // searchArgs are the arguments of a search of one issuer's filing.

@@ -17,6 +17,7 @@ type StatusInput struct {
 	Contradictions  []ledger.Contradiction // the validated answer's contradictions
 	CitedEvidence   map[string]bool        // evidence ids the validated answer cites or calculates from
 	Citations       int                    // citations of the validated answer
+	NotCovered      []string               // issuers the question names that the corpus does not hold
 }
 
 // DecideStatus returns a run's terminal status. The first rule that holds
@@ -29,7 +30,10 @@ type StatusInput struct {
 //     or involves evidence the answer cites or calculates from;
 //  4. insufficient_evidence: the answer cites nothing, there are no
 //     requirements, or no required requirement is met;
-//  5. supported when every required requirement is met, partial otherwise.
+//  5. supported when every required requirement is met and the question
+//     names no issuer outside the corpus, partial otherwise: an answer
+//     that covers Apple but not Samsung does not answer "compare Apple and
+//     Samsung".
 //
 // When no requirement is marked required, rules 4 and 5 judge all of them.
 func DecideStatus(in StatusInput) ledger.RunStatus {
@@ -71,7 +75,7 @@ func DecideStatus(in StatusInput) ledger.RunStatus {
 	switch {
 	case in.Citations == 0 || len(judged) == 0 || met == 0:
 		return ledger.StatusInsufficientEvidence
-	case met == len(judged):
+	case met == len(judged) && len(in.NotCovered) == 0:
 		return ledger.StatusSupported
 	default:
 		return ledger.StatusPartial

@@ -26,6 +26,7 @@ type Input struct {
 	Gaps            []Gap                 // gaps the executor recorded (failed sources, stop rule, budget)
 	BudgetExhausted bool                  // gathering stopped at a budget limit
 	Refused         bool                  // the router refused the question
+	NotCovered      []string              // issuers the question names that the corpus does not hold
 }
 
 // Problem kinds a Report lists.
@@ -172,6 +173,7 @@ func Validate(in *Input) (*Answer, *Report) {
 		Contradictions:  out.Contradictions,
 		CitedEvidence:   cited,
 		Citations:       len(cites),
+		NotCovered:      in.NotCovered,
 	})
 	v.rep.Kept = len(cites)
 	v.rep.Dropped = len(src.Citations) - len(cites)

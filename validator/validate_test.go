@@ -427,6 +427,7 @@ func TestDecideStatus(t *testing.T) {
 		{"no required requirement met", StatusInput{Requirements: reqs, Met: map[string]bool{"aapl-outlook": true}, Citations: 1}, ledger.StatusInsufficientEvidence},
 		{"all required met", StatusInput{Requirements: reqs, Met: map[string]bool{"aapl-revenue": true, "aapl-gross-profit": true, "aapl-drivers": true}, Citations: 3}, ledger.StatusSupported},
 		{"some required met", StatusInput{Requirements: reqs, Met: map[string]bool{"aapl-revenue": true}, Citations: 1}, ledger.StatusPartial},
+		{"all met but an issuer named is outside the corpus", StatusInput{Requirements: reqs, Met: allMet(reqs), Citations: 3, NotCovered: []string{"Samsung"}}, ledger.StatusPartial},
 		{"only optional requirements, all met", StatusInput{Requirements: optionalOnly, Met: allMet(optionalOnly), Citations: 1}, ledger.StatusSupported},
 		{"only optional requirements, none met", StatusInput{Requirements: optionalOnly, Citations: 1}, ledger.StatusInsufficientEvidence},
 	}
