@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -41,6 +42,10 @@ func (m *ModelConfig) tokens(purpose string) int64 {
 	return defaultPlanTokens
 }
 
+// EventModelReply is the ledger event holding a model call's reply; its
+// subject is the call's budget key.
+const EventModelReply ledger.EventKind = "model_reply"
+
 // budgetedCaller is the llm.Caller planners and synthesizers get: each
 // attempt takes a slot of the llm semaphore, reserves its worst case
 // (the prompt's estimated tokens and the max_tokens cap) before the call
@@ -71,7 +76,15 @@ func (c *budgetedCaller) Call(ctx context.Context, req llm.ChatRequest) (*llm.Ch
 		rs.mu.Lock()
 		rs.seq++
 		key := fmt.Sprintf("%s/model/%s/%d", rs.runID, c.purpose, rs.seq)
+		recorded, ok := rs.replies[key]
 		rs.mu.Unlock()
+		if ok {
+			// A resumed run: this call was made and paid for before the
+			// interruption; its reply is in the ledger.
+			rs.progress(ctx, Progress{Kind: "model_call", Node: c.purpose, Message: fmt.Sprintf("%s: reply replayed from the ledger", recorded.Model)})
+			return recorded, nil
+		}
+		baseKey := key
 		prompt := llm.EstimateRequestTokens(req)
 		amounts, err := budget.ModelReservation(e.cfg.Prices, req.Model, prompt, req.MaxTokens)
 		if err != nil && !e.spendLimited(rs) {
@@ -132,6 +145,11 @@ func (c *budgetedCaller) Call(ctx context.Context, req llm.ChatRequest) (*llm.Ch
 			return nil, fmt.Errorf("executor: settle %s: %w", key, err)
 		}
 		release()
+		// The reply goes to the ledger, so that a resumed run replays it
+		// instead of paying for the call again.
+		if data, err := json.Marshal(resp); err == nil {
+			rs.event(ctx, EventModelReply, baseKey, took, req.Model, data)
+		}
 		rs.progress(ctx, Progress{Kind: "model_call", Node: c.purpose, Duration: took, Wait: wait,
 			Message: fmt.Sprintf("%s: %d tokens in, %d out", req.Model, resp.Usage.InputTokens, resp.Usage.OutputTokens)})
 		return resp, nil

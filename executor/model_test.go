@@ -15,6 +15,7 @@ import (
 	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/internal/corpustest"
 	"github.com/ledgerline/research/ledger"
+	"github.com/ledgerline/research/llm"
 	"github.com/ledgerline/research/llm/llmtest"
 	"github.com/ledgerline/research/planner"
 )
@@ -357,5 +358,54 @@ func TestReserveFreshMovesPastClosedReservations(t *testing.T) {
 	again, err := rs.reserveFresh(ctx, "r1/model/plan/1", a)
 	if err != nil || again != key {
 		t.Fatalf("key %q err %v; want the open %q", again, err, key)
+	}
+}
+
+// TestModelRunResumeReplaysRecordedReplies: a run that a crash stopped
+// after its plan was paid for resumes without calling the model for the
+// plan again, and without settling it twice.
+func TestModelRunResumeReplaysRecordedReplies(t *testing.T) {
+	store := corpustest.Store(t)
+	eng, lg, srv := modelEngine(t, store)
+	ctx := context.Background()
+	q := "What was Apple's total net sales in fiscal 2024?"
+	plan := rulesPlanReply(t, store, q)
+	// What the crashed worker left: the run open, the plan call paid for
+	// and its reply in the ledger.
+	if _, _, err := lg.OpenRun(ctx, ledger.Run{ID: "resume-model", Question: q, Mode: ledger.ModeModel}); err != nil {
+		t.Fatal(err)
+	}
+	key := "resume-model/model/plan/1"
+	scope := []budget.Scope{budget.RunScope("resume-model")}
+	if err := eng.cfg.Budget.SetLimits(ctx, scope[0], DefaultLimits()); err != nil {
+		t.Fatal(err)
+	}
+	paid := budget.Amounts{ModelCalls: 1, InputTokens: 3000, OutputTokens: 4000}
+	if _, err := eng.cfg.Budget.Reserve(ctx, key, scope, paid, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.cfg.Budget.Settle(ctx, key, paid); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(llm.ChatResponse{Content: plan, Model: testModel, Usage: llm.Usage{InputTokens: 3000, OutputTokens: 4000}})
+	if _, err := lg.AppendEvent(ctx, "resume-model", ledger.Event{Kind: EventModelReply, Subject: key, Data: data}); err != nil {
+		t.Fatal(err)
+	}
+
+	srv.On("task_graph", llmtest.Reply{Content: "the plan must not be asked for again"})
+	srv.OnFunc("answer", citingAnswer(nil))
+	res, err := eng.Run(ctx, Request{RunID: "resume-model", Question: q, Mode: ledger.ModeModel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, lg, res)
+	if n := srv.Count("task_graph"); n != 0 {
+		t.Errorf("the plan was asked for %d times; the resumed run must replay the recorded reply", n)
+	}
+	if !strings.HasPrefix(res.Planner, "model:") {
+		t.Errorf("planner %q; want the replayed model plan", res.Planner)
+	}
+	if got := res.Budget.Used["model_calls"]; got != "2" {
+		t.Errorf("model calls settled %s; want 2 (the plan once, the answer once)", got)
 	}
 }

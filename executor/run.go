@@ -12,6 +12,7 @@ import (
 
 	"github.com/ledgerline/research/budget"
 	"github.com/ledgerline/research/ledger"
+	"github.com/ledgerline/research/llm"
 	"github.com/ledgerline/research/planner"
 	"github.com/ledgerline/research/synth"
 	"github.com/ledgerline/research/tools"
@@ -47,7 +48,10 @@ type runState struct {
 	// failedBefore holds the tool call ids a resumed run recorded as
 	// failed; read-only once gathering starts.
 	failedBefore map[string]bool
-	seq          int // guarded by mu: model call sequence
+	// replies holds a resumed run's recorded model replies by budget key;
+	// guarded by mu.
+	replies map[string]*llm.ChatResponse
+	seq     int // guarded by mu: model call sequence
 }
 
 // Run answers req and records the run in the ledger. The returned error is
@@ -100,6 +104,16 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 		for _, c := range led.ToolCalls {
 			if c.Error != "" {
 				rs.failedBefore[c.ID] = true
+			}
+		}
+		rs.replies = map[string]*llm.ChatResponse{}
+		for _, ev := range led.Events {
+			if ev.Kind != EventModelReply {
+				continue
+			}
+			var resp llm.ChatResponse
+			if err := json.Unmarshal(ev.Data, &resp); err == nil {
+				rs.replies[ev.Subject] = &resp
 			}
 		}
 	}
