@@ -101,6 +101,8 @@ const tableExistsSQL = `SELECT EXISTS (
 // versions it applied, none when the schema is up to date. Each migration
 // runs in its own transaction with its schema_migrations row; on error the
 // failing migration leaves no trace and the ones before it stay applied.
+// River's job queue migrations follow (see RiverPending); their versions
+// are River's own and are not among those returned.
 //
 // The lock is per schema. The vector extension is per database, so on a
 // fresh database, migrate one schema (or create the extension) before
@@ -121,6 +123,9 @@ func Apply(ctx context.Context, db DB) (applied []int, err error) {
 		if ok {
 			applied = append(applied, m.version)
 		}
+	}
+	if err := applyRiver(ctx, db); err != nil {
+		return applied, fmt.Errorf("migrations: river job queue: %w", err)
 	}
 	return applied, nil
 }

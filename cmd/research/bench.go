@@ -27,6 +27,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return runBenchScale(ctx, args[1:], stdout, stderr)
 	case "search":
 		return runBenchSearch(ctx, args[1:], stdout, stderr)
+	case "load":
+		return runBenchLoad(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		benchUsage(stdout)
 		return flag.ErrHelp
@@ -36,10 +38,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 func benchUsage(w io.Writer) {
-	fmt.Fprintln(w, "Usage: research bench (scale | search) [flags]")
+	fmt.Fprintln(w, "Usage: research bench (scale | search | load) [flags]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "  scale   search latency and HNSW recall on a synthetic corpus in a scratch schema")
 	fmt.Fprintln(w, "  search  search latency over the store the flags select (the ingested corpus)")
+	fmt.Fprintln(w, "  load    runs per second and latency of the HTTP API and its worker under concurrent clients")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'research bench SUBCOMMAND --help' for its flags.")
 }

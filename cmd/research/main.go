@@ -29,7 +29,11 @@ var commands = []command{
 	{"ask", "research a question: plan, gather cited evidence under budget, answer", runAsk},
 	{"ledger", "a run's evidence ledger and budget audit: ledger show RUN_ID | ledger budget", runLedger},
 	{"eval", "evaluate retrieval on the team's retrieval set: eval retrieval", runEval},
-	{"bench", "measure search latency and HNSW recall: bench scale | bench search", runBench},
+	{"bench", "measure search latency, HNSW recall and API load: bench scale | search | load", runBench},
+	{"batch", "batch research on the job queue: batch submit FILE.jsonl | status BATCH_ID | results BATCH_ID", runBatch},
+	{"worker", "execute queued research runs (Postgres); start as many as the database serves", runWorker},
+	{"serve", "serve the HTTP API (and a worker): runs, events, ledgers, search, metrics", runServe},
+	{"tenant", "tenants of the HTTP API and their keys and limits: tenant create NAME | key | revoke | limits | list", runTenant},
 }
 
 func main() {

@@ -177,26 +177,8 @@ func (s *Store) OpenRun(ctx context.Context, r ledger.Run) (ledger.Run, bool, er
 	}
 	var out ledger.Run
 	var resumed bool
-	err := s.withTx(ctx, func(tx pgx.Tx) error {
-		now := s.clock()
-		tag, err := tx.Exec(ctx, insertRunSQL, s.tenant, r.ID, r.Question, string(r.Mode), string(ledger.StatusRunning), r.CorpusSnapshot, now)
-		if err != nil {
-			return err
-		}
-		resumed = tag.RowsAffected() == 0
-		lk, err := s.lock(ctx, tx, r.ID)
-		if err != nil {
-			return err
-		}
-		kind := ledger.EventRunCreated
-		if resumed {
-			kind = ledger.EventRunResumed
-		}
-		lk.append(ledger.Event{At: now, Kind: kind, Subject: r.ID})
-		if err := s.flush(ctx, tx, lk); err != nil {
-			return err
-		}
-		out, err = s.getRun(ctx, tx, r.ID)
+	err := s.withTx(ctx, func(tx pgx.Tx) (err error) {
+		out, resumed, err = s.openRun(ctx, tx, r)
 		return err
 	})
 	if err != nil {

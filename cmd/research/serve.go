@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/ledgerline/research/configs"
+	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/executor"
+	"github.com/ledgerline/research/jobs"
+	"github.com/ledgerline/research/migrations"
+	"github.com/ledgerline/research/server"
+)
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("serve", "[flags]",
+		"Serves the HTTP API: POST /v1/runs, GET /v1/runs/{id} (and /events, /ledger), POST /v1/search,\n"+
+			"GET /healthz, /readyz and /metrics. Requests carry a tenant's API key (research tenant create).\n"+
+			"Unless --workers 0 it also runs a worker in the same process, so one process serves and\n"+
+			"researches; more workers can run anywhere with research worker. Logs are JSON lines on stderr.\n"+
+			"On SIGTERM or SIGINT it stops accepting, drains the requests in flight, then stops the worker,\n"+
+			"which hands runs it cannot finish in time back to the queue. Postgres is required.", stderr)
+	db := fs.String("db", os.Getenv("DATABASE_URL"), "Postgres URL (default $DATABASE_URL)")
+	addr := fs.String("addr", envOr("RESEARCH_ADDR", "127.0.0.1:8080"), "address to listen on (default $RESEARCH_ADDR or 127.0.0.1:8080)")
+	workers := fs.Int("workers", jobs.DefaultConcurrency, "runs the in-process worker executes at once; 0 runs no worker")
+	shutdown := fs.Duration("shutdown-timeout", 30*time.Second, "how long to drain requests, and then runs, on shutdown")
+	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	var mf modelFlags
+	mf.register(fs) // with --workers 0, the model says what the workers elsewhere run
+	var sf storeFlags
+	fs.StringVar(&sf.embedder, "embedder", envOr("RESEARCH_EMBEDDER", "hash"), "embedder of the ingested corpus: hash or openai")
+	fs.StringVar(&sf.embedModel, "embed-model", envOr("RESEARCH_EMBED_MODEL", "text-embedding-3-small"), "embedding model for --embedder openai")
+	fs.IntVar(&sf.embedDims, "embed-dims", corpus.EmbeddingDim, "embedding dimensions for --embedder openai")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	if *db == "" {
+		return errors.New("serve needs Postgres: pass --db URL or set DATABASE_URL")
+	}
+	if *workers < 0 {
+		return fmt.Errorf("--workers %d: want 0 (no worker) or more", *workers)
+	}
+	if *shutdown <= 0 {
+		return fmt.Errorf("--shutdown-timeout %s: want a positive duration such as 30s", *shutdown)
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return fmt.Errorf("--log-level %q: want debug, info, warn or error", *logLevel)
+	}
+	emb, err := sf.newEmbedder()
+	if err != nil {
+		return err
+	}
+	mc, err := mf.config()
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	pool, err := openServePool(ctx, *db, *workers)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	if _, err := migrations.Apply(ctx, pool); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("--addr %s: %v", *addr, err)
+	}
+	fmt.Fprintf(stdout, "serving on http://%s (workers %d, model %s)\n", ln.Addr(), *workers, modelName(mc))
+	return serve(ctx, pool, ln, serveOptions{
+		workers: *workers, shutdown: *shutdown, log: log, embedder: emb, model: mc,
+	})
+}
+
+// serveOptions are what serve runs with.
+type serveOptions struct {
+	workers  int
+	shutdown time.Duration
+	log      *slog.Logger
+	embedder corpus.Embedder
+	model    *executor.ModelConfig
+	poll     time.Duration // event streams' ledger poll; 0 means the server's default
+}
+
+// serve runs the API on ln and, with workers, a worker, until ctx ends;
+// then it drains the API and stops the worker, in that order, so no
+// request is left waiting on a worker that is gone.
+func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, o serveOptions) error {
+	reg := prometheus.NewRegistry()
+	metrics, err := server.NewMetrics(reg)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	srv, err := server.New(pool, &server.Config{
+		Logger: o.log, Registry: reg, Metrics: metrics, Embedder: o.embedder,
+		ModelConfigured: o.model != nil, ShutdownTimeout: o.shutdown, PollInterval: o.poll,
+	})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	var worker *jobs.Worker
+	if o.workers > 0 {
+		engines, err := server.NewEngines(pool, executor.Config{Model: o.model, Prices: configs.Prices()},
+			&server.EnginesConfig{Metrics: metrics, Logger: o.log, Embedder: o.embedder})
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		if worker, err = jobs.NewWorker(pool, engines.Engine, jobs.WorkerOptions{Concurrency: o.workers, Logger: o.log}); err != nil {
+			ln.Close()
+			return err
+		}
+		if err := worker.Start(ctx); err != nil {
+			ln.Close()
+			return err
+		}
+	}
+	serr := srv.Serve(ctx, ln)
+	if worker != nil {
+		o.log.Info("stopping the worker", slog.Duration("timeout", o.shutdown))
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.shutdown)
+		defer cancel()
+		if err := worker.Stop(sctx); err != nil && serr == nil {
+			serr = err
+		}
+	}
+	return serr
+}
+
+// openServePool connects with room for the worker's runs and the API's
+// requests, unless the URL sets pool_max_conns itself.
+func openServePool(ctx context.Context, dbURL string, workers int) (*pgxpool.Pool, error) {
+	if u, err := url.Parse(dbURL); err == nil && u.Scheme != "" && u.Query().Get("pool_max_conns") == "" {
+		q := u.Query()
+		q.Set("pool_max_conns", strconv.Itoa(max(16, 4*workers+12)))
+		u.RawQuery = q.Encode()
+		dbURL = u.String()
+	}
+	return openPool(ctx, dbURL)
+}
+
+func modelName(mc *executor.ModelConfig) string {
+	if mc == nil {
+		return "none: model mode is refused"
+	}
+	return mc.Model
+}

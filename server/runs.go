@@ -1,0 +1,248 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/ledgerline/research/executor"
+	"github.com/ledgerline/research/jobs"
+	"github.com/ledgerline/research/ledger"
+	"github.com/ledgerline/research/ledger/pgledger"
+)
+
+// RunStatusQueued is the status of a run queued and not yet opened by a
+// worker; the ledger says running from its submission on.
+const RunStatusQueued = "queued"
+
+// runLinks are where a run's resources are.
+type runLinks struct {
+	Self   string `json:"self"`
+	Events string `json:"events"`
+	Ledger string `json:"ledger"`
+}
+
+func linksOf(id string) runLinks {
+	base := "/v1/runs/" + id
+	return runLinks{Self: base, Events: base + "/events", Ledger: base + "/ledger"}
+}
+
+// runView is a run that has no result yet (queued, running, or failed
+// without an answer).
+type runView struct {
+	RunID    string      `json:"run_id"`
+	Status   string      `json:"status"`
+	Mode     ledger.Mode `json:"mode"`
+	Question string      `json:"question,omitempty"`
+	Created  time.Time   `json:"created"`
+	Finished *time.Time  `json:"finished,omitempty"`
+	Message  string      `json:"message,omitempty"`
+	Links    runLinks    `json:"links"`
+}
+
+// createRun admits a run under the tenant's limits and queues it; the
+// worker runs it. It answers 202 with the run's id at once.
+func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
+	p := principalOf(r.Context())
+	var req runRequest
+	if fe := decodeJSON(w, r, s.cfg.MaxBodyBytes, &req, runFields); fe != nil {
+		s.writeFieldError(w, r, fe)
+		return
+	}
+	spec, fe := validateRun(&req, r.Header.Get("Idempotency-Key"), p.tenant.Limits)
+	if fe != nil {
+		s.writeFieldError(w, r, fe)
+		return
+	}
+	if spec.mode == ledger.ModeModel && !s.cfg.ModelConfigured {
+		s.writeError(w, r, http.StatusServiceUnavailable,
+			"model mode is not available: this server has no model configured (its operator sets OPENAI_BASE_URL and RESEARCH_MODEL); use mode rules or baseline")
+		return
+	}
+	adm, err := s.admit(r.Context(), p, string(spec.mode), spec.idemKey)
+	var le *LimitError
+	switch {
+	case errors.As(err, &le):
+		s.writeLimit(w, r, le)
+		return
+	case err != nil:
+		s.internalError(w, r, "admit a run", err)
+		return
+	}
+	if adm.runID != "" {
+		info(r.Context()).runID = adm.runID
+		w.Header().Set("Idempotent-Replayed", "true")
+		s.acceptedRun(w, adm.runID, spec.mode)
+		return
+	}
+
+	// The queueing and its record finish even if the client goes away, so
+	// a queued run is never left without its admission (or the reverse).
+	// A pending admission of the key is completed: the queue returns the
+	// run it queued for the key, if it did, and queues nothing twice.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 30*time.Second)
+	defer cancel()
+	limits := executor.DefaultLimits()
+	limits.SpendUSD, limits.WallClock = spec.limits.spend, spec.limits.wall
+	runID, err := s.cfg.Submit(ctx, s.pool, p.tenant.ID, jobs.Submission{
+		Question: spec.question, Tickers: spec.tickers, Mode: string(spec.mode),
+		Limits: &limits, MaxCalls: spec.limits.maxCalls, IdempotencyKey: spec.idemKey,
+	})
+	if err != nil && !adm.pending {
+		if derr := s.dropAdmission(ctx, p.tenant.ID, adm.id); derr != nil {
+			s.log.Error("give back an admission", slog.String("request_id", info(r.Context()).id), slog.String("tenant", p.tenant.ID), slog.String("error", derr.Error()))
+		}
+	}
+	if err != nil {
+		// The queue checks a submission as the engine will; what it
+		// refuses is the client's to fix, in words the engine chose.
+		var re *executor.RequestError
+		if errors.As(err, &re) {
+			s.writeFieldError(w, r, badField(re.Field, "%s", safeMessage(re.Problem)))
+			return
+		}
+		s.internalError(w, r, "queue a run", err)
+		return
+	}
+	info(r.Context()).runID = runID
+	if err := s.recordAdmission(ctx, p.tenant.ID, adm, runID); err != nil {
+		// The run is queued; only its slot's bookkeeping is behind, and it
+		// lapses after a day. Say so in the log, not to the client.
+		s.log.Error("record an admission's run", slog.String("request_id", info(r.Context()).id), slog.String("tenant", p.tenant.ID),
+			slog.String("run_id", runID), slog.String("error", err.Error()))
+	}
+	s.metrics.runsSubmitted.WithLabelValues(string(spec.mode)).Inc()
+	s.log.Info("run queued", slog.String("request_id", info(r.Context()).id), slog.String("tenant", p.tenant.ID),
+		slog.String("run_id", runID), slog.String("mode", string(spec.mode)))
+	s.acceptedRun(w, runID, spec.mode)
+}
+
+func (s *Server) acceptedRun(w http.ResponseWriter, runID string, mode ledger.Mode) {
+	w.Header().Set("Location", "/v1/runs/"+runID)
+	writeJSON(w, http.StatusAccepted, struct {
+		RunID  string      `json:"run_id"`
+		Status string      `json:"status"`
+		Mode   ledger.Mode `json:"mode"`
+		Links  runLinks    `json:"links"`
+	}{runID, RunStatusQueued, mode, linksOf(runID)})
+}
+
+// errNoRun is a run the tenant does not hold: it does not exist or it is
+// another tenant's, which the API does not tell apart.
+var errNoRun = errors.New("server: no such run")
+
+// lookupRun returns the tenant's run from its ledger: jobs.Submit records
+// the run when it queues it.
+func (s *Server) lookupRun(ctx context.Context, led *pgledger.Store, id string) (ledger.Run, error) {
+	if !ledger.ValidName(id) {
+		return ledger.Run{}, errNoRun
+	}
+	run, err := led.Run(ctx, id)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return ledger.Run{}, errNoRun
+	}
+	return run, err
+}
+
+// queued reports whether no worker has opened the run yet: its log holds
+// only the entry its submission made.
+func queued(events []ledger.Event) bool {
+	for _, ev := range events {
+		if ev.Kind != ledger.EventRunCreated {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Server) ledgerOf(tenant string) (*pgledger.Store, error) {
+	return pgledger.New(s.pool, &pgledger.Config{Tenant: tenant})
+}
+
+func (s *Server) writeNoRun(w http.ResponseWriter, r *http.Request, id string) {
+	s.writeError(w, r, http.StatusNotFound, "no run %q", truncate(id, 128))
+}
+
+// getRun answers a run's status and, once it has its verdict, the same
+// JSON as `research ask --format json`.
+func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
+	p := principalOf(r.Context())
+	id := r.PathValue("id")
+	led, err := s.ledgerOf(p.tenant.ID)
+	if err != nil {
+		s.internalError(w, r, "open the ledger", err)
+		return
+	}
+	run, err := s.lookupRun(r.Context(), led, id)
+	if errors.Is(err, errNoRun) {
+		s.writeNoRun(w, r, id)
+		return
+	}
+	if err != nil {
+		s.internalError(w, r, "look up a run", err)
+		return
+	}
+	info(r.Context()).runID = id
+	view := runView{RunID: id, Status: string(ledger.StatusRunning), Mode: run.Mode, Question: run.Question, Created: run.Created, Links: linksOf(id)}
+	if !run.Status.Terminal() {
+		events, err := led.Events(r.Context(), id)
+		if err != nil {
+			s.internalError(w, r, "read a run's events", err)
+			return
+		}
+		if queued(events) {
+			view.Status = RunStatusQueued
+		}
+		writeJSON(w, http.StatusOK, view)
+		return
+	}
+	res, ok, err := executor.RecordedResult(r.Context(), led, id)
+	if err != nil {
+		s.internalError(w, r, "read a run's result", err)
+		return
+	}
+	if ok {
+		writeJSON(w, http.StatusOK, res)
+		return
+	}
+	if run.Status == ledger.StatusFailed {
+		f := run.Finished
+		view.Status, view.Finished = string(ledger.StatusFailed), &f
+		view.Message = "the run stopped on an error before it could answer; its ledger records where"
+	}
+	// Any other verdict is recorded a moment before its answer: the run is
+	// still finishing.
+	writeJSON(w, http.StatusOK, view)
+}
+
+// runLedger answers the run's ledger export, the JSON of `research ledger
+// show --format json`.
+func (s *Server) runLedger(w http.ResponseWriter, r *http.Request) {
+	p := principalOf(r.Context())
+	id := r.PathValue("id")
+	led, err := s.ledgerOf(p.tenant.ID)
+	if err != nil {
+		s.internalError(w, r, "open the ledger", err)
+		return
+	}
+	if _, err := s.lookupRun(r.Context(), led, id); errors.Is(err, errNoRun) {
+		s.writeNoRun(w, r, id)
+		return
+	} else if err != nil {
+		s.internalError(w, r, "look up a run", err)
+		return
+	}
+	info(r.Context()).runID = id
+	rep, err := ledger.Export(r.Context(), led, id)
+	if errors.Is(err, ledger.ErrNotFound) {
+		s.writeNoRun(w, r, id)
+		return
+	}
+	if err != nil {
+		s.internalError(w, r, "export a ledger", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, rep)
+}
