@@ -137,14 +137,13 @@ func TestGoldenLayer1(t *testing.T) {
 		t.Fatal(err)
 	}
 	items := loadGolden(t)
-	results, err := RunGolden(context.Background(), eng, lg, items, &RunOpts{
-		Modes: []ledger.Mode{ledger.ModeRules, ledger.ModeBaseline}, Concurrency: 8,
-	})
+	modes := []ledger.Mode{ledger.ModeRules, ledger.ModeBaseline, executor.ModeAuto}
+	results, err := RunGolden(context.Background(), eng, lg, items, &RunOpts{Modes: modes, Concurrency: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(results) != 2*len(items) {
-		t.Fatalf("%d results for %d items in two modes", len(results), len(items))
+	if len(results) != len(modes)*len(items) {
+		t.Fatalf("%d results for %d items in %d modes", len(results), len(items), len(modes))
 	}
 	summary := Summarize(results)
 	var table strings.Builder
@@ -193,13 +192,13 @@ func TestGoldenLayer1(t *testing.T) {
 }
 
 // TestThresholdsCoverEveryClass makes sure the committed thresholds guard
-// every class in both CI modes, and the run-wide invariants.
+// every class in every CI mode, and the run-wide invariants.
 func TestThresholdsCoverEveryClass(t *testing.T) {
 	th := loadThresholds(t)
 	has := func(mode ledger.Mode, class Class, m Metric) bool {
 		return slices.ContainsFunc(th.Golden, func(x Threshold) bool { return x.Mode == mode && x.Class == class && x.Metric == m })
 	}
-	for _, mode := range []ledger.Mode{ledger.ModeRules, ledger.ModeBaseline} {
+	for _, mode := range []ledger.Mode{ledger.ModeRules, ledger.ModeBaseline, executor.ModeAuto} {
 		for _, c := range append(Classes(), "") {
 			if !has(mode, c, MetricPassRate) {
 				t.Errorf("no pass_rate threshold for %s/%s", mode, c)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/ledger"
 )
 
@@ -77,8 +78,8 @@ func LoadThresholds(r io.Reader) (*Thresholds, error) {
 	for i, t := range th.Golden {
 		where := fmt.Sprintf("thresholds: golden[%d] (%s)", i, t.Name())
 		switch {
-		case t.Mode != ledger.ModeRules && t.Mode != ledger.ModeBaseline && t.Mode != ledger.ModeModel:
-			return nil, fmt.Errorf("%s: mode %q is not rules, baseline or model", where, t.Mode)
+		case t.Mode != ledger.ModeRules && t.Mode != ledger.ModeBaseline && t.Mode != ledger.ModeModel && t.Mode != executor.ModeAuto:
+			return nil, fmt.Errorf("%s: mode %q is not rules, baseline, auto or model", where, t.Mode)
 		case t.Class != "" && !slices.Contains(Classes(), t.Class):
 			return nil, fmt.Errorf("%s: class %q is not one of %v", where, t.Class, Classes())
 		case !slices.Contains(Metrics(), t.Metric):

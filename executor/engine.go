@@ -156,7 +156,7 @@ type Request struct {
 	RunID    string         // "" means a new id; an existing run's id resumes it
 	Question string         // 3..2000 characters
 	Tickers  []string       // issuers to include besides those the question names
-	Mode     ledger.Mode    // rules (default), model or baseline
+	Mode     ledger.Mode    // rules (default), model, baseline or auto (ModeAuto)
 	Limits   *budget.Limits // the run's budget; nil means DefaultLimits
 	MaxCalls int            // model and tool calls in all; 0 means no cap beyond Limits
 }
@@ -192,13 +192,13 @@ func (e *Engine) checkRequest(req *Request) error {
 	switch req.Mode {
 	case "":
 		req.Mode = ledger.ModeRules
-	case ledger.ModeRules, ledger.ModeBaseline:
+	case ledger.ModeRules, ledger.ModeBaseline, ModeAuto:
 	case ledger.ModeModel:
 		if e.cfg.Model == nil {
 			return &RequestError{"mode", "model mode needs a configured model (set OPENAI_BASE_URL and RESEARCH_MODEL); use rules or baseline"}
 		}
 	default:
-		return &RequestError{"mode", fmt.Sprintf("%q is not rules, model or baseline", req.Mode)}
+		return &RequestError{"mode", fmt.Sprintf("%q is not rules, model, baseline or auto", req.Mode)}
 	}
 	if req.RunID == "" {
 		req.RunID = NewRunID(e.cfg.Now())

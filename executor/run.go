@@ -72,6 +72,13 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 		ids[i] = d.ID
 	}
 	snapshot := ledger.CorpusSnapshot(ids)
+	cat := planner.NewCatalog(docs)
+	autoNote := ""
+	if req.Mode == ModeAuto {
+		mode, class := autoMode(planner.RouteQuestion(req.Question, cat, req.Tickers))
+		req.Mode = mode
+		autoNote = fmt.Sprintf("auto mode: a question of class %s runs in %s mode, the path the evaluation found better for it (docs/evaluation.md)", class, mode)
+	}
 	run, resumed, err := e.cfg.Ledger.OpenRun(ctx, ledger.Run{ID: req.RunID, Question: req.Question, Mode: req.Mode, CorpusSnapshot: snapshot})
 	if err != nil {
 		return nil, fmt.Errorf("executor: open run %s: %w", req.RunID, err)
@@ -85,7 +92,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	rs := &runState{
 		e: e, req: req, runID: run.ID, start: start,
 		scopes:      []budget.Scope{budget.RunScope(run.ID)},
-		cat:         planner.NewCatalog(docs),
+		cat:         cat,
 		reqs:        map[string]planner.Requirement{},
 		linked:      map[string][]string{},
 		searchNew:   map[string][]int{},
@@ -94,6 +101,9 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	if e.cfg.TenantDay {
 		rs.scopes = append(rs.scopes, budget.DayScope(start))
+	}
+	if autoNote != "" {
+		rs.note(autoNote)
 	}
 	rs.failedBefore = map[string]bool{}
 	if resumed {

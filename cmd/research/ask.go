@@ -134,15 +134,17 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		"Research a question over the ingested filings: route it, plan a task graph of evidence\n"+
 			"requirements and tool calls, gather the evidence concurrently under the budget, and answer\n"+
 			"only with verbatim, cited evidence, or say what is missing. Progress goes to stderr.\n"+
-			"Modes: rules (no model; the default), baseline (one fixed retrieval pass and the extractive\n"+
-			"answer), model (planner and synthesizer are model calls; needs --base-url and --model).", stderr)
+			"Modes: auto (the default: rules for figures, comparisons and issuers outside the corpus, baseline\n"+
+			"for explanations, outlook and causal questions, as docs/evaluation.md measured), rules (planned\n"+
+			"task graph, no model), baseline (one fixed retrieval pass and the extractive answer), model\n"+
+			"(planner and synthesizer are model calls; needs --base-url and --model).", stderr)
 	var sf storeFlags
 	sf.register(fs)
 	var mf modelFlags
 	mf.register(fs)
 	var tickers listFlag
 	fs.Var(&tickers, "tickers", "issuers to include besides those the question names (comma-separated)")
-	mode := fs.String("mode", "rules", "rules, baseline or model")
+	mode := fs.String("mode", "auto", "auto (per question class, the path the evaluation found better), rules, baseline or model")
 	budgetUSD := fs.String("budget-usd", "0.50", "the run's spend limit in USD (model calls)")
 	maxCalls := fs.Int("max-calls", 0, "model and tool calls in all; 0 means only the per-kind limits")
 	timeout := fs.Duration("timeout", 60*time.Second, "the run's wall-clock budget")

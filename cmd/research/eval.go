@@ -259,9 +259,9 @@ func (f *evalFlags) setup() (*goldenSetup, error) {
 	for _, m := range modes {
 		mode := ledger.Mode(m)
 		switch mode {
-		case ledger.ModeRules, ledger.ModeBaseline, ledger.ModeModel:
+		case ledger.ModeRules, ledger.ModeBaseline, ledger.ModeModel, executor.ModeAuto:
 		default:
-			return nil, fmt.Errorf("--modes %q: want rules, baseline or model", m)
+			return nil, fmt.Errorf("--modes %q: want rules, baseline, auto or model", m)
 		}
 		if slices.Contains(s.modes, mode) {
 			return nil, fmt.Errorf("--modes names %s twice", m)
