@@ -65,7 +65,7 @@ func PgEngineFactory(pool *pgxpool.Pool, base executor.Config, emb corpus.Embedd
 		if run == nil {
 			run = tools.Run
 		}
-		cfg.Tool = completeCalls(run)
+		cfg.Tool = CompleteCalls(run)
 		e, err := executor.New(cfg)
 		if err != nil {
 			return nil, err
@@ -78,10 +78,13 @@ func PgEngineFactory(pool *pgxpool.Pool, base executor.Config, emb corpus.Embedd
 // toolCallLimit bounds a tool call whose run has no deadline.
 const toolCallLimit = time.Minute
 
-// completeCalls lets a tool call that has started finish although its run
-// is cancelled; a call not yet started when the run is cancelled does not
-// start, and nothing is recorded for it.
-func completeCalls(run executor.ToolFunc) executor.ToolFunc {
+// CompleteCalls lets a tool call that has started finish although its run
+// is cancelled (a worker handing its runs back to the queue as it stops),
+// so the work is kept rather than redone when the run resumes; a call not
+// yet started when the run is cancelled does not start, and nothing is
+// recorded for it. Deadlines, such as the run's wall-clock budget, still
+// cut calls short.
+func CompleteCalls(run executor.ToolFunc) executor.ToolFunc {
 	return func(ctx context.Context, env *tools.Env, call tools.Call) (*tools.Output, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err

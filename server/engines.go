@@ -15,6 +15,7 @@ import (
 	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/corpus/pgstore"
 	"github.com/ledgerline/research/executor"
+	"github.com/ledgerline/research/jobs"
 	"github.com/ledgerline/research/ledger/pgledger"
 	"github.com/ledgerline/research/tools"
 )
@@ -122,7 +123,7 @@ func (e *Engines) Engine(ctx context.Context, tenant string) (*executor.Engine, 
 	if run == nil {
 		run = tools.Run
 	}
-	cfg.Tool = completeCalls(run)
+	cfg.Tool = jobs.CompleteCalls(run)
 	eng, err := executor.New(cfg)
 	if err != nil {
 		return nil, err
@@ -198,30 +199,4 @@ func logProgress(log *slog.Logger, tenant string, p executor.Progress) {
 		attrs = append(attrs, slog.String("detail", p.Message))
 	}
 	log.LogAttrs(ctx, level, "run progress", attrs...)
-}
-
-// toolCallLimit bounds a tool call whose run has no deadline.
-const toolCallLimit = time.Minute
-
-// completeCalls lets a tool call that has started finish although its run
-// is cancelled (a worker handing its runs back to the queue as it stops):
-// a call cut short would be recorded as failed, and its replay when the run
-// resumes would bring nothing. A call not started when the run is
-// cancelled does not start. Deadlines, such as the run's wall-clock
-// budget, still cut calls short. jobs.PgEngineFactory does the same.
-func completeCalls(run executor.ToolFunc) executor.ToolFunc {
-	return func(ctx context.Context, env *tools.Env, call tools.Call) (*tools.Output, error) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		cctx := context.WithoutCancel(ctx)
-		var cancel context.CancelFunc
-		if deadline, ok := ctx.Deadline(); ok {
-			cctx, cancel = context.WithDeadline(cctx, deadline)
-		} else {
-			cctx, cancel = context.WithTimeout(cctx, toolCallLimit)
-		}
-		defer cancel()
-		return run(cctx, env, call)
-	}
 }
