@@ -21,9 +21,9 @@ const aiTrap = "Did generative AI improve Netflix's margins?"
 // answers by citing the evidence it is shown.
 func TestOutcomes(t *testing.T) {
 	conflicting := func(t *testing.T) corpus.Store {
-		return fixtureStore(t,
-			filing{name: "acme-10k.html", ticker: "ACME", company: "Acme Corporation", form: "10-K", revenue: "1,000", cost: "600", item7: acmeDiscussion},
-			filing{name: "acme-10ka.html", ticker: "ACME", company: "Acme Corporation", form: "10-K/A", revenue: "1,250", cost: "600", item7: acmeDiscussion + " Amended."},
+		return corpustest.FixtureStore(t,
+			corpustest.Filing{Name: "acme-10k.html", Ticker: "ACME", Company: "Acme Corporation", Form: "10-K", Revenue: "1,000", Cost: "600", Item7: acmeDiscussion},
+			corpustest.Filing{Name: "acme-10ka.html", Ticker: "ACME", Company: "Acme Corporation", Form: "10-K/A", Revenue: "1,250", Cost: "600", Item7: acmeDiscussion + " Amended."},
 		)
 	}
 	sample := func(t *testing.T) corpus.Store { return corpustest.Store(t) }

@@ -228,9 +228,9 @@ func TestRunRejectsBadRequests(t *testing.T) {
 }
 
 func TestRunConflictingEvidence(t *testing.T) {
-	store := fixtureStore(t,
-		filing{name: "acme-10k.html", ticker: "ACME", company: "Acme Corporation", form: "10-K", revenue: "1,000", cost: "600", item7: acmeDiscussion},
-		filing{name: "acme-10ka.html", ticker: "ACME", company: "Acme Corporation", form: "10-K/A", revenue: "1,250", cost: "600", item7: acmeDiscussion + " Amended."},
+	store := corpustest.FixtureStore(t,
+		corpustest.Filing{Name: "acme-10k.html", Ticker: "ACME", Company: "Acme Corporation", Form: "10-K", Revenue: "1,000", Cost: "600", Item7: acmeDiscussion},
+		corpustest.Filing{Name: "acme-10ka.html", Ticker: "ACME", Company: "Acme Corporation", Form: "10-K/A", Revenue: "1,250", Cost: "600", Item7: acmeDiscussion + " Amended."},
 	)
 	eng, lg := newEngineOver(t, store, nil)
 	res, err := eng.Run(context.Background(), Request{Question: "What was Acme's gross margin in fiscal 2024, and what drove it?"})
@@ -250,9 +250,9 @@ func TestRunConflictingEvidence(t *testing.T) {
 // by re-planning until two searches in a row add no new evidence; then it
 // stops, and the gap says why.
 func TestRunStopRule(t *testing.T) {
-	store := fixtureStore(t,
-		filing{name: "acme-10k.html", ticker: "ACME", company: "Acme Corporation", form: "10-K", revenue: "1,000", cost: "600",
-			item7: "Gross margin decreased in 2024 due to higher steel costs."},
+	store := corpustest.FixtureStore(t,
+		corpustest.Filing{Name: "acme-10k.html", Ticker: "ACME", Company: "Acme Corporation", Form: "10-K", Revenue: "1,000", Cost: "600",
+			Item7: "Gross margin decreased in 2024 due to higher steel costs."},
 	)
 	eng, lg := newEngineOver(t, store, func(c *Config) { c.ReplanRounds = 4 })
 	res, err := eng.Run(context.Background(), Request{Question: "Does Acme's management expect its gross margin pressure to persist into next year?"})

@@ -5,13 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -21,45 +18,15 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/ledgerline/research/configs"
-	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/corpus/pgstore"
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/internal/corpustest"
 	"github.com/ledgerline/research/internal/pgtest"
 )
 
-// filing is a small inline-XBRL 10-K written for a test: revenue and cost
-// of revenue tagged in a table, and running text in Item 7.
-type filing struct {
-	name, ticker, company string
-	revenue, cost         string // in millions, as displayed
-	item7                 string // management's discussion
-}
-
-func (f filing) html() string {
-	return fmt.Sprintf(`<?xml version="1.0" encoding="utf-8"?>
-<html xmlns="http://www.w3.org/1999/xhtml" xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"
- xmlns:xbrli="http://www.xbrl.org/2003/instance">
-<head><title>%[1]s 10-K</title></head>
-<body><div style="display:none"><ix:header><ix:resources>
-<xbrli:context id="FY"><xbrli:entity><xbrli:identifier scheme="http://www.sec.gov/CIK">0000000001</xbrli:identifier></xbrli:entity>
- <xbrli:period><xbrli:startDate>2024-01-01</xbrli:startDate><xbrli:endDate>2024-12-31</xbrli:endDate></xbrli:period></xbrli:context>
-<xbrli:unit id="usd"><xbrli:measure>iso4217:USD</xbrli:measure></xbrli:unit>
-</ix:resources></ix:header></div>
-<p>%[2]s Annual Report on Form 10-K for the fiscal year ended December 31, 2024.</p>
-<p>Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations</p>
-<p>%[5]s</p>
-<p>Item 8. Financial Statements and Supplementary Data</p>
-<table>
-<tr><td>Total revenues</td><td>$</td><td><ix:nonFraction name="us-gaap:Revenues" contextRef="FY" unitRef="usd" decimals="-6" scale="6">%[3]s</ix:nonFraction></td></tr>
-<tr><td>Cost of revenues</td><td>$</td><td><ix:nonFraction name="us-gaap:CostOfRevenue" contextRef="FY" unitRef="usd" decimals="-6" scale="6">%[4]s</ix:nonFraction></td></tr>
-</table>
-</body></html>`, f.ticker, f.company, f.revenue, f.cost, f.item7)
-}
-
-var acmeFiling = filing{
-	name: "acme-2024.html", ticker: "ACME", company: "Acme Corp", revenue: "1,000", cost: "600",
-	item7: "Gross margin decreased in 2024 compared to 2023 due to higher component costs and a shift in product mix. " +
+var acmeFiling = corpustest.Filing{
+	Name: "acme-2024.html", Ticker: "ACME", Company: "Acme Corp", Revenue: "1,000", Cost: "600",
+	Item7: "Gross margin decreased in 2024 compared to 2023 due to higher component costs and a shift in product mix. " +
 		"We expect gross margin to remain under pressure in 2025 as component costs stay elevated.",
 }
 
@@ -68,21 +35,9 @@ const acmeQuestion = "What drove Acme's gross margin in fiscal 2024 and does man
 
 // ingestFixture ingests the filings, through the real ingest path, into
 // the tenant's documents on pool.
-func ingestFixture(t testing.TB, pool *pgxpool.Pool, tenant string, filings ...filing) {
+func ingestFixture(t testing.TB, pool *pgxpool.Pool, tenant string, filings ...corpustest.Filing) {
 	t.Helper()
-	dir := t.TempDir()
-	var manifest strings.Builder
-	for _, f := range filings {
-		if err := os.WriteFile(filepath.Join(dir, f.name), []byte(f.html()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(&manifest, `{"path": %q, "ticker": %q, "company": %q, "form": "10-K", "fiscal_year": 2024, "period_end": "2024-12-31"}`+"\n",
-			f.name, f.ticker, f.company)
-	}
-	entries, errs := corpus.ReadManifest(strings.NewReader(manifest.String()), "manifest.jsonl", dir)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	entries := corpustest.WriteFilings(t, t.TempDir(), filings...)
 	store, err := pgstore.New(pool, &pgstore.Config{Tenant: tenant})
 	if err != nil {
 		t.Fatal(err)

@@ -14,45 +14,21 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ledgerline/research/internal/corpustest"
 	"github.com/ledgerline/research/internal/pgtest"
 	"github.com/ledgerline/research/jobs"
 )
 
-// batchFiling is a small inline-XBRL 10-K: revenue and cost of revenue
-// tagged in a table, and management's discussion in Item 7.
-type batchFiling struct {
-	ticker, company, revenue, cost, item7 string
-}
+// batchRisk is every batch filing's Item 1A.
+const batchRisk = "Our suppliers are concentrated and a disruption at any of them could raise our costs. Demand for our products is cyclical."
 
-func (f batchFiling) html() string {
-	return fmt.Sprintf(`<?xml version="1.0" encoding="utf-8"?>
-<html xmlns="http://www.w3.org/1999/xhtml" xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"
- xmlns:xbrli="http://www.xbrl.org/2003/instance">
-<head><title>%[1]s 10-K</title></head>
-<body><div style="display:none"><ix:header><ix:resources>
-<xbrli:context id="FY"><xbrli:entity><xbrli:identifier scheme="http://www.sec.gov/CIK">0000000001</xbrli:identifier></xbrli:entity>
- <xbrli:period><xbrli:startDate>2024-01-01</xbrli:startDate><xbrli:endDate>2024-12-31</xbrli:endDate></xbrli:period></xbrli:context>
-<xbrli:unit id="usd"><xbrli:measure>iso4217:USD</xbrli:measure></xbrli:unit>
-</ix:resources></ix:header></div>
-<p>%[2]s Annual Report on Form 10-K for the fiscal year ended December 31, 2024.</p>
-<p>Item 1A. Risk Factors</p>
-<p>Our suppliers are concentrated and a disruption at any of them could raise our costs. Demand for our products is cyclical.</p>
-<p>Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations</p>
-<p>%[5]s</p>
-<p>Item 8. Financial Statements and Supplementary Data</p>
-<table>
-<tr><td>Total revenues</td><td>$</td><td><ix:nonFraction name="us-gaap:Revenues" contextRef="FY" unitRef="usd" decimals="-6" scale="6">%[3]s</ix:nonFraction></td></tr>
-<tr><td>Cost of revenues</td><td>$</td><td><ix:nonFraction name="us-gaap:CostOfRevenue" contextRef="FY" unitRef="usd" decimals="-6" scale="6">%[4]s</ix:nonFraction></td></tr>
-</table>
-</body></html>`, f.ticker, f.company, f.revenue, f.cost, f.item7)
-}
-
-var batchFilings = []batchFiling{
-	{"ACME", "Acme Corporation", "1,000", "600", "Revenue grew 8% in 2024 on higher anvil volumes. Gross margin decreased in 2024 compared to 2023 due to higher component costs and a shift in product mix. " +
+// batchFilings are three issuers with different revenue and margin stories.
+var batchFilings = []corpustest.Filing{
+	{Ticker: "ACME", Company: "Acme Corporation", Revenue: "1,000", Cost: "600", RiskFactors: batchRisk, Item7: "Revenue grew 8% in 2024 on higher anvil volumes. Gross margin decreased in 2024 compared to 2023 due to higher component costs and a shift in product mix. " +
 		"We expect gross margin to remain under pressure in 2025 as component costs stay elevated."},
-	{"BOLT", "Bolt Industries", "2,400", "1,100", "Revenue increased 12% in 2024 driven by new fastener contracts. Gross margin increased in 2024 as freight costs fell and pricing held. " +
+	{Ticker: "BOLT", Company: "Bolt Industries", Revenue: "2,400", Cost: "1,100", RiskFactors: batchRisk, Item7: "Revenue increased 12% in 2024 driven by new fastener contracts. Gross margin increased in 2024 as freight costs fell and pricing held. " +
 		"Management expects gross margin to stay near current levels in 2025."},
-	{"CRUX", "Crux Systems", "800", "520", "Revenue declined 5% in 2024 as a large customer paused orders. Gross margin declined in 2024 because of warranty charges and lower utilization of our plants. " +
+	{Ticker: "CRUX", Company: "Crux Systems", Revenue: "800", Cost: "520", RiskFactors: batchRisk, Item7: "Revenue declined 5% in 2024 as a large customer paused orders. Gross margin declined in 2024 because of warranty charges and lower utilization of our plants. " +
 		"We expect these pressures to ease in the second half of 2025."},
 }
 
@@ -61,20 +37,8 @@ var batchFilings = []batchFiling{
 func writeBatchCorpus(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	var manifest strings.Builder
-	for _, f := range batchFilings {
-		name := strings.ToLower(f.ticker) + "-10k.html"
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(f.html()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(&manifest, `{"path": %q, "ticker": %q, "company": %q, "form": "10-K", "fiscal_year": 2024, "period_end": "2024-12-31"}`+"\n",
-			name, f.ticker, f.company)
-	}
-	path := filepath.Join(dir, "manifest.jsonl")
-	if err := os.WriteFile(path, []byte(manifest.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	corpustest.WriteFilings(t, dir, batchFilings...)
+	return filepath.Join(dir, "manifest.jsonl")
 }
 
 // batchQuestions are n distinct research questions over the filings.
