@@ -57,9 +57,10 @@ var autoModes = map[string]ledger.Mode{
 	"refusal":       ledger.ModeBaseline,
 }
 
-// autoMode returns the mode auto mode runs a routed question in, and its
-// class.
-func autoMode(rt planner.Route) (ledger.Mode, string) {
+// AutoMode returns the mode auto mode runs a routed question in, and its
+// class. Callers that record a run before it starts (a job queue) resolve
+// auto mode with it, so the run's recorded mode is the one that runs.
+func AutoMode(rt planner.Route) (ledger.Mode, string) {
 	class := QuestionClass(rt)
 	if m, ok := autoModes[class]; ok {
 		return m, class

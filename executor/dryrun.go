@@ -42,7 +42,7 @@ func (e *Engine) DryRun(ctx context.Context, req Request) (*Plan, error) {
 	cat := planner.NewCatalog(docs)
 	p := &Plan{Route: planner.RouteQuestion(req.Question, cat, req.Tickers)}
 	if req.Mode == ModeAuto {
-		mode, class := autoMode(p.Route)
+		mode, class := AutoMode(p.Route)
 		req.Mode = mode
 		p.Notes = append(p.Notes, fmt.Sprintf("auto mode: a question of class %s would run in %s mode", class, mode))
 	}

@@ -75,7 +75,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	cat := planner.NewCatalog(docs)
 	autoNote := ""
 	if req.Mode == ModeAuto {
-		mode, class := autoMode(planner.RouteQuestion(req.Question, cat, req.Tickers))
+		mode, class := AutoMode(planner.RouteQuestion(req.Question, cat, req.Tickers))
 		req.Mode = mode
 		autoNote = fmt.Sprintf("auto mode: a question of class %s runs in %s mode, the path the evaluation found better for it (docs/evaluation.md)", class, mode)
 	}

@@ -21,13 +21,14 @@ import (
 	"github.com/ledgerline/research/internal/pgtx"
 	"github.com/ledgerline/research/ledger"
 	"github.com/ledgerline/research/ledger/pgledger"
+	"github.com/ledgerline/research/planner"
 )
 
 // Submission is one research question to run as a job.
 type Submission struct {
 	Question string         // executor.MinQuestion to executor.MaxQuestion characters
 	Tickers  []string       // issuers to include besides those the question names
-	Mode     string         // rules, model or baseline; "" means rules
+	Mode     string         // auto, rules, model or baseline; "" means auto (resolved when the run is recorded)
 	Limits   *budget.Limits // the run's budget; nil means executor.DefaultLimits
 	MaxCalls int            // model and tool calls in all; 0 means no cap beyond Limits
 	// IdempotencyKey, when set, makes the submission safe to repeat: a key
@@ -47,9 +48,9 @@ func (s *Submission) check() error {
 		return &executor.RequestError{Field: "question", Problem: fmt.Sprintf("%d characters; want %d to %d", n, executor.MinQuestion, executor.MaxQuestion)}
 	}
 	switch ledger.Mode(s.Mode) {
-	case "", ledger.ModeRules, ledger.ModeModel, ledger.ModeBaseline:
+	case "", ledger.ModeRules, ledger.ModeModel, ledger.ModeBaseline, executor.ModeAuto:
 	default:
-		return &executor.RequestError{Field: "mode", Problem: fmt.Sprintf("%q is not rules, model or baseline", s.Mode)}
+		return &executor.RequestError{Field: "mode", Problem: fmt.Sprintf("%q is not rules, model, baseline or auto", s.Mode)}
 	}
 	for _, t := range s.Tickers {
 		if !corpus.ValidTicker(t) {
@@ -126,7 +127,8 @@ func Submit(ctx context.Context, pool *pgxpool.Pool, tenant string, s Submission
 // queue writes a tenant's submissions.
 type queue struct {
 	tenant   string
-	snapshot string // the tenant's corpus as submitted
+	snapshot string           // the tenant's corpus as submitted
+	catalog  *planner.Catalog // the same corpus, to resolve auto mode
 	ledger   *pgledger.Store
 	inserter *river.Client[pgx.Tx]
 	now      func() time.Time
@@ -155,7 +157,7 @@ func newQueue(ctx context.Context, pool *pgxpool.Pool, tenant string) (*queue, e
 	if err != nil {
 		return nil, err
 	}
-	return &queue{tenant: tenant, snapshot: ledger.CorpusSnapshot(ids), ledger: led, inserter: ins, now: time.Now}, nil
+	return &queue{tenant: tenant, snapshot: ledger.CorpusSnapshot(ids), catalog: planner.NewCatalog(docs), ledger: led, inserter: ins, now: time.Now}, nil
 }
 
 // enqueued is what became of one submission.
@@ -202,6 +204,12 @@ func (q *queue) enqueue(ctx context.Context, tx pgx.Tx, batchID string, subs []S
 			}
 			out[i].reused = true
 			continue
+		}
+		if s.Mode == "" || ledger.Mode(s.Mode) == executor.ModeAuto {
+			// Auto mode is the default; the run is recorded with the mode
+			// that will run it.
+			mode, _ := executor.AutoMode(planner.RouteQuestion(s.Question, q.catalog, s.Tickers))
+			s.Mode = string(mode)
 		}
 		_, resumed, err := q.ledger.OpenRunTx(ctx, tx, ledger.Run{
 			ID: runID, Question: s.Question, Mode: ledger.Mode(s.Mode), CorpusSnapshot: q.snapshot,

@@ -183,3 +183,37 @@ func TestSubmitRefusesBadSubmissions(t *testing.T) {
 		t.Errorf("%d runs recorded by refused submissions", n)
 	}
 }
+
+// TestSubmitResolvesAutoMode: without a mode a submission runs in auto
+// mode, resolved when the run is recorded, so the recorded mode is the one
+// that runs: the planned graph for a comparison, the fixed pass for an
+// outlook question about one issuer.
+func TestSubmitResolvesAutoMode(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := setup(t)
+	led, err := pgledger.New(pool, &pgledger.Config{Tenant: "acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		question, mode string
+		want           ledger.Mode
+	}{
+		{questions[0], "", ledger.ModeRules},                                                    // a three-issuer comparison
+		{"Does Acme expect its gross margin pressure to persist?", "auto", ledger.ModeBaseline}, // outlook, one issuer
+		{"Does Acme expect its gross margin pressure to persist?", "rules", ledger.ModeRules},   // an explicit mode is kept
+	} {
+		id, err := Submit(ctx, pool, "acme", Submission{Question: tt.question, Mode: tt.mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, err := led.Run(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run.Mode != tt.want {
+			t.Errorf("%q in mode %q was recorded as %s; want %s", tt.question, tt.mode, run.Mode, tt.want)
+		}
+	}
+}

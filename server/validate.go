@@ -171,11 +171,11 @@ func validateRun(req *runRequest, idemHeader string, l TenantLimits) (*runSpec, 
 	spec := &runSpec{question: q, tickers: tickers}
 	switch m := ledger.Mode(strings.ToLower(strings.TrimSpace(req.Mode))); m {
 	case "":
-		spec.mode = ledger.ModeRules
-	case ledger.ModeRules, ledger.ModeBaseline, ledger.ModeModel:
+		spec.mode = executor.ModeAuto
+	case ledger.ModeRules, ledger.ModeBaseline, ledger.ModeModel, executor.ModeAuto:
 		spec.mode = m
 	default:
-		return nil, badField("mode", "%q is not a mode; want rules, baseline or model", truncate(req.Mode, 40))
+		return nil, badField("mode", "%q is not a mode; want auto, rules, baseline or model", truncate(req.Mode, 40))
 	}
 	key := req.IdempotencyKey
 	if idemHeader != "" {

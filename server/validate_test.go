@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/ledger"
 )
 
@@ -25,7 +26,7 @@ func TestValidateRun(t *testing.T) {
 		check  func(t *testing.T, s *runSpec)
 	}{
 		{name: "defaults within the caps", req: runRequest{Question: "  What drove ACME's margin?  "}, check: func(t *testing.T, s *runSpec) {
-			if s.question != "What drove ACME's margin?" || s.mode != ledger.ModeRules {
+			if s.question != "What drove ACME's margin?" || s.mode != executor.ModeAuto {
 				t.Errorf("question %q mode %q", s.question, s.mode)
 			}
 			// The engine's default spend (0.50) and wall clock (60s) are cut to the caps.

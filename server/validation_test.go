@@ -34,7 +34,7 @@ func TestValidation(t *testing.T) {
 		{"question too long", "/v1/runs", `{"question": "` + long + `"}`, "question", "want 3 to 2000"},
 		{"bad ticker", "/v1/runs", `{"question": "gross margin", "tickers": ["ACME", "A;DROP"]}`, "tickers[1]", "is not a ticker"},
 		{"too many tickers", "/v1/runs", `{"question": "gross margin", "tickers": ["A","B","C","D","E","F","G","H","I","J","K","L","M","N","O","P","Q","R","S","T","U"]}`, "tickers", "want at most 20"},
-		{"bad mode", "/v1/runs", `{"question": "gross margin at ACME", "mode": "magic"}`, "mode", "want rules, baseline or model"},
+		{"bad mode", "/v1/runs", `{"question": "gross margin at ACME", "mode": "magic"}`, "mode", "want auto, rules, baseline or model"},
 		{"spend over the cap", "/v1/runs", `{"question": "gross margin at ACME", "budget": {"spend_usd": "0.30"}}`, "budget.spend_usd", "above this tenant's cap of 0.25"},
 		{"negative spend", "/v1/runs", `{"question": "gross margin at ACME", "budget": {"spend_usd": -1}}`, "budget.spend_usd", "negative"},
 		{"spend not a number", "/v1/runs", `{"question": "gross margin at ACME", "budget": {"spend_usd": "lots"}}`, "", "could not be read"},
