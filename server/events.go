@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -33,20 +32,11 @@ const (
 const finishGrace = 3 * time.Second
 
 func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
-	p := principalOf(r.Context())
-	id := r.PathValue("id")
-	led, err := s.ledgerOf(p.tenant.ID)
-	if err != nil {
-		s.internalError(w, r, "open the ledger", err)
+	led, run, ok := s.requestedRun(w, r)
+	if !ok {
 		return
 	}
-	if _, err := s.lookupRun(r.Context(), led, id); errors.Is(err, errNoRun) {
-		s.writeNoRun(w, r, id)
-		return
-	} else if err != nil {
-		s.internalError(w, r, "look up a run", err)
-		return
-	}
+	id := run.ID
 	ri := info(r.Context())
 	ri.runID, ri.stream = id, true
 	var after int64
@@ -77,11 +67,11 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.StreamTimeout)
 	defer cancel()
-	st := &stream{s: s, w: w, rc: rc, led: led, tenant: p.tenant.ID, id: id, after: after}
+	st := &stream{s: s, w: w, rc: rc, led: led, tenant: principalOf(r.Context()).tenant.ID, id: id, after: after}
 	if err := st.run(ctx); err != nil && ctx.Err() == nil {
 		// The headers are sent: the cause goes to the log, and the client
 		// sees the stream end and reconnects.
-		s.log.Error("event stream failed", "request_id", ri.id, "tenant", p.tenant.ID, "run_id", id, "error", err.Error())
+		s.log.Error("event stream failed", "request_id", ri.id, "tenant", principalOf(r.Context()).tenant.ID, "run_id", id, "error", err.Error())
 	}
 }
 

@@ -146,6 +146,28 @@ func (s *Server) lookupRun(ctx context.Context, led *pgledger.Store, id string) 
 	return run, err
 }
 
+// requestedRun resolves the run a request's path names, within the key's
+// tenant. When it cannot (another tenant's run or none: 404; a store
+// error: 500) it has answered the request and ok is false.
+func (s *Server) requestedRun(w http.ResponseWriter, r *http.Request) (led *pgledger.Store, run ledger.Run, ok bool) {
+	id := r.PathValue("id")
+	led, err := s.ledgerOf(principalOf(r.Context()).tenant.ID)
+	if err != nil {
+		s.internalError(w, r, "open the ledger", err)
+		return nil, ledger.Run{}, false
+	}
+	run, err = s.lookupRun(r.Context(), led, id)
+	if errors.Is(err, errNoRun) {
+		s.writeNoRun(w, r, id)
+		return nil, ledger.Run{}, false
+	}
+	if err != nil {
+		s.internalError(w, r, "look up a run", err)
+		return nil, ledger.Run{}, false
+	}
+	return led, run, true
+}
+
 // queued reports whether no worker has opened the run yet: its log holds
 // only the entry its submission made.
 func queued(events []ledger.Event) bool {
@@ -168,22 +190,11 @@ func (s *Server) writeNoRun(w http.ResponseWriter, r *http.Request, id string) {
 // getRun answers a run's status and, once it has its verdict, the same
 // JSON as `research ask --format json`.
 func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
-	p := principalOf(r.Context())
-	id := r.PathValue("id")
-	led, err := s.ledgerOf(p.tenant.ID)
-	if err != nil {
-		s.internalError(w, r, "open the ledger", err)
+	led, run, ok := s.requestedRun(w, r)
+	if !ok {
 		return
 	}
-	run, err := s.lookupRun(r.Context(), led, id)
-	if errors.Is(err, errNoRun) {
-		s.writeNoRun(w, r, id)
-		return
-	}
-	if err != nil {
-		s.internalError(w, r, "look up a run", err)
-		return
-	}
+	id := run.ID
 	info(r.Context()).runID = id
 	view := runView{RunID: id, Status: string(ledger.StatusRunning), Mode: run.Mode, Question: run.Question, Created: run.Created, Links: linksOf(id)}
 	if !run.Status.Terminal() {
@@ -220,20 +231,11 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 // runLedger answers the run's ledger export, the JSON of `research ledger
 // show --format json`.
 func (s *Server) runLedger(w http.ResponseWriter, r *http.Request) {
-	p := principalOf(r.Context())
-	id := r.PathValue("id")
-	led, err := s.ledgerOf(p.tenant.ID)
-	if err != nil {
-		s.internalError(w, r, "open the ledger", err)
+	led, run, ok := s.requestedRun(w, r)
+	if !ok {
 		return
 	}
-	if _, err := s.lookupRun(r.Context(), led, id); errors.Is(err, errNoRun) {
-		s.writeNoRun(w, r, id)
-		return
-	} else if err != nil {
-		s.internalError(w, r, "look up a run", err)
-		return
-	}
+	id := run.ID
 	info(r.Context()).runID = id
 	rep, err := ledger.Export(r.Context(), led, id)
 	if errors.Is(err, ledger.ErrNotFound) {
