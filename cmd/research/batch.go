@@ -31,23 +31,9 @@ Run 'research batch SUBCOMMAND --help' for its flags.
 
 // runBatch dispatches the batch subcommands.
 func runBatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, batchUsage)
-		return errUsage
-	}
-	switch args[0] {
-	case "submit":
-		return runBatchSubmit(ctx, args[1:], stdout, stderr)
-	case "status":
-		return runBatchStatus(ctx, args[1:], stdout, stderr)
-	case "results":
-		return runBatchResults(ctx, args[1:], stdout, stderr)
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, batchUsage)
-		return nil
-	}
-	fmt.Fprintf(stderr, "research batch: unknown subcommand %q\n\n%s", args[0], batchUsage)
-	return errUsage
+	return dispatch(ctx, "batch", batchUsage, []subcommand{
+		{"submit", runBatchSubmit}, {"status", runBatchStatus}, {"results", runBatchResults},
+	}, args, stdout, stderr)
 }
 
 // queueFlags are the flags of the commands that use the job queue.

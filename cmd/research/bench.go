@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -18,34 +17,19 @@ import (
 )
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	sub := ""
-	if len(args) > 0 {
-		sub = args[0]
-	}
-	switch sub {
-	case "scale":
-		return runBenchScale(ctx, args[1:], stdout, stderr)
-	case "search":
-		return runBenchSearch(ctx, args[1:], stdout, stderr)
-	case "load":
-		return runBenchLoad(ctx, args[1:], stdout, stderr)
-	case "-h", "-help", "--help", "help":
-		benchUsage(stdout)
-		return flag.ErrHelp
-	}
-	benchUsage(stderr)
-	return errUsage
+	return dispatch(ctx, "bench", benchUsage, []subcommand{
+		{"scale", runBenchScale}, {"search", runBenchSearch}, {"load", runBenchLoad},
+	}, args, stdout, stderr)
 }
 
-func benchUsage(w io.Writer) {
-	fmt.Fprintln(w, "Usage: research bench (scale | search | load) [flags]")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "  scale   search latency and HNSW recall on a synthetic corpus in a scratch schema")
-	fmt.Fprintln(w, "  search  search latency over the store the flags select (the ingested corpus)")
-	fmt.Fprintln(w, "  load    runs per second and latency of the HTTP API and its worker under concurrent clients")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'research bench SUBCOMMAND --help' for its flags.")
-}
+const benchUsage = `Usage: research bench (scale | search | load) [flags]
+
+  scale   search latency and HNSW recall on a synthetic corpus in a scratch schema
+  search  search latency over the store the flags select (the ingested corpus)
+  load    runs per second and latency of the HTTP API and its worker under concurrent clients
+
+Run 'research bench SUBCOMMAND --help' for its flags.
+`
 
 func runBenchScale(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench scale", "[flags]",

@@ -23,21 +23,9 @@ Run 'research ledger SUBCOMMAND --help' for its flags.
 
 // runLedger dispatches the ledger subcommands.
 func runLedger(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, ledgerUsage)
-		return errUsage
-	}
-	switch args[0] {
-	case "show":
-		return runLedgerShow(ctx, args[1:], stdout, stderr)
-	case "budget":
-		return runLedgerBudget(ctx, args[1:], stdout, stderr)
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, ledgerUsage)
-		return nil
-	}
-	fmt.Fprintf(stderr, "research ledger: unknown subcommand %q\n\n%s", args[0], ledgerUsage)
-	return errUsage
+	return dispatch(ctx, "ledger", ledgerUsage, []subcommand{
+		{"show", runLedgerShow}, {"budget", runLedgerBudget},
+	}, args, stdout, stderr)
 }
 
 func runLedgerShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {

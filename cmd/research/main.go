@@ -43,6 +43,34 @@ func main() {
 	os.Exit(code)
 }
 
+// subcommand is one subcommand of a command such as `research ledger`.
+type subcommand struct {
+	name string
+	run  func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+// dispatch runs the subcommand args[0] names. Without one, or with an
+// unknown one, it prints usage to stderr (naming the unknown one) and
+// returns errUsage; "help" prints usage to stdout.
+func dispatch(ctx context.Context, command, usage string, subs []subcommand, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errUsage
+	}
+	for _, sc := range subs {
+		if sc.name == args[0] {
+			return sc.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprintf(stderr, "research %s: unknown subcommand %q\n\n%s", command, args[0], usage)
+	return errUsage
+}
+
 // errUsage marks an error already explained by a usage message.
 var errUsage = errors.New("usage")
 

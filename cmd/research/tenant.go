@@ -16,41 +16,23 @@ import (
 )
 
 func runTenant(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	sub := ""
-	if len(args) > 0 {
-		sub = args[0]
-	}
-	switch sub {
-	case "create":
-		return runTenantCreate(ctx, args[1:], stdout, stderr)
-	case "key":
-		return runTenantKey(ctx, args[1:], stdout, stderr)
-	case "revoke":
-		return runTenantRevoke(ctx, args[1:], stdout, stderr)
-	case "limits":
-		return runTenantLimits(ctx, args[1:], stdout, stderr)
-	case "list":
-		return runTenantList(ctx, args[1:], stdout, stderr)
-	case "-h", "-help", "--help", "help":
-		tenantUsage(stdout)
-		return flag.ErrHelp
-	}
-	tenantUsage(stderr)
-	return errUsage
+	return dispatch(ctx, "tenant", tenantUsage, []subcommand{
+		{"create", runTenantCreate}, {"key", runTenantKey}, {"revoke", runTenantRevoke},
+		{"limits", runTenantLimits}, {"list", runTenantList},
+	}, args, stdout, stderr)
 }
 
-func tenantUsage(w io.Writer) {
-	fmt.Fprintln(w, "Usage: research tenant (create | key | revoke | limits | list) [flags]")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "  create NAME          create a tenant of the HTTP API and print its API key, once")
-	fmt.Fprintln(w, "  key NAME             issue another API key for the tenant, printed once")
-	fmt.Fprintln(w, "  revoke NAME KEY      revoke a key, given whole or by the prefix 'list --keys' shows")
-	fmt.Fprintln(w, "  limits NAME [flags]  show the tenant's limits, or change those the flags name")
-	fmt.Fprintln(w, "  list [--keys]        list the tenants (and their keys' prefixes)")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Only a key's SHA-256 is stored. A tenant's name is the --tenant of research ingest.")
-	fmt.Fprintln(w, "Run 'research tenant SUBCOMMAND --help' for its flags.")
-}
+const tenantUsage = `Usage: research tenant (create | key | revoke | limits | list) [flags]
+
+  create NAME          create a tenant of the HTTP API and print its API key, once
+  key NAME             issue another API key for the tenant, printed once
+  revoke NAME KEY      revoke a key, given whole or by the prefix 'list --keys' shows
+  limits NAME [flags]  show the tenant's limits, or change those the flags name
+  list [--keys]        list the tenants (and their keys' prefixes)
+
+Only a key's SHA-256 is stored. A tenant's name is the --tenant of research ingest.
+Run 'research tenant SUBCOMMAND --help' for its flags.
+`
 
 // limitFlags are the flags of a tenant's limits.
 type limitFlags struct {
