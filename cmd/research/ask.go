@@ -57,13 +57,25 @@ func (m *modelFlags) config() (*executor.ModelConfig, error) {
 	return &executor.ModelConfig{Caller: client, Model: m.model, GraderModel: m.graderModel}, nil
 }
 
+// engineEnv is an engine with what it was opened over: the ledger it
+// records in (eval reads each run back), the searcher and a description of
+// the corpus.
+type engineEnv struct {
+	engine   *executor.Engine
+	ledger   ledger.Store
+	searcher *corpus.Searcher
+	corpus   string // "19 documents (7346 chunks), embedder hash-v1-384"
+	close    func()
+}
+
 // openEngine opens what a run needs, the corpus, its searcher, the ledger
 // and the budget: in Postgres over one pool when a URL is given, in the
-// data directory (with an in-process budget) otherwise.
-func (f *storeFlags) openEngine(ctx context.Context, cfg executor.Config) (*executor.Engine, func(), error) {
+// data directory (with an in-process budget) otherwise. An empty store is
+// an error that says to ingest first.
+func (f *storeFlags) openEngine(ctx context.Context, cfg executor.Config) (*engineEnv, error) {
 	emb, err := f.newEmbedder()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var closers []func()
 	closeAll := func() {
@@ -75,47 +87,47 @@ func (f *storeFlags) openEngine(ctx context.Context, cfg executor.Config) (*exec
 	if f.db == "" {
 		s, err := embedded.Open(f.dataDir, nil)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		closers = append(closers, func() { s.Close() })
 		l, err := embeddedledger.Open(f.dataDir, &embeddedledger.Config{Tenant: f.tenant})
 		if err != nil {
 			closeAll()
-			return nil, nil, err
+			return nil, err
 		}
 		closers = append(closers, func() { l.Close() })
 		store, cfg.Ledger = s, l
 	} else {
 		pool, err := openMigratedPool(ctx, f.db)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		closers = append(closers, pool.Close)
 		s, err := pgstore.New(pool, &pgstore.Config{Tenant: f.tenant})
 		if err != nil {
 			closeAll()
-			return nil, nil, err
+			return nil, err
 		}
 		l, err := pgledger.New(pool, &pgledger.Config{Tenant: f.tenant})
 		if err != nil {
 			closeAll()
-			return nil, nil, err
+			return nil, err
 		}
 		acct, err := budget.NewPostgres(pool, &budget.Config{Tenant: f.tenant})
 		if err != nil {
 			closeAll()
-			return nil, nil, err
+			return nil, err
 		}
 		store, cfg.Ledger, cfg.Budget = s, l, acct
 	}
 	stats, err := store.Stats(ctx)
 	if err != nil {
 		closeAll()
-		return nil, nil, err
+		return nil, err
 	}
 	if stats.Documents == 0 {
 		closeAll()
-		return nil, nil, fmt.Errorf("the store holds no filings: run `research ingest --manifest ../shared/corpus/manifest.jsonl` first (same --db or --data-dir)")
+		return nil, fmt.Errorf("the store holds no filings: run `research ingest --manifest ../shared/corpus/manifest.jsonl` first (same --db or --data-dir)")
 	}
 	cfg.Store, cfg.Searcher, cfg.Tenant = store, corpus.NewSearcher(store, emb), f.tenant
 	if cfg.Prices == nil {
@@ -124,9 +136,12 @@ func (f *storeFlags) openEngine(ctx context.Context, cfg executor.Config) (*exec
 	eng, err := executor.New(cfg)
 	if err != nil {
 		closeAll()
-		return nil, nil, err
+		return nil, err
 	}
-	return eng, closeAll, nil
+	return &engineEnv{
+		engine: eng, ledger: cfg.Ledger, searcher: cfg.Searcher, close: closeAll,
+		corpus: fmt.Sprintf("%d documents (%d chunks), embedder %s", stats.Documents, stats.Chunks, emb.Name()),
+	}, nil
 }
 
 func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -192,11 +207,12 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !*quiet && !*dryRun {
 		cfg.Progress = func(p executor.Progress) { fmt.Fprintln(stderr, p.Line()) }
 	}
-	eng, closeAll, err := sf.openEngine(ctx, cfg)
+	env, err := sf.openEngine(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	defer closeAll()
+	defer env.close()
+	eng := env.engine
 
 	if *dryRun {
 		plan, err := eng.DryRun(ctx, req)

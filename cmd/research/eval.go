@@ -19,13 +19,9 @@ import (
 	"github.com/ledgerline/research/budget"
 	"github.com/ledgerline/research/configs"
 	"github.com/ledgerline/research/corpus"
-	"github.com/ledgerline/research/corpus/embedded"
-	"github.com/ledgerline/research/corpus/pgstore"
 	"github.com/ledgerline/research/eval"
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/ledger"
-	"github.com/ledgerline/research/ledger/embeddedledger"
-	"github.com/ledgerline/research/ledger/pgledger"
 	"github.com/ledgerline/research/llm"
 )
 
@@ -328,7 +324,7 @@ func runEvalGolden(ctx context.Context, f *evalFlags, args []string, stdout, std
 			return err
 		}
 	}
-	env, err := f.sf.openEvalEngine(ctx, executor.Config{Model: s.model})
+	env, err := f.sf.openEngine(ctx, executor.Config{Model: s.model})
 	if err != nil {
 		return err
 	}
@@ -436,88 +432,4 @@ func modeNames(ms []ledger.Mode) string {
 		parts[i] = string(m)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// evalEnv is an engine with the ledger it records in, for checking runs.
-type evalEnv struct {
-	engine   *executor.Engine
-	ledger   ledger.Store
-	searcher *corpus.Searcher
-	corpus   string // "19 documents (7346 chunks), embedder hash"
-	close    func()
-}
-
-// openEvalEngine opens the corpus, the ledger and the budget the flags
-// select, as ask does, and keeps the ledger so the evaluation can read
-// each run back.
-func (f *storeFlags) openEvalEngine(ctx context.Context, cfg executor.Config) (*evalEnv, error) {
-	emb, err := f.newEmbedder()
-	if err != nil {
-		return nil, err
-	}
-	var closers []func()
-	closeAll := func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			closers[i]()
-		}
-	}
-	var store corpus.Store
-	if f.db == "" {
-		s, err := embedded.Open(f.dataDir, nil)
-		if err != nil {
-			return nil, err
-		}
-		closers = append(closers, func() { s.Close() })
-		l, err := embeddedledger.Open(f.dataDir, &embeddedledger.Config{Tenant: f.tenant})
-		if err != nil {
-			closeAll()
-			return nil, err
-		}
-		closers = append(closers, func() { l.Close() })
-		store, cfg.Ledger = s, l
-	} else {
-		pool, err := openMigratedPool(ctx, f.db)
-		if err != nil {
-			return nil, err
-		}
-		closers = append(closers, pool.Close)
-		s, err := pgstore.New(pool, &pgstore.Config{Tenant: f.tenant})
-		if err != nil {
-			closeAll()
-			return nil, err
-		}
-		l, err := pgledger.New(pool, &pgledger.Config{Tenant: f.tenant})
-		if err != nil {
-			closeAll()
-			return nil, err
-		}
-		acct, err := budget.NewPostgres(pool, &budget.Config{Tenant: f.tenant})
-		if err != nil {
-			closeAll()
-			return nil, err
-		}
-		store, cfg.Ledger, cfg.Budget = s, l, acct
-	}
-	stats, err := store.Stats(ctx)
-	if err != nil {
-		closeAll()
-		return nil, err
-	}
-	if stats.Documents == 0 {
-		closeAll()
-		return nil, fmt.Errorf("the store holds no filings: run `research ingest --manifest ../shared/corpus/manifest.jsonl` first (same --db or --data-dir); eval ingests nothing")
-	}
-	cfg.Store, cfg.Searcher, cfg.Tenant = store, corpus.NewSearcher(store, emb), f.tenant
-	if cfg.Prices == nil {
-		cfg.Prices = configs.Prices()
-	}
-	eng, err := executor.New(cfg)
-	if err != nil {
-		closeAll()
-		return nil, err
-	}
-	return &evalEnv{
-		engine: eng, ledger: cfg.Ledger, searcher: cfg.Searcher, close: closeAll,
-		corpus: fmt.Sprintf("%d documents (%d chunks), embedder %s", stats.Documents, stats.Chunks, emb.Name()),
-	}, nil
 }
