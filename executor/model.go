@@ -114,7 +114,7 @@ func (c *budgetedCaller) Call(ctx context.Context, req llm.ChatRequest) (*llm.Ch
 		resp, err := e.cfg.Model.Caller.Call(ctx, req)
 		took := time.Since(started)
 		if err != nil {
-			_, _ = e.cfg.Budget.Release(context.WithoutCancel(ctx), key)
+			rs.release(ctx, key)
 			release()
 			lastErr = err
 			rs.progress(ctx, Progress{Kind: "model_call", Node: c.purpose, Duration: took, Wait: wait, Message: fmt.Sprintf("%s attempt %d failed: %v", req.Model, attempt, err)})
@@ -222,7 +222,7 @@ func (rs *runState) reserveSynthesis(ctx context.Context) (func(), error) {
 		}
 		return nil, fmt.Errorf("executor: hold back the synthesis budget: %w", err)
 	}
-	return func() { _, _ = e.cfg.Budget.Release(context.WithoutCancel(ctx), key) }, nil
+	return func() { rs.release(ctx, key) }, nil
 }
 
 // reserveFresh reserves amounts under key, or, when a resumed run finds
@@ -247,5 +247,14 @@ func (rs *runState) reserveFresh(ctx context.Context, key string, amounts budget
 		if !res.Replayed || res.State == budget.StateReserved {
 			return k, nil
 		}
+	}
+}
+
+// release gives back a reservation that will not be settled. A release
+// that fails leaves the hold to expire with its TTL (the budget's sweep
+// returns it); the run says so rather than failing.
+func (rs *runState) release(ctx context.Context, key string) {
+	if _, err := rs.e.cfg.Budget.Release(context.WithoutCancel(ctx), key); err != nil {
+		rs.note(fmt.Sprintf("could not release the reservation %s (%v); it is returned when it expires", key, err))
 	}
 }
