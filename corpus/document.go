@@ -33,7 +33,26 @@ type Document struct {
 	Format     Format    // source format
 	Pages      int       // number of pages; 0 when the source has no page breaks
 	Embedder   string    // identity of the embedder that embedded its chunks
+	Entity     Entity    // what the filing says of its issuer; zero for text and PDF sources
 	Text       string    // canonical text; empty in listings
+}
+
+// Entity is what a filing's own inline XBRL says of its issuer: the names a
+// question may use for it, read from data rather than written down.
+type Entity struct {
+	Registrant string   `json:"registrant,omitempty"` // dei:EntityRegistrantName as displayed; "" when untagged
+	CIK        string   `json:"cik,omitempty"`        // dei:EntityCentralIndexKey without leading zeros; "" when untagged
+	Symbols    []string `json:"symbols,omitempty"`    // dei:TradingSymbol values, upper case, sorted, distinct
+	// Members are the distinct explicit dimension members of the filing's
+	// facts, qualified ("amzn:AmazonWebServicesSegmentMember"), sorted. The
+	// issuer's own members (its prefix, not a standard taxonomy's) name its
+	// segments, products and brands.
+	Members []string `json:"members,omitempty"`
+}
+
+// IsZero reports whether the filing said nothing of its issuer.
+func (e Entity) IsZero() bool {
+	return e.Registrant == "" && e.CIK == "" && len(e.Symbols) == 0 && len(e.Members) == 0
 }
 
 // DocumentID returns the identity of a canonical text: its hex sha256.
@@ -64,10 +83,20 @@ func ChunkID(documentID string, ordinal int) string {
 	return fmt.Sprintf("%s-%05d", prefix, ordinal)
 }
 
-// Fact is one numeric inline-XBRL fact (an ix:nonFraction element).
+// Fact kinds: where a fact was read from.
+const (
+	FactXBRL  = "xbrl"  // an inline-XBRL ix:nonFraction element
+	FactTable = "table" // a cell of a financial table in a text or PDF filing
+)
+
+// Fact is one reported number: a tagged inline-XBRL fact (an
+// ix:nonFraction element), or a cell of a financial table read from a text
+// or PDF filing. Where both exist for a figure, the tagged fact wins.
 type Fact struct {
 	DocumentID  string
-	Concept     string            // qualified name, e.g. "us-gaap:Revenues"
+	Kind        string            // FactXBRL or FactTable; "" is read as FactXBRL
+	Concept     string            // qualified name, e.g. "us-gaap:Revenues"; "" for a table fact
+	Label       string            // the row label the filing prints beside the value ("Total net sales"); "" when none
 	Value       decimal.Decimal   // scale and sign applied
 	Unit        string            // "USD", "shares", "USD/shares", "pure", ...
 	Decimals    string            // as tagged: "-6", "2", "INF"; "" when absent

@@ -32,9 +32,15 @@ var ErrEmptyHTML = errors.New("corpus: html: no body text")
 // empty. Text[Start:End] is the value as displayed ("391,035", "—", "two").
 // A fact that is not displayed, because it sits in ix:hidden or under a
 // display:none element, has Start == End == -1.
+//
+// Entity is what the cover page tags about the issuer (registrant name,
+// CIK, trading symbols) and the explicit dimension members of its facts.
+// Facts are of kind FactXBRL, each displayed one labelled with the first
+// cell of its table row.
 type ParsedHTML struct {
-	Text  string
-	Facts []Fact
+	Text   string
+	Facts  []Fact
+	Entity Entity
 }
 
 // ParseHTML renders an EDGAR inline-XBRL HTML filing to canonical text and
@@ -80,7 +86,10 @@ func ParseHTML(r io.Reader) (*ParsedHTML, error) {
 	if len(p.main.b) == 0 {
 		return nil, ErrEmptyHTML
 	}
-	return &ParsedHTML{Text: string(p.main.b), Facts: p.resolveFacts()}, nil
+	out := &ParsedHTML{Text: string(p.main.b), Facts: p.resolveFacts(), Entity: readEntity(raw)}
+	labelFacts(out.Text, out.Facts)
+	out.Entity.Members = entityMembers(out.Facts)
+	return out, nil
 }
 
 // hasCSSPageBreak reports whether a tag in raw asks for a page break with

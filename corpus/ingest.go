@@ -285,7 +285,7 @@ func (in *Ingester) prepare(ctx context.Context, e ManifestEntry, chunkOpts *Chu
 		if err != nil {
 			return prepared{err: err}
 		}
-		doc.Text, facts = parsed.Text, parsed.Facts
+		doc.Text, facts, doc.Entity = parsed.Text, parsed.Facts, parsed.Entity
 		doc.Pages = pageCount(doc.Text)
 	case FormatText:
 		f, err := os.Open(e.Path)

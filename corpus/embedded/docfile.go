@@ -43,6 +43,7 @@ type docRecord struct {
 	Source, Format            string
 	Pages                     int
 	Embedder                  string
+	Entity                    corpus.Entity
 	Text                      string
 	Dim                       int
 	Chunks                    []chunkRecord
@@ -69,6 +70,7 @@ type factRecord struct {
 	Dimensions             map[string]string
 	ContextID              string
 	Start, End             int
+	Kind, Label            string
 }
 
 // encodeDocFile returns the file holding a validated document.
@@ -76,7 +78,7 @@ func encodeDocFile(added time.Time, doc *corpus.Document, chunks []corpus.Chunk,
 	rec := docRecord{
 		ID: doc.ID, Ticker: doc.Ticker, Company: doc.Company, Form: doc.Form, FiscalYear: doc.FiscalYear,
 		PeriodEnd: doc.PeriodEnd, Filed: doc.Filed, Source: doc.Source, Format: string(doc.Format),
-		Pages: doc.Pages, Embedder: doc.Embedder, Text: doc.Text, Dim: dim,
+		Pages: doc.Pages, Embedder: doc.Embedder, Entity: doc.Entity, Text: doc.Text, Dim: dim,
 		Chunks: make([]chunkRecord, len(chunks)),
 		Facts:  make([]factRecord, len(facts)),
 	}
@@ -104,7 +106,7 @@ func encodeDocFile(added time.Time, doc *corpus.Document, chunks []corpus.Chunk,
 		rec.Facts[i] = factRecord{
 			Concept: f.Concept, Value: f.Value.String(), Unit: f.Unit, Decimals: f.Decimals,
 			PeriodStart: f.PeriodStart, PeriodEnd: f.PeriodEnd, Instant: f.Instant, Dimensions: f.Dimensions,
-			ContextID: f.ContextID, Start: f.Start, End: f.End,
+			ContextID: f.ContextID, Start: f.Start, End: f.End, Kind: f.Kind, Label: f.Label,
 		}
 	}
 
@@ -143,7 +145,7 @@ func decodeDocFile(data []byte) (added int64, doc *corpus.Document, chunks []cor
 	doc = &corpus.Document{
 		ID: rec.ID, Ticker: rec.Ticker, Company: rec.Company, Form: rec.Form, FiscalYear: rec.FiscalYear,
 		PeriodEnd: rec.PeriodEnd, Filed: rec.Filed, Source: rec.Source, Format: corpus.Format(rec.Format),
-		Pages: rec.Pages, Embedder: rec.Embedder, Text: rec.Text,
+		Pages: rec.Pages, Embedder: rec.Embedder, Entity: rec.Entity, Text: rec.Text,
 	}
 	nvec := 0
 	for _, c := range rec.Chunks {
@@ -180,10 +182,14 @@ func decodeDocFile(data []byte) (added int64, doc *corpus.Document, chunks []cor
 		if err != nil {
 			return 0, nil, nil, nil, fmt.Errorf("%w: fact %d value: %v", ErrCorrupt, i, err)
 		}
+		kind := f.Kind
+		if kind == "" { // written before facts had kinds
+			kind = corpus.FactXBRL
+		}
 		facts[i] = corpus.Fact{
 			DocumentID: rec.ID, Concept: f.Concept, Value: v, Unit: f.Unit, Decimals: f.Decimals,
 			PeriodStart: f.PeriodStart, PeriodEnd: f.PeriodEnd, Instant: f.Instant, Dimensions: f.Dimensions,
-			ContextID: f.ContextID, Start: f.Start, End: f.End,
+			ContextID: f.ContextID, Start: f.Start, End: f.End, Kind: kind, Label: f.Label,
 		}
 	}
 	return added, doc, chunks, facts, nil

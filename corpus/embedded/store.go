@@ -286,6 +286,8 @@ func newEntry(doc *corpus.Document, chunks []corpus.Chunk, facts []corpus.Fact, 
 		vecs:   make([][]float32, len(chunks)),
 	}
 	e.doc.PeriodEnd, e.doc.Filed = date(doc.PeriodEnd), date(doc.Filed)
+	e.doc.Entity.Symbols = slices.Clone(doc.Entity.Symbols)
+	e.doc.Entity.Members = slices.Clone(doc.Entity.Members)
 	seen := make(map[string]bool, len(chunks))
 	nvec := 0
 	for _, c := range chunks {
@@ -332,6 +334,9 @@ func newEntry(doc *corpus.Document, chunks []corpus.Chunk, facts []corpus.Fact, 
 		f.DocumentID = doc.ID
 		f.PeriodStart, f.PeriodEnd = date(f.PeriodStart), date(f.PeriodEnd)
 		f.Dimensions = maps.Clone(f.Dimensions)
+		if f.Kind == "" {
+			f.Kind = corpus.FactXBRL
+		}
 		e.doc.facts[i] = f
 	}
 	return e, nil

@@ -15,7 +15,7 @@ import (
 
 const factsSelect = `
 SELECT f.document_id, f.concept, f.value, f.unit, f.decimals, f.period_start, f.period_end, f.instant,
-	f.dimensions, f.context_id, f.start_offset, f.end_offset
+	f.dimensions, f.context_id, f.start_offset, f.end_offset, f.kind, f.label
 FROM facts f`
 
 const factsJoinDocuments = ` JOIN documents d ON d.tenant_id = f.tenant_id AND d.id = f.document_id`
@@ -61,7 +61,7 @@ func scanFact(row pgx.CollectableRow) (corpus.Fact, error) {
 	var value pgtype.Numeric
 	var start pgtype.Date
 	err := row.Scan(&f.DocumentID, &f.Concept, &value, &f.Unit, &f.Decimals, &start, &f.PeriodEnd, &f.Instant,
-		&f.Dimensions, &f.ContextID, &f.Start, &f.End)
+		&f.Dimensions, &f.ContextID, &f.Start, &f.End, &f.Kind, &f.Label)
 	if err != nil {
 		return f, err
 	}
@@ -75,6 +75,14 @@ func scanFact(row pgx.CollectableRow) (corpus.Fact, error) {
 		f.Dimensions = nil
 	}
 	return f, nil
+}
+
+// factKind is the stored kind of a fact: "" is an inline-XBRL fact.
+func factKind(k string) string {
+	if k == "" {
+		return corpus.FactXBRL
+	}
+	return k
 }
 
 // numeric converts a decimal exactly, without a detour through text.

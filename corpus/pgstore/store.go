@@ -136,13 +136,13 @@ func ensureVector(ctx context.Context, conn *pgx.Conn) error {
 }
 
 const insertDocumentSQL = `
-INSERT INTO documents (tenant_id, id, ticker, company, form, fiscal_year, period_end, filed, source, format, pages, embedder, text)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+INSERT INTO documents (tenant_id, id, ticker, company, form, fiscal_year, period_end, filed, source, format, pages, embedder, entity, text)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
 ON CONFLICT (tenant_id, id) DO NOTHING`
 
 var chunkColumns = []string{"tenant_id", "id", "document_id", "ordinal", "section", "page", "start_offset", "end_offset", "text", "embedding"}
 
-var factColumns = []string{"tenant_id", "document_id", "ordinal", "concept", "value", "unit", "decimals", "period_start", "period_end", "instant", "dimensions", "context_id", "start_offset", "end_offset"}
+var factColumns = []string{"tenant_id", "document_id", "ordinal", "concept", "value", "unit", "decimals", "period_start", "period_end", "instant", "dimensions", "context_id", "start_offset", "end_offset", "kind", "label"}
 
 // AddDocument stores a document with its chunks and facts in one
 // transaction. It returns false, and writes nothing, when the tenant already
@@ -168,7 +168,7 @@ func (s *Store) AddDocumentTx(ctx context.Context, tx pgx.Tx, doc *corpus.Docume
 	}
 	tag, err := tx.Exec(ctx, insertDocumentSQL, s.tenant, doc.ID, doc.Ticker, doc.Company, doc.Form,
 		doc.FiscalYear, date(doc.PeriodEnd), nullDate(doc.Filed), doc.Source, string(doc.Format), doc.Pages,
-		doc.Embedder, doc.Text)
+		doc.Embedder, doc.Entity, doc.Text)
 	if err != nil {
 		return false, fmt.Errorf("pgstore: add document %s: %w", doc.ID, err)
 	}
@@ -196,7 +196,7 @@ func (s *Store) AddDocumentTx(ctx context.Context, tx pgx.Tx, doc *corpus.Docume
 				dims = map[string]string{}
 			}
 			rows[i] = []any{s.tenant, doc.ID, i, f.Concept, numeric(f.Value), f.Unit, f.Decimals,
-				nullDate(f.PeriodStart), date(f.PeriodEnd), f.Instant, dims, f.ContextID, f.Start, f.End}
+				nullDate(f.PeriodStart), date(f.PeriodEnd), f.Instant, dims, f.ContextID, f.Start, f.End, factKind(f.Kind), f.Label}
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"facts"}, factColumns, pgx.CopyFromRows(rows)); err != nil {
 			return false, fmt.Errorf("pgstore: add facts of %s: %w", doc.ID, err)
@@ -228,7 +228,7 @@ func validateDocument(doc *corpus.Document, chunks []corpus.Chunk, facts []corpu
 	return nil
 }
 
-const documentColumns = `id, ticker, company, form, fiscal_year, period_end, filed, source, format, pages, embedder`
+const documentColumns = `id, ticker, company, form, fiscal_year, period_end, filed, source, format, pages, embedder, entity`
 
 const documentSQL = `SELECT ` + documentColumns + `, text FROM documents WHERE tenant_id = $1 AND id = $2`
 
@@ -278,7 +278,7 @@ func scanDocument(withText bool) pgx.RowToFunc[corpus.Document] {
 		var d corpus.Document
 		var filed pgtype.Date
 		var format string
-		dest := []any{&d.ID, &d.Ticker, &d.Company, &d.Form, &d.FiscalYear, &d.PeriodEnd, &filed, &d.Source, &format, &d.Pages, &d.Embedder}
+		dest := []any{&d.ID, &d.Ticker, &d.Company, &d.Form, &d.FiscalYear, &d.PeriodEnd, &filed, &d.Source, &format, &d.Pages, &d.Embedder, &d.Entity}
 		if withText {
 			dest = append(dest, &d.Text)
 		}

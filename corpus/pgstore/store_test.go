@@ -238,6 +238,7 @@ func TestFactsRoundTrip(t *testing.T) {
 	}
 	for i := range facts {
 		facts[i].DocumentID = doc.ID
+		facts[i].Kind = corpus.FactXBRL
 	}
 	mustAdd(t, s, doc, chunks, facts)
 

@@ -571,10 +571,13 @@ func cosine(a, b []float32) float64 {
 func testFacts(t *testing.T, s corpus.Store) {
 	ctx := context.Background()
 	doc, chunks := build(appleSpec, 1)
+	doc.Entity = corpus.Entity{Registrant: "Apple Inc.", CIK: "320193", Symbols: []string{"AAPL"},
+		Members: []string{"aapl:IPhoneMember", "us-gaap:ProductMember"}}
 	start := strings.Index(doc.Text, "391,035")
 	facts := []corpus.Fact{
 		{
-			DocumentID: doc.ID, Concept: "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
+			DocumentID: doc.ID, Kind: corpus.FactXBRL, Label: "Total net sales",
+			Concept: "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
 			Value: decimal.RequireFromString("391035000000"), Unit: "USD", Decimals: "-6",
 			PeriodStart: day("2023-10-01"), PeriodEnd: day("2024-09-28"), ContextID: "c-1",
 			Start: start, End: start + len("391,035"),
@@ -598,8 +601,24 @@ func testFacts(t *testing.T, s corpus.Store) {
 			PeriodEnd: day("2024-09-28"), Instant: true, ContextID: "c-3",
 			Start: start, End: start + 1,
 		},
+		{
+			DocumentID: doc.ID, Kind: corpus.FactTable, Label: "Total net sales",
+			Value: decimal.RequireFromString("383285000000"), Unit: "USD", Decimals: "-6",
+			PeriodStart: day("2022-09-25"), PeriodEnd: day("2023-09-30"),
+			Start: start, End: start + len("391,035"),
+		},
 	}
 	add(t, s, doc, chunks, facts)
+	docs, err := s.Documents(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := slices.IndexFunc(docs, func(d corpus.Document) bool { return d.ID == doc.ID }); i < 0 {
+		t.Fatalf("Documents() lacks %s", doc.ID)
+	} else if e := docs[i].Entity; e.Registrant != doc.Entity.Registrant || e.CIK != doc.Entity.CIK ||
+		!slices.Equal(e.Symbols, doc.Entity.Symbols) || !slices.Equal(e.Members, doc.Entity.Members) {
+		t.Errorf("Documents() entity = %+v, want %+v", e, doc.Entity)
+	}
 	d2, c2 := build(nvidiaSpec, 1000)
 	add(t, s, d2, c2, []corpus.Fact{{
 		DocumentID: d2.ID, Concept: "us-gaap:Revenues", Value: decimal.RequireFromString("26974000000"),
@@ -615,6 +634,13 @@ func testFacts(t *testing.T, s corpus.Store) {
 	}
 	for i, f := range all {
 		w := facts[i]
+		wantKind := w.Kind
+		if wantKind == "" {
+			wantKind = corpus.FactXBRL
+		}
+		if f.Kind != wantKind || f.Label != w.Label {
+			t.Errorf("fact %d kind, label = %q, %q, want %q, %q", i, f.Kind, f.Label, wantKind, w.Label)
+		}
 		if f.DocumentID != w.DocumentID || f.Concept != w.Concept || !f.Value.Equal(w.Value) || f.Unit != w.Unit ||
 			f.Decimals != w.Decimals || !f.PeriodStart.Equal(w.PeriodStart) || !f.PeriodEnd.Equal(w.PeriodEnd) ||
 			f.Instant != w.Instant || f.ContextID != w.ContextID || f.Start != w.Start || f.End != w.End ||
