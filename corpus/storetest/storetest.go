@@ -578,7 +578,7 @@ func testFacts(t *testing.T, s corpus.Store) {
 		{
 			DocumentID: doc.ID, Kind: corpus.FactXBRL, Label: "Total net sales",
 			Concept: "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
-			Value: decimal.RequireFromString("391035000000"), Unit: "USD", Decimals: "-6",
+			Value:   decimal.RequireFromString("391035000000"), Unit: "USD", Decimals: "-6",
 			PeriodStart: day("2023-10-01"), PeriodEnd: day("2024-09-28"), ContextID: "c-1",
 			Start: start, End: start + len("391,035"),
 		},
