@@ -22,6 +22,9 @@ type FactFilter struct {
 	DocumentID string
 	Ticker     string
 	Concept    string    // qualified concept name, exact match
+	Kind       string    // FactXBRL or FactTable; "" means any
+	Label      string    // the row label, exact match
+	Member     string    // facts with this explicit dimension member (on any axis)
 	PeriodEnd  time.Time // end of the period or the instant; zero means any
 	Limit      int       // 0 means no limit
 }

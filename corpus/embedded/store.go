@@ -651,6 +651,8 @@ func (s *Store) Facts(ctx context.Context, f corpus.FactFilter) ([]corpus.Fact, 
 				return out, nil
 			}
 			if (f.Concept == "" || fact.Concept == f.Concept) &&
+				(f.Kind == "" || fact.Kind == f.Kind) && (f.Label == "" || fact.Label == f.Label) &&
+				(f.Member == "" || hasMember(fact.Dimensions, f.Member)) &&
 				(f.PeriodEnd.IsZero() || sameDay(fact.PeriodEnd, f.PeriodEnd)) {
 				fact.Dimensions = maps.Clone(fact.Dimensions)
 				out = append(out, fact)
@@ -658,6 +660,15 @@ func (s *Store) Facts(ctx context.Context, f corpus.FactFilter) ([]corpus.Fact, 
 		}
 	}
 	return out, nil
+}
+
+func hasMember(dims map[string]string, member string) bool {
+	for _, m := range dims {
+		if m == member {
+			return true
+		}
+	}
+	return false
 }
 
 // Stats implements corpus.Store. Embedders leaves out the empty name of

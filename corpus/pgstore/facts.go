@@ -41,6 +41,15 @@ func (s *Store) Facts(ctx context.Context, f corpus.FactFilter) ([]corpus.Fact, 
 	if f.Concept != "" {
 		sql.WriteString(" AND f.concept = " + a.add(f.Concept))
 	}
+	if f.Kind != "" {
+		sql.WriteString(" AND f.kind = " + a.add(f.Kind))
+	}
+	if f.Label != "" {
+		sql.WriteString(" AND f.label = " + a.add(f.Label))
+	}
+	if f.Member != "" {
+		sql.WriteString(" AND EXISTS (SELECT 1 FROM jsonb_each_text(f.dimensions) m WHERE m.value = " + a.add(f.Member) + ")")
+	}
 	if !f.PeriodEnd.IsZero() {
 		sql.WriteString(" AND f.period_end = " + a.add(date(f.PeriodEnd)))
 	}

@@ -667,6 +667,28 @@ func testFacts(t *testing.T, s corpus.Store) {
 	if len(got) != 0 {
 		t.Fatalf("Facts(AAPL Revenues) = %d facts, want none (NVDA's must not leak)", len(got))
 	}
+	for _, tt := range []struct {
+		f    corpus.FactFilter
+		want int // facts[want] is the one fact expected; -1 for none
+	}{
+		{corpus.FactFilter{DocumentID: doc.ID, Kind: corpus.FactTable}, 4},
+		{corpus.FactFilter{DocumentID: doc.ID, Kind: corpus.FactTable, Label: "Total net sales"}, 4},
+		{corpus.FactFilter{DocumentID: doc.ID, Kind: corpus.FactXBRL, Label: "Total net sales"}, 0},
+		{corpus.FactFilter{DocumentID: doc.ID, Label: "Products"}, -1},
+		{corpus.FactFilter{DocumentID: doc.ID, Member: "us-gaap:ProductMember"}, 1},
+		{corpus.FactFilter{DocumentID: doc.ID, Member: "us-gaap:ServiceMember"}, -1},
+	} {
+		got, err := s.Facts(ctx, tt.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case tt.want < 0 && len(got) != 0:
+			t.Errorf("Facts(%+v) = %d facts, want none", tt.f, len(got))
+		case tt.want >= 0 && (len(got) != 1 || !got[0].Value.Equal(facts[tt.want].Value)):
+			t.Errorf("Facts(%+v) = %+v, want fact %d", tt.f, got, tt.want)
+		}
+	}
 	got, err = s.Facts(ctx, corpus.FactFilter{Ticker: "AAPL", Limit: 2})
 	if err != nil {
 		t.Fatal(err)
