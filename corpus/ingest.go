@@ -302,6 +302,11 @@ func (in *Ingester) prepare(ctx context.Context, e ManifestEntry, chunkOpts *Chu
 			return prepared{err: err}
 		}
 	}
+	if format != FormatHTML {
+		// Text and PDF filings carry no tags: their financial tables are
+		// read into table facts instead.
+		facts = TableFacts(doc)
+	}
 	doc.ID = DocumentID(doc.Text)
 	for i := range facts {
 		facts[i].DocumentID = doc.ID

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -217,5 +218,46 @@ func TestSearchSampleCorpus(t *testing.T) {
 		if r.Section != "Item 1A" || r.Form != "10-K" {
 			t.Errorf("result outside the filter: %s %s", r.Form, r.Section)
 		}
+	}
+}
+
+// TestIngestedTableFacts checks that text filings, which carry no tags,
+// are stored with the facts of their financial tables, and inline-XBRL
+// ones with their issuer's names and their facts' row labels.
+func TestIngestedTableFacts(t *testing.T) {
+	store, _ := ingestCorpus(t)
+	ctx := context.Background()
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	facts, err := store.Facts(ctx, corpus.FactFilter{Ticker: "AAPL", Kind: corpus.FactTable, Label: "Total net sales", PeriodEnd: day("2022-09-24")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range facts {
+		if f.Concept == "" && f.Value.Equal(decimal.RequireFromString("394328000000")) && !f.Instant {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no table fact of Apple's FY2022 total net sales of 394,328 million among %+v", facts)
+	}
+	docs, err := store.Documents(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		switch {
+		case d.Format == corpus.FormatHTML && (d.Entity.Registrant == "" || !slices.Contains(d.Entity.Symbols, d.Ticker)):
+			t.Errorf("%s %s: entity %+v lacks its registrant or its own symbol", d.Ticker, d.Form, d.Entity)
+		case d.Format != corpus.FormatHTML && !d.Entity.IsZero():
+			t.Errorf("%s %s (%s): an entity %+v from a source that tags none", d.Ticker, d.Form, d.Format, d.Entity)
+		}
+	}
+	labelled, err := store.Facts(ctx, corpus.FactFilter{Ticker: "NVDA", Kind: corpus.FactXBRL, Label: "Revenue"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(labelled) == 0 {
+		t.Error("no NVIDIA fact carries the row label Revenue")
 	}
 }

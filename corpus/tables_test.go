@@ -1,0 +1,645 @@
+package corpus
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// tableDoc is a filing whose canonical text is text.
+func tableDoc(t testing.TB, form string, fiscalYear int, periodEnd, text string) *Document {
+	t.Helper()
+	if Canonicalize(text) != text {
+		t.Fatalf("fixture is not canonical text:\n%q\n%q", text, Canonicalize(text))
+	}
+	end, err := time.Parse(time.DateOnly, periodEnd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Document{ID: DocumentID(text), Form: form, FiscalYear: fiscalYear, PeriodEnd: end, Text: text}
+}
+
+// tableWant is what a test expects of one fact: its label, its printed
+// text, its value, unit and period ("2022-01-01..2022-12-31" for a
+// duration, "2022-12-31" for an instant).
+type tableWant struct {
+	label, printed, value, unit, period string
+}
+
+func tablePeriodOf(f Fact) string {
+	if f.Instant {
+		return f.PeriodEnd.Format(time.DateOnly)
+	}
+	return f.PeriodStart.Format(time.DateOnly) + ".." + f.PeriodEnd.Format(time.DateOnly)
+}
+
+// tableFind returns the fact of a label, period and unit.
+func tableFind(facts []Fact, label, period, unit string) (Fact, bool) {
+	for _, f := range facts {
+		if f.Label == label && tablePeriodOf(f) == period && f.Unit == unit {
+			return f, true
+		}
+	}
+	return Fact{}, false
+}
+
+// tableCheck holds facts to the invariants every table fact keeps and to
+// the facts wanted.
+func tableCheck(t *testing.T, doc *Document, facts []Fact, want []tableWant) {
+	t.Helper()
+	tableCheckSpans(t, doc, facts)
+	for _, w := range want {
+		f, ok := tableFind(facts, w.label, w.period, w.unit)
+		if !ok {
+			t.Errorf("no fact %q for %s; facts:\n%s", w.label, w.period, tableDump(doc, facts))
+			continue
+		}
+		if got := doc.Text[f.Start:f.End]; got != w.printed {
+			t.Errorf("%q %s: span holds %q, want %q", w.label, w.period, got, w.printed)
+		}
+		if !f.Value.Equal(decimal.RequireFromString(w.value)) || f.Unit != w.unit {
+			t.Errorf("%q %s = %s %s, want %s %s", w.label, w.period, f.Value, f.Unit, w.value, w.unit)
+		}
+	}
+}
+
+func tableCheckSpans(t *testing.T, doc *Document, facts []Fact) {
+	t.Helper()
+	pages := NewPageIndex(doc.Text)
+	for _, f := range facts {
+		if f.Start < 0 || f.Start >= f.End || f.End > len(doc.Text) {
+			t.Fatalf("fact %q has span [%d:%d] in a text of %d bytes", f.Label, f.Start, f.End, len(doc.Text))
+		}
+		span := doc.Text[f.Start:f.End]
+		if !strings.ContainsAny(span, "0123456789") || strings.ContainsAny(span, "\n\f$") {
+			t.Errorf("fact %q spans %q", f.Label, span)
+		}
+		if pages.Page(f.Start) != pages.Page(f.End-1) {
+			t.Errorf("fact %q spans a page break", f.Label)
+		}
+		if f.Kind != FactTable || f.Concept != "" || f.Dimensions != nil || f.DocumentID != doc.ID || f.Label == "" {
+			t.Errorf("fact %q: kind %q, concept %q, dimensions %v, document %q", f.Label, f.Kind, f.Concept, f.Dimensions, f.DocumentID)
+		}
+		switch {
+		case f.Instant && !f.PeriodStart.IsZero(),
+			!f.Instant && !f.PeriodStart.Before(f.PeriodEnd),
+			f.PeriodEnd.After(doc.PeriodEnd.AddDate(0, 0, maxTableFutureDays)):
+			t.Errorf("fact %q has period %s", f.Label, tablePeriodOf(f))
+		}
+		switch f.Unit {
+		case "USD", "USD/shares", "shares", "pure":
+		default:
+			t.Errorf("fact %q has unit %q", f.Label, f.Unit)
+		}
+	}
+}
+
+func tableDump(doc *Document, facts []Fact) string {
+	var b strings.Builder
+	for _, f := range facts {
+		fmt.Fprintf(&b, "  %q %s %s %s dec %s %q\n", f.Label, tablePeriodOf(f), f.Value, f.Unit, f.Decimals, doc.Text[f.Start:f.End])
+	}
+	return b.String()
+}
+
+func TestTableFactsIncomeStatement(t *testing.T) {
+	doc := tableDoc(t, "10-K", 2022, "2022-12-31", `ACME CORP
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions, except per share amounts)
+2022 2021 2020
+Revenue $ 1,234 $ 1,100 $ 990
+Cost of sales 700 650 600
+Gross margin 534 450 390
+Other income (expense), net (45) 12 —
+Net income $ 400 $ 350 $ 300
+Earnings per share:
+Basic $ 2.01 $ 1.75 $ 1.50
+Diluted $ 1.99 $ 1.73 $ 1.48
+Weighted-average shares outstanding:
+Basic 199 200 201
+Diluted 201 202 203
+`)
+	facts := TableFacts(doc)
+	tableCheck(t, doc, facts, []tableWant{
+		{"Revenue", "1,234", "1234000000", "USD", "2022-01-01..2022-12-31"},
+		{"Revenue", "1,100", "1100000000", "USD", "2021-01-01..2021-12-31"},
+		{"Revenue", "990", "990000000", "USD", "2020-01-01..2020-12-31"},
+		{"Cost of sales", "650", "650000000", "USD", "2021-01-01..2021-12-31"},
+		{"Other income (expense), net", "(45)", "-45000000", "USD", "2022-01-01..2022-12-31"},
+		{"Diluted", "1.99", "1.99", "USD/shares", "2022-01-01..2022-12-31"},
+		{"Basic", "1.50", "1.5", "USD/shares", "2020-01-01..2020-12-31"},
+		{"Diluted", "201", "201000000", "shares", "2022-01-01..2022-12-31"},
+	})
+	if _, ok := tableFind(facts, "Other income (expense), net", "2020-01-01..2020-12-31", "USD"); ok {
+		t.Error("a dash gave a fact")
+	}
+	if f, _ := tableFind(facts, "Revenue", "2022-01-01..2022-12-31", "USD"); f.Decimals != "-6" {
+		t.Errorf("revenue decimals = %q, want -6", f.Decimals)
+	}
+	if f, _ := tableFind(facts, "Diluted", "2022-01-01..2022-12-31", "USD/shares"); f.Decimals != "2" {
+		t.Errorf("EPS decimals = %q, want 2", f.Decimals)
+	}
+	if n := len(facts); n != 9*3-1 {
+		t.Errorf("%d facts, want %d", n, 9*3-1)
+	}
+}
+
+func TestTableFactsBalanceSheet(t *testing.T) {
+	doc := tableDoc(t, "10-K", 2022, "2022-09-24", `CONSOLIDATED BALANCE SHEETS
+(In millions, except number of shares, which are reflected in thousands, and par value)
+September 24, September 25,
+2022 2021
+ASSETS:
+Current assets:
+Cash and cash equivalents $ 23,646 $ 34,940
+Inventories 4,946 6,580
+Total assets $ 352,755 $ 351,002
+Shareholders’ equity:
+Common stock and additional paid-in capital, $0.00001 par value: 50,400,000 shares
+authorized; 15,943,425 and 16,426,786 shares issued and outstanding, respectively 64,849 57,365
+Retained earnings/(Accumulated deficit) (3,068) 5,562
+`)
+	facts := TableFacts(doc)
+	const label = "Common stock and additional paid-in capital, $0.00001 par value: 50,400,000 shares " +
+		"authorized; 15,943,425 and 16,426,786 shares issued and outstanding, respectively"
+	tableCheck(t, doc, facts, []tableWant{
+		{"Cash and cash equivalents", "23,646", "23646000000", "USD", "2022-09-24"},
+		{"Cash and cash equivalents", "34,940", "34940000000", "USD", "2021-09-25"},
+		{"Inventories", "6,580", "6580000000", "USD", "2021-09-25"},
+		{"Total assets", "352,755", "352755000000", "USD", "2022-09-24"},
+		{label, "64,849", "64849000000", "USD", "2022-09-24"},
+		{"Retained earnings/(Accumulated deficit)", "(3,068)", "-3068000000", "USD", "2022-09-24"},
+	})
+	for _, f := range facts {
+		if !f.Instant {
+			t.Errorf("%q is not an instant", f.Label)
+		}
+	}
+}
+
+func TestTableFactsQuarterAndYearToDate(t *testing.T) {
+	doc := tableDoc(t, "10-Q", 2023, "2023-07-01", `CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (Unaudited)
+(In millions, except number of shares which are reflected in thousands and per share amounts)
+
+Three Months Ended Nine Months Ended
+July 1, June 25, July 1, June 25,
+2023 2022 2023 2022
+Net sales:
+Products $ 60,584 $ 63,355 $ 230,901 $ 245,241
+Services 21,213 19,604 62,886 58,941
+Total net sales 81,797 82,959 293,787 304,182
+Earnings per share:
+Diluted $ 1.26 $ 1.20 $ 4.67 $ 4.82
+Shares used in computing earnings per share:
+Diluted 15,775,021 16,262,203 15,859,263 16,394,937
+`)
+	facts := TableFacts(doc)
+	tableCheck(t, doc, facts, []tableWant{
+		{"Total net sales", "81,797", "81797000000", "USD", "2023-04-02..2023-07-01"},
+		{"Total net sales", "82,959", "82959000000", "USD", "2022-03-26..2022-06-25"},
+		{"Total net sales", "293,787", "293787000000", "USD", "2022-10-02..2023-07-01"},
+		{"Total net sales", "304,182", "304182000000", "USD", "2021-09-26..2022-06-25"},
+		{"Products", "60,584", "60584000000", "USD", "2023-04-02..2023-07-01"},
+		{"Diluted", "4.67", "4.67", "USD/shares", "2022-10-02..2023-07-01"},
+		{"Diluted", "15,775,021", "15775021000", "shares", "2023-04-02..2023-07-01"},
+	})
+	if len(facts) != 5*4 {
+		t.Errorf("%d facts, want 20:\n%s", len(facts), tableDump(doc, facts))
+	}
+}
+
+// TestTableFactsHeaders reads the period headers filings print.
+func TestTableFactsHeaders(t *testing.T) {
+	for _, tt := range []struct {
+		name, form, end string
+		fy              int
+		header          string
+		want            []string // periods of the columns, in order
+	}{
+		{"years ended, dates on their own line", "10-K", "2022-09-24", 2022,
+			"Years ended\nSeptember 24, September 25, September 26,\n2022 2021 2020",
+			[]string{"2021-09-26..2022-09-24", "2020-09-27..2021-09-25", "2019-09-27..2020-09-26"}},
+		{"month and day before bare years", "10-K", "2022-06-30", 2022,
+			"Year Ended June 30, 2022 2021 2020",
+			[]string{"2021-07-01..2022-06-30", "2020-07-01..2021-06-30", "2019-07-01..2020-06-30"}},
+		{"years ended line above years", "10-K", "2022-12-31", 2022,
+			"Year Ended December 31,\n2021 2022",
+			[]string{"2021-01-01..2021-12-31", "2022-01-01..2022-12-31"}},
+		{"caption and dates on the header line", "10-K", "2020-12-26", 2020,
+			"Years Ended (In Millions) Dec 26, 2020 Dec 28, 2019",
+			// The earliest column starts 12 months before its end: a
+			// 52/53-week year is off by a few days.
+			[]string{"2019-12-29..2020-12-26", "2018-12-29..2019-12-28"}},
+		{"balance sheet dates", "10-K", "2020-12-26", 2020,
+			"(In Millions, Except Par Value) Dec 26, 2020 Dec 28, 2019",
+			[]string{"2020-12-26", "2019-12-28"}},
+		{"as of", "10-K", "2022-12-31", 2022,
+			"As of December 31,\n2022 2021",
+			[]string{"2022-12-31", "2021-12-31"}},
+		{"fiscal year", "10-K", "2023-05-31", 2023,
+			"Fiscal Year 2023",
+			[]string{"2022-06-01..2023-05-31"}},
+		{"six months on one line", "10-Q", "2023-07-01", 2023,
+			"Six Months Ended July 1, 2023 June 25, 2022",
+			[]string{"2023-01-02..2023-07-01", "2021-12-26..2022-06-25"}},
+		{"52 weeks", "10-K", "2022-08-28", 2022,
+			"52 Weeks Ended\nAugust 28, August 29, August 30,\n2022 2021 2020",
+			[]string{"2021-08-30..2022-08-28", "2020-08-31..2021-08-29", "2019-08-31..2020-08-30"}},
+		{"fiscal years of a retailer", "10-K", "2022-01-31", 2022,
+			"Fiscal Years Ended January 31,\n(Amounts in millions) 2022 2021 2020",
+			[]string{"2021-02-01..2022-01-31", "2020-02-01..2021-01-31", "2019-02-01..2020-01-31"}},
+		{"bare years in a 10-K name fiscal years", "10-K", "2022-09-24", 2022,
+			"2022 2021 2020",
+			[]string{"2021-09-25..2022-09-24", "2020-09-25..2021-09-24", "2019-09-25..2020-09-24"}},
+		{"change columns", "10-K", "2023-05-31", 2023,
+			"Year Ended May 31,\nPercent Change\n(Dollars in millions) 2023 Actual Constant 2022",
+			[]string{"2022-06-01..2023-05-31", "2021-06-01..2022-05-31"}},
+		{"versus column", "10-K", "2022-12-31", 2022,
+			"Year ended December 31,\n2022 2021 2020 2022 vs. 2021",
+			[]string{"2022-01-01..2022-12-31", "2021-01-01..2021-12-31", "2020-01-01..2020-12-31"}},
+		{"years only in a 10-Q", "10-Q", "2023-07-01", 2023, "2023 2022", nil},
+		{"months without days", "10-K", "2022-09-24", 2022,
+			"September September September\n2020 2021 2022", nil},
+		{"future years", "10-K", "2022-12-31", 2022, "2023 2024 2025", nil},
+		{"the same year twice", "10-K", "2022-01-31", 2022,
+			"Fiscal Years Ended January 31,\n2022 2021 2022 2021", nil},
+		{"as of and ended", "10-K", "2022-12-31", 2022,
+			"As of/ Year Ended December 31,\n2022 2021 2020", nil},
+		{"a date in a sentence", "10-K", "2022-12-31", 2022, "Dated June 1, 2020", nil},
+		{"comparisons only", "10-K", "2020-12-26", 2020, "2020 vs. 2019 2019 vs. 2018", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			// One row of as many cells as columns, each cell its column's number.
+			var cells []string
+			for i := range max(len(tt.want), 1) {
+				cells = append(cells, fmt.Sprintf("%d", 101+i))
+			}
+			if strings.Contains(tt.header, "Change") || strings.Contains(tt.header, "vs.") {
+				cells = append(cells, "5%")
+			}
+			text := "(In millions)\n" + tt.header + "\nRevenue $ " + strings.Join(cells, " ") + "\n"
+			doc := tableDoc(t, tt.form, tt.fy, tt.end, text)
+			facts := TableFacts(doc)
+			tableCheckSpans(t, doc, facts)
+			var got []string
+			for _, f := range facts {
+				got = append(got, tablePeriodOf(f))
+			}
+			if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+				t.Errorf("periods %v, want %v\n%s", got, tt.want, tableDump(doc, facts))
+			}
+		})
+	}
+}
+
+func TestTableFactsPageBreak(t *testing.T) {
+	t.Run("continued", func(t *testing.T) {
+		doc := tableDoc(t, "10-K", 2022, "2022-12-31", `CONSOLIDATED STATEMENTS OF CASH FLOWS
+(In millions)
+Year Ended December 31,
+2022 2021
+Net income $ 100 $ 90
+Depreciation 60 55
+Acme Corp. | 2022 Form 10-K | 41
+`+"\f\n"+`Table of Contents
+Acme Corp.
+CONSOLIDATED STATEMENTS OF CASH FLOWS (continued)
+Purchases of property and equipment (20) (18)
+Net cash used in investing activities $ (20) $ (18)
+`)
+		facts := TableFacts(doc)
+		tableCheck(t, doc, facts, []tableWant{
+			{"Depreciation", "60", "60000000", "USD", "2022-01-01..2022-12-31"},
+			{"Purchases of property and equipment", "(18)", "-18000000", "USD", "2021-01-01..2021-12-31"},
+			{"Net cash used in investing activities", "(20)", "-20000000", "USD", "2022-01-01..2022-12-31"},
+		})
+		if len(facts) != 8 {
+			t.Errorf("%d facts, want 8 (the page footer is not a row):\n%s", len(facts), tableDump(doc, facts))
+		}
+	})
+	t.Run("new header wins", func(t *testing.T) {
+		doc := tableDoc(t, "10-K", 2022, "2022-12-31", `(In millions)
+Year Ended December 31,
+2022 2021
+Revenue $ 100 $ 90
+41
+`+"\f\n"+`Year Ended December 31,
+2021 2020
+Revenue $ 90 $ 80
+`)
+		facts := TableFacts(doc)
+		tableCheck(t, doc, facts, []tableWant{
+			{"Revenue", "100", "100000000", "USD", "2022-01-01..2022-12-31"},
+			{"Revenue", "80", "80000000", "USD", "2020-01-01..2020-12-31"},
+		})
+		if len(facts) != 4 {
+			t.Errorf("%d facts, want 4:\n%s", len(facts), tableDump(doc, facts))
+		}
+	})
+}
+
+func TestTableFactsWithoutHeader(t *testing.T) {
+	for name, text := range map[string]string{
+		"no period header": "(In millions)\nRevenue $ 1,234 $ 1,100 $ 990\nCost of sales 700 650 600\n",
+		"after prose": "(In millions)\n2022 2021\nRevenue $ 1,234 $ 1,100\n" +
+			"Revenue grew because customers bought more anvils than they did in any year before, as the table above shows.\n" +
+			"Anvils $ 500 $ 400\n",
+		"no unit":    "2022 2021\nCustomers 1,234 1,100\nStores 70 65\n",
+		"chart axis": "$21.8 $22.1 $16.9\n$14.3 $12.2\n2018 2019 2020\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			doc := tableDoc(t, "10-K", 2022, "2022-12-31", text)
+			facts := TableFacts(doc)
+			if name == "after prose" {
+				// The table before the paragraph gives facts; the rows after it do not.
+				for _, f := range facts {
+					if f.Label != "Revenue" {
+						t.Errorf("fact %q after the table ended", f.Label)
+					}
+				}
+				return
+			}
+			if len(facts) > 0 {
+				t.Errorf("facts from a table without a period header or unit:\n%s", tableDump(doc, facts))
+			}
+		})
+	}
+}
+
+func TestTableFactsChangeColumns(t *testing.T) {
+	doc := tableDoc(t, "10-K", 2022, "2022-09-24", `The following table shows net sales by category for 2022, 2021 and 2020 (dollars in millions):
+2022 Change 2021 Change 2020
+Net sales by category:
+iPhone (1) $ 205,489 7% $ 191,973 39 % $ 137,781
+iPad (1) 29,292 (8)% 31,862 34 % 23,724
+Total net sales $ 394,328 8% $ 365,817 33 % $ 274,515
+
+Year Ended September 24, Change
+2022 2021 2020 2022 vs. 2021
+(in millions, except percentages)
+Cost of revenues $ 19,168 $ 17,332 $ 15,276 $ 1,836 11 %
+As a percentage of revenues 61 % 58 % 61 %
+
+SUMMARY RESULTS OF OPERATIONS
+Percentage
+(In millions, except percentages and per share amounts) 2022 2021 Change
+Revenue $ 198,270 $ 168,088 18%
+Gross margin percentage 68% 69%
+Diluted earnings per share $ 9.65 $ 8.05 20%
+`)
+	facts := TableFacts(doc)
+	tableCheck(t, doc, facts, []tableWant{
+		{"iPhone (1)", "205,489", "205489000000", "USD", "2021-09-25..2022-09-24"},
+		{"iPad (1)", "31,862", "31862000000", "USD", "2020-09-25..2021-09-24"},
+		{"Total net sales", "274,515", "274515000000", "USD", "2019-09-25..2020-09-24"},
+		{"Revenue", "168,088", "168088000000", "USD", "2020-09-25..2021-09-24"},
+		{"Gross margin percentage", "68%", "0.68", "pure", "2021-09-25..2022-09-24"},
+		{"Diluted earnings per share", "9.65", "9.65", "USD/shares", "2021-09-25..2022-09-24"},
+		{"Cost of revenues", "15,276", "15276000000", "USD", "2019-09-25..2020-09-24"},
+		{"As a percentage of revenues", "58 %", "0.58", "pure", "2020-09-25..2021-09-24"},
+	})
+	for _, f := range facts {
+		if s := doc.Text[f.Start:f.End]; s == "7%" || s == "39 %" || s == "(8)%" || s == "18%" || s == "20%" || s == "1,836" || s == "11 %" {
+			t.Errorf("a change column gave a fact: %q %s", f.Label, s)
+		}
+	}
+	if len(facts) != 3*3+2*3+2*3 {
+		t.Errorf("%d facts, want 21:\n%s", len(facts), tableDump(doc, facts))
+	}
+}
+
+// TestTableFactsUnits reads units from captions, labels and headings, and
+// leaves out rows whose unit cannot be told.
+func TestTableFactsUnits(t *testing.T) {
+	doc := tableDoc(t, "10-K", 2022, "2022-12-31", `(in thousands, except revenue per membership and percentages)
+Year ended December 31,
+2022 2021
+Revenues $ 31,615,550 $ 29,697,844
+Paid memberships at end of period 230,747 221,844
+Average monthly revenue per paying membership $ 11.76 $ 11.67
+Operating margin 18 % 21 %
+
+The following table shows the shares used (shares in 000’s):
+2022 2021 2020
+Net income $ 5,844 $ 5,007 $ 4,002
+Weighted average basic shares 443,651 443,089 442,297
+RSUs 1,106 1,257 1,604
+Common stock equivalents excluded from income per diluted share 13 1 5
+`)
+	facts := TableFacts(doc)
+	tableCheck(t, doc, facts, []tableWant{
+		{"Revenues", "31,615,550", "31615550000", "USD", "2022-01-01..2022-12-31"},
+		{"Operating margin", "18 %", "0.18", "pure", "2022-01-01..2022-12-31"},
+		{"Weighted average basic shares", "443,651", "443651000", "shares", "2022-01-01..2022-12-31"},
+	})
+	for _, f := range facts {
+		switch f.Label {
+		case "Paid memberships at end of period", "Average monthly revenue per paying membership", "RSUs", "Net income",
+			"Common stock equivalents excluded from income per diluted share":
+			t.Errorf("fact %q = %s %s, whose unit the table does not tell", f.Label, f.Value, f.Unit)
+		}
+	}
+}
+
+func TestTableFactsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("(In millions)\nYear Ended December 31,\n2022 2021 2020\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "Item %d cost $ %d $ %d $ %d\n", i, i+1, i+2, i+3)
+	}
+	doc := tableDoc(t, "10-K", 2022, "2022-12-31", b.String())
+	if n := len(TableFacts(doc)); n != maxTableFacts {
+		t.Errorf("%d facts, want the bound %d", n, maxTableFacts)
+	}
+}
+
+// tableCorpus reads the text filings of the sample corpus through the
+// package's own text path, with their manifest metadata.
+func tableCorpus(t *testing.T) []*Document {
+	t.Helper()
+	dir := os.Getenv("CORPUS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "corpus")
+	}
+	f, err := os.Open(filepath.Join(dir, "manifest.jsonl"))
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("sample corpus: %v", err)
+		}
+		t.Skipf("sample corpus not found at %s (set CORPUS)", dir)
+	}
+	defer f.Close()
+	entries, errs := ReadManifest(f, "manifest.jsonl", dir)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var docs []*Document
+	for _, e := range entries {
+		if format, err := DetectFormat(e.Path); err != nil || format != FormatText {
+			continue
+		}
+		src, err := os.Open(e.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, pages, err := ParseText(src)
+		src.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, &Document{
+			ID: DocumentID(text), Ticker: e.Ticker, Company: e.Company, Form: e.Form, FiscalYear: e.FiscalYear,
+			PeriodEnd: e.PeriodEnd, Source: e.Path, Format: FormatText, Pages: pages, Text: text,
+		})
+	}
+	if len(docs) == 0 {
+		t.Fatal("no text filings in the manifest")
+	}
+	return docs
+}
+
+// TestTableFactsCorpus reads the sample text filings and checks rows whose
+// values were read off the filings by hand.
+func TestTableFactsCorpus(t *testing.T) {
+	type tableKnown struct {
+		label  string
+		unit   string
+		end    string // period end; "~" before it allows 52/53-week drift of a week
+		months int    // 0 for an instant
+		value  string
+	}
+	wants := map[string][]tableKnown{
+		"APPLE_2022_10K.txt": {
+			{"Total net sales", "USD", "2022-09-24", 12, "394328000000"},
+			{"Total net sales", "USD", "~2021-09-25", 12, "365817000000"},
+			{"Total net sales", "USD", "~2020-09-26", 12, "274515000000"},
+			{"Diluted", "USD/shares", "2022-09-24", 12, "6.11"},
+			{"Diluted", "shares", "2022-09-24", 12, "16325819000"},
+			{"Total assets", "USD", "2022-09-24", 0, "352755000000"},
+		},
+		"APPLE_2023Q3_10Q.txt": {
+			{"Total net sales", "USD", "2023-07-01", 3, "81797000000"},
+			{"Total net sales", "USD", "2023-07-01", 9, "293787000000"},
+		},
+		"MICROSOFT_2022_10K.txt": {{"Total revenue", "USD", "2022-06-30", 12, "198270000000"}},
+		"AMAZON_2022_10K.txt":    {{"Total net sales", "USD", "2022-12-31", 12, "513983000000"}},
+		"NETFLIX_2022_10K.txt":   {{"Revenues", "USD", "2022-12-31", 12, "31615550000"}},
+		"ORACLE_2023_10K.txt":    {{"Operating income", "USD", "2023-05-31", 12, "13093000000"}},
+		"COSTCO_2022_10K.txt":    {{"Diluted", "USD/shares", "2022-08-28", 12, "13.14"}},
+	}
+	for _, doc := range tableCorpus(t) {
+		name := filepath.Base(doc.Source)
+		facts := TableFacts(doc)
+		t.Logf("%s: %d table facts", name, len(facts))
+		tableCheckSpans(t, doc, facts)
+		if len(facts) < 100 {
+			t.Errorf("%s: only %d table facts", name, len(facts))
+		}
+		for _, k := range wants[name] {
+			end, drift := k.end, 0
+			if strings.HasPrefix(end, "~") {
+				end, drift = end[1:], 7
+			}
+			want := tableMust(time.Parse(time.DateOnly, end))
+			found := 0
+			for _, f := range facts {
+				if f.Label != k.label || f.Unit != k.unit || tableAbsDays(f.PeriodEnd, want) > drift || f.Instant != (k.months == 0) {
+					continue
+				}
+				if k.months > 0 && tableAbsDays(f.PeriodStart, f.PeriodEnd.AddDate(0, -k.months, 0)) > 10 {
+					continue
+				}
+				found++
+				if !f.Value.Equal(decimal.RequireFromString(k.value)) {
+					t.Errorf("%s: %q ending %s = %s, want %s (%q)", name, k.label, k.end, f.Value, k.value, doc.Text[f.Start:f.End])
+				}
+			}
+			if found == 0 {
+				t.Errorf("%s: no fact %q ending %s over %d months", name, k.label, k.end, k.months)
+			}
+		}
+	}
+}
+
+func tableMust[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func FuzzTableFacts(f *testing.F) {
+	f.Add("(In millions, except per share amounts)\n2022 2021 2020\nRevenue $ 1,234 $ 1,100 $ 990\nNet loss (45) 12 —\nDiluted $ 1.99 $ 1.73 $ 1.48\n")
+	f.Add("Three Months Ended Nine Months Ended\nJuly 1, June 25, July 1, June 25,\n2023 2022 2023 2022\nNet sales $ 1 $ 2 $ 3 $ 4\n")
+	f.Add("(dollars in millions):\n2022 Change 2021\niPhone (1) $ 205,489 7% $ 191,973\nTotal $ (2,136 ) $ 39 %\n")
+	f.Add("(In millions)\nYear Ended December 31,\n2022 2021\nRevenue $ 100 $ 90\n41\n\f\nCost 60 55\n")
+	f.Add("Dec 26, 2020 Dec 28, 2019\n(in\nmillions):\nA $ — $ NM\n(1)\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, form := range []string{"10-K", "10-Q"} {
+			doc := &Document{Form: form, FiscalYear: 2022, PeriodEnd: time.Date(2022, 12, 31, 0, 0, 0, 0, time.UTC), Text: text}
+			facts := TableFacts(doc)
+			if len(facts) > maxTableFacts {
+				t.Fatalf("%d facts", len(facts))
+			}
+			for _, f := range facts {
+				if f.Start < 0 || f.Start >= f.End || f.End > len(text) {
+					t.Fatalf("fact %q has span [%d:%d] in %d bytes", f.Label, f.Start, f.End, len(text))
+				}
+				if !strings.ContainsAny(text[f.Start:f.End], "0123456789") {
+					t.Fatalf("fact %q spans %q", f.Label, text[f.Start:f.End])
+				}
+			}
+		}
+	})
+}
+
+// A filing's canonical text gives facts with their label, unit, period and
+// the span of the printed number.
+func ExampleTableFacts() {
+	text := Canonicalize("ACME CORP\n(In millions, except per share amounts)\n" +
+		"                         Year Ended December 31,\n" +
+		"                             2022        2021\n" +
+		"Revenue                  $  1,234     $ 1,100\n" +
+		"Other income (expense)      (45)          12\n" +
+		"Diluted earnings per share $ 0.62     $  0.55\n")
+	doc := &Document{Form: "10-K", FiscalYear: 2022, PeriodEnd: time.Date(2022, 12, 31, 0, 0, 0, 0, time.UTC), Text: text}
+	for _, f := range TableFacts(doc) {
+		fmt.Printf("%s | %s %s | %s..%s | %q\n", f.Label, f.Value, f.Unit,
+			f.PeriodStart.Format(time.DateOnly), f.PeriodEnd.Format(time.DateOnly), text[f.Start:f.End])
+	}
+	// Output:
+	// Revenue | 1234000000 USD | 2022-01-01..2022-12-31 | "1,234"
+	// Revenue | 1100000000 USD | 2021-01-01..2021-12-31 | "1,100"
+	// Other income (expense) | -45000000 USD | 2022-01-01..2022-12-31 | "(45)"
+	// Other income (expense) | 12000000 USD | 2021-01-01..2021-12-31 | "12"
+	// Diluted earnings per share | 0.62 USD/shares | 2022-01-01..2022-12-31 | "0.62"
+	// Diluted earnings per share | 0.55 USD/shares | 2021-01-01..2021-12-31 | "0.55"
+}
+
+// BenchmarkTableFacts reads the largest sample text filing:
+// go test ./corpus/ -run '^$' -bench TableFacts
+func BenchmarkTableFacts(b *testing.B) {
+	dir := os.Getenv("CORPUS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "corpus")
+	}
+	f, err := os.Open(filepath.Join(dir, "text", "WALMART_2022_10K.txt"))
+	if err != nil {
+		b.Skipf("sample corpus not found at %s (set CORPUS)", dir)
+	}
+	text, _, err := ParseText(f)
+	f.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := &Document{Form: "10-K", FiscalYear: 2022, PeriodEnd: time.Date(2022, 1, 31, 0, 0, 0, 0, time.UTC), Text: text}
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		TableFacts(doc)
+	}
+}
