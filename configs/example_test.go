@@ -20,3 +20,17 @@ func ExamplePriceTable_Price() {
 	// 0.038
 	// configs: model "gpt-99" has no price in the price table
 }
+
+// An issuer a question names by ticker, in any case, resolves to its CIK
+// and the SEC's name for it.
+func ExampleIssuerList_Lookup() {
+	issuers, err := configs.Issuers()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	e, ok := issuers.Lookup("$tsla")
+	fmt.Println(e.CIK, e.Ticker, e.Title, ok)
+	// Output:
+	// 1318605 TSLA Tesla, Inc. true
+}

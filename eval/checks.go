@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/shopspring/decimal"
 	"golang.org/x/sync/errgroup"
@@ -203,7 +204,7 @@ func fillResult(r *ItemResult, it GoldenItem, res *executor.Result, led *ledger.
 	r.CitedIssuers = citedIssuers(res)
 	r.InputTokens = usedInt(res.Budget, budget.InputTokens)
 	r.OutputTokens = usedInt(res.Budget, budget.OutputTokens)
-	if v, err := decimal.NewFromString(res.Budget.Used[string(budget.SpendUSD)]); err == nil {
+	if v, err := decimal.NewFromString(string(res.Budget.Used[string(budget.SpendUSD)])); err == nil {
 		r.CostUSD = v.String()
 	}
 	if led != nil {
@@ -245,11 +246,7 @@ func citedIssuers(res *executor.Result) []string {
 }
 
 func usedInt(b executor.BudgetReport, d budget.Dimension) int64 {
-	v, err := decimal.NewFromString(b.Used[string(d)])
-	if err != nil {
-		return 0
-	}
-	return v.IntPart()
+	return b.UsedAmount(string(d)).IntPart()
 }
 
 // CheckResult runs the layer-1 checks of one item on one run's result and
@@ -306,7 +303,7 @@ func CheckResult(it GoldenItem, res *executor.Result, led *ledger.RunLedger) ([]
 	if len(it.NotCovered) > 0 {
 		why = nil
 		for _, name := range it.NotCovered {
-			if !slices.ContainsFunc(res.NotCovered, func(s string) bool { return strings.EqualFold(s, name) }) {
+			if !slices.ContainsFunc(res.NotCovered, func(s string) bool { return NotCoveredNames(s, name) }) {
 				why = append(why, fmt.Sprintf("%s is not reported as outside the corpus (not_covered: %s)", name, orNone(res.NotCovered)))
 			}
 		}
@@ -381,19 +378,19 @@ func budgetExcess(b executor.BudgetReport) []string {
 	slices.Sort(keys)
 	for _, k := range keys {
 		lim := b.Limits[k]
-		if lim == "unlimited" {
+		if lim == nil { // unlimited
 			continue
 		}
-		l, err := decimal.NewFromString(lim)
+		l, err := decimal.NewFromString(string(*lim))
 		if err != nil {
-			why = append(why, fmt.Sprintf("%s limit %q is not a number", k, lim))
+			why = append(why, fmt.Sprintf("%s limit %q is not a number", k, *lim))
 			continue
 		}
 		u, ok := b.Used[k]
 		if !ok {
 			continue
 		}
-		used, err := decimal.NewFromString(u)
+		used, err := decimal.NewFromString(string(u))
 		if err != nil {
 			why = append(why, fmt.Sprintf("%s use %q is not a number", k, u))
 			continue
@@ -422,4 +419,28 @@ func orNone(s []string) string {
 
 func formatValue(v float64) string {
 	return decimal.NewFromFloat(v).String()
+}
+
+// NotCoveredNames reports whether a result's not-covered entry names the
+// issuer an item calls name. Entries read "TSLA (Tesla, Inc.)" when the
+// SEC issuer list resolves the issuer, else as the question wrote it, so
+// "Tesla", "TSLA" and "tesla" all match that entry.
+func NotCoveredNames(entry, name string) bool {
+	if strings.EqualFold(entry, name) {
+		return true
+	}
+	ticker, title, ok := strings.Cut(entry, " (")
+	if !ok {
+		return false
+	}
+	squash := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				return unicode.ToLower(r)
+			}
+			return -1
+		}, s)
+	}
+	n := squash(name)
+	return n != "" && (strings.EqualFold(ticker, name) || strings.Contains(squash(title), n))
 }

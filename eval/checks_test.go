@@ -1,12 +1,18 @@
 package eval
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/ledger"
 )
+
+func num(s string) *json.Number {
+	n := json.Number(s)
+	return &n
+}
 
 // goodRun is a run that passes every check of goodItem.
 func goodRun() (*executor.Result, *ledger.RunLedger) {
@@ -19,8 +25,8 @@ func goodRun() (*executor.Result, *ledger.RunLedger) {
 			{Index: 2, EvidenceID: "E2", Ticker: "AAPL", Form: "10-K", FiscalYear: 2024, Excerpt: "Total net sales | 391,035"},
 		},
 		Budget: executor.BudgetReport{
-			Limits: map[string]string{"search_calls": "60", "spend_usd": "0.50", "input_tokens": "unlimited", "wall_clock_ms": "60000"},
-			Used:   map[string]string{"search_calls": "3", "spend_usd": "0", "input_tokens": "0", "wall_clock_ms": "120"},
+			Limits: map[string]*json.Number{"search_calls": num("60"), "spend_usd": num("0.50"), "input_tokens": nil, "wall_clock_ms": num("60000")},
+			Used:   map[string]json.Number{"search_calls": "3", "spend_usd": "0", "input_tokens": "0", "wall_clock_ms": "120"},
 		},
 	}
 	led := &ledger.RunLedger{

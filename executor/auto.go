@@ -31,6 +31,9 @@ func QuestionClass(rt planner.Route) string {
 	case rt.Outlook:
 		return "outlook"
 	}
+	if len(rt.Figures) > 0 {
+		return "fact"
+	}
 	for _, name := range rt.Aspects {
 		if a, ok := planner.AspectByName(name); ok && len(a.Metrics) > 0 {
 			return "fact"

@@ -39,7 +39,10 @@ func (e *Engine) DryRun(ctx context.Context, req Request) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("executor: list the corpus: %w", err)
 	}
-	cat := planner.NewCatalog(docs)
+	cat, err := e.catalog(ctx, docs)
+	if err != nil {
+		return nil, err
+	}
 	p := &Plan{Route: planner.RouteQuestion(req.Question, cat, req.Tickers)}
 	if req.Mode == ModeAuto {
 		mode, class := AutoMode(p.Route)

@@ -118,6 +118,7 @@ type Engine struct {
 	limiter *limiter
 
 	progressMu sync.Mutex // serializes cfg.Progress calls
+	figures    figureCache
 }
 
 // New returns an engine, or an error naming what the configuration lacks.

@@ -1,10 +1,16 @@
 package executor
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"strconv"
 	"time"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/ledgerline/research/budget"
 	"github.com/ledgerline/research/corpus"
@@ -23,6 +29,7 @@ type Result struct {
 	Question       string                 `json:"question"`
 	Answer         string                 `json:"answer"`
 	Citations      []Citation             `json:"citations"`
+	Figures        []Figure               `json:"figures"` // the numbers the answer rests on, reported and derived
 	Requirements   []RequirementResult    `json:"requirements"`
 	Gaps           []validator.Gap        `json:"gaps"`
 	Contradictions []ledger.Contradiction `json:"contradictions"`
@@ -30,10 +37,10 @@ type Result struct {
 	ElapsedMS      int64                  `json:"elapsed_ms"`
 
 	Calculations  []tools.Calculation `json:"calculations,omitempty"`
-	NotCovered    []string            `json:"not_covered,omitempty"`    // issuers named that the corpus does not hold
+	NotCovered    []string            `json:"not_covered"`              // issuers named that the corpus does not hold; [] when none
 	RefusalReason string              `json:"refusal_reason,omitempty"` // set when Status is refused
 	Planner       string              `json:"planner,omitempty"`
-	Notes         []string            `json:"notes,omitempty"`    // decisions worth knowing: fallbacks, stop rules, budget
+	Notes         []string            `json:"notes"`              // decisions worth knowing: fallbacks, stop rules, budget; [] when none
 	Problems      []validator.Problem `json:"problems,omitempty"` // what the validator removed, and why
 	Unverified    bool                `json:"unverified,omitempty"`
 	Grade         *synth.Grade        `json:"grade,omitempty"`
@@ -63,11 +70,107 @@ type RequirementResult struct {
 	Required    bool     `json:"required"`
 }
 
-// BudgetReport is the run's limits and what it used, per dimension, as
-// strings so spend keeps every digit.
+// BudgetReport is the run's limits and what it used, per dimension (the
+// budget dimensions, "calls" and "wall_clock_ms"). Values are JSON
+// numbers: counts and milliseconds as integers, spend_usd written from its
+// decimal with every digit ("0.0123"). A null limit is unlimited.
 type BudgetReport struct {
-	Limits map[string]string `json:"limits"`
-	Used   map[string]string `json:"used"`
+	Limits map[string]*json.Number `json:"limits"`
+	Used   map[string]json.Number  `json:"used"`
+	// Exhausted names the dimension whose limit stopped the run ("calls",
+	// "fact_calls", ...); empty when none did.
+	Exhausted string `json:"exhausted,omitempty"`
+}
+
+// Limit returns the limit of dimension d; ok is false when d is unlimited
+// or not reported.
+func (b BudgetReport) Limit(d string) (limit decimal.Decimal, ok bool) {
+	n := b.Limits[d]
+	if n == nil {
+		return decimal.Decimal{}, false
+	}
+	v, err := decimal.NewFromString(string(*n))
+	return v, err == nil
+}
+
+// UsedAmount returns what the run used of dimension d; zero when not
+// reported.
+func (b BudgetReport) UsedAmount(d string) decimal.Decimal {
+	v, err := decimal.NewFromString(string(b.Used[d]))
+	if err != nil {
+		return decimal.Decimal{}
+	}
+	return v
+}
+
+// UnmarshalJSON reads a budget report, also as results recorded before the
+// values were numbers wrote it: decimal strings, "unlimited" for no limit,
+// and the exhausted dimension among the used values.
+func (b *BudgetReport) UnmarshalJSON(data []byte) error {
+	var raw struct {
+		Limits    map[string]json.RawMessage `json:"limits"`
+		Used      map[string]json.RawMessage `json:"used"`
+		Exhausted string                     `json:"exhausted"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	rep := BudgetReport{Exhausted: raw.Exhausted}
+	if raw.Limits != nil {
+		rep.Limits = make(map[string]*json.Number, len(raw.Limits))
+	}
+	for k, v := range raw.Limits {
+		n, text, err := budgetValue(v)
+		switch {
+		case err != nil:
+			return fmt.Errorf("budget limit %s: %w", k, err)
+		case n == nil && text != "" && text != "unlimited":
+			return fmt.Errorf("budget limit %s: %q is not a number", k, text)
+		}
+		rep.Limits[k] = n
+	}
+	if raw.Used != nil {
+		rep.Used = make(map[string]json.Number, len(raw.Used))
+	}
+	for k, v := range raw.Used {
+		n, text, err := budgetValue(v)
+		switch {
+		case err != nil:
+			return fmt.Errorf("budget use %s: %w", k, err)
+		case n != nil:
+			rep.Used[k] = *n
+		case k == "exhausted" && text != "":
+			rep.Exhausted = cmp.Or(rep.Exhausted, text)
+		default:
+			return fmt.Errorf("budget use %s: %s is not a number", k, v)
+		}
+	}
+	*b = rep
+	return nil
+}
+
+// budgetValue reads one budget value: a JSON number, a string holding a
+// decimal (both n), another string (text) or null (neither).
+func budgetValue(v json.RawMessage) (n *json.Number, text string, err error) {
+	var x any
+	d := json.NewDecoder(bytes.NewReader(v))
+	d.UseNumber()
+	if err := d.Decode(&x); err != nil {
+		return nil, "", err
+	}
+	switch x := x.(type) {
+	case nil:
+		return nil, "", nil
+	case json.Number:
+		return &x, "", nil
+	case string:
+		if dec, err := decimal.NewFromString(x); err == nil {
+			num := json.Number(dec.String())
+			return &num, "", nil
+		}
+		return nil, x, nil
+	}
+	return nil, "", fmt.Errorf("%s is neither a number nor null", v)
 }
 
 // finish records the verdict and the answer and builds the result.
@@ -92,13 +195,7 @@ func (rs *runState) finish(ctx context.Context, ans *validator.Answer, report *v
 		RunID: rs.runID, Status: ans.Status, Mode: rs.req.Mode, Question: rs.req.Question,
 		Answer: ans.Answer, Citations: []Citation{}, Requirements: []RequirementResult{},
 		Gaps: ans.Gaps, Contradictions: ans.Contradictions, Calculations: ans.Calculations,
-		NotCovered: rs.route.NotCovered,
-	}
-	if res.Gaps == nil {
-		res.Gaps = []validator.Gap{}
-	}
-	if res.Contradictions == nil {
-		res.Contradictions = []ledger.Contradiction{}
+		NotCovered: rs.route.NotCovered, Figures: []Figure{},
 	}
 	if ans.Status == ledger.StatusRefused {
 		res.RefusalReason = rs.route.Reason
@@ -120,6 +217,10 @@ func (rs *runState) finish(ctx context.Context, ans *validator.Answer, report *v
 		res.Citations = append(res.Citations, cit)
 	}
 	if rs.graph != nil {
+		rs.mu.Lock()
+		byReq := maps.Clone(rs.calcs)
+		rs.mu.Unlock()
+		res.Figures = figuresOf(rs.graph.Requirements, led, res.Calculations, byReq)
 		res.Planner = rs.graph.Planner
 		status := map[string]ledger.Requirement{}
 		for _, r := range led.Requirements {
@@ -153,6 +254,7 @@ func (rs *runState) finish(ctx context.Context, ans *validator.Answer, report *v
 	rs.mu.Unlock()
 	res.Budget = rs.budgetReport(ctx)
 	res.ElapsedMS = e.cfg.Now().Sub(rs.start).Milliseconds()
+	res.fillEmpty()
 
 	if err := e.cfg.Ledger.FinishRun(ctx, rs.runID, ans.Status); err != nil {
 		return nil, fmt.Errorf("executor: finish run %s: %w", rs.runID, err)
@@ -191,44 +293,83 @@ func RecordedResult(ctx context.Context, l ledger.Store, runID string) (res *Res
 			if err := json.Unmarshal(events[i].Data, &res); err != nil {
 				return nil, false, fmt.Errorf("executor: run %s: the recorded answer cannot be read: %w", runID, err)
 			}
+			res.fillEmpty()
 			return &res, true, nil
 		}
 	}
 	return nil, false, nil
 }
 
-// budgetReport lists the run's limits and its settled usage.
+// fillEmpty gives the result's lists that JSON always shows their empty
+// value, so a reader sees [] rather than null or nothing; a result recorded
+// before a list existed reads back with it empty.
+func (r *Result) fillEmpty() {
+	if r.Citations == nil {
+		r.Citations = []Citation{}
+	}
+	if r.Figures == nil {
+		r.Figures = []Figure{}
+	}
+	if r.Requirements == nil {
+		r.Requirements = []RequirementResult{}
+	}
+	if r.Gaps == nil {
+		r.Gaps = []validator.Gap{}
+	}
+	if r.Contradictions == nil {
+		r.Contradictions = []ledger.Contradiction{}
+	}
+	if r.NotCovered == nil {
+		r.NotCovered = []string{}
+	}
+	if r.Notes == nil {
+		r.Notes = []string{}
+	}
+	if r.Budget.Limits == nil {
+		r.Budget.Limits = map[string]*json.Number{}
+	}
+	if r.Budget.Used == nil {
+		r.Budget.Used = map[string]json.Number{}
+	}
+}
+
+// budgetReport lists the run's limits and its settled usage. Every budget
+// dimension, "calls" and "wall_clock_ms" has a limit, null when unlimited.
 func (rs *runState) budgetReport(ctx context.Context) BudgetReport {
 	l := rs.req.Limits
-	rep := BudgetReport{Limits: map[string]string{}, Used: map[string]string{}}
-	if l != nil {
-		for _, d := range budget.Dimensions() {
+	rep := BudgetReport{Limits: map[string]*json.Number{}, Used: map[string]json.Number{}}
+	for _, d := range budget.Dimensions() {
+		rep.Limits[string(d)] = nil
+		if l != nil {
 			if v, ok := l.Get(d); ok {
-				rep.Limits[string(d)] = v.String()
-			} else {
-				rep.Limits[string(d)] = "unlimited"
+				rep.Limits[string(d)] = budgetNumber(v.String())
 			}
 		}
-		if l.WallClock > 0 {
-			rep.Limits["wall_clock_ms"] = fmt.Sprint(l.WallClock.Milliseconds())
-		}
 	}
+	rep.Limits["wall_clock_ms"] = nil
+	if l != nil && l.WallClock > 0 {
+		rep.Limits["wall_clock_ms"] = budgetNumber(strconv.FormatInt(l.WallClock.Milliseconds(), 10))
+	}
+	rep.Limits["calls"] = nil
 	if rs.req.MaxCalls > 0 {
-		rep.Limits["calls"] = fmt.Sprint(rs.req.MaxCalls)
+		rep.Limits["calls"] = budgetNumber(strconv.Itoa(rs.req.MaxCalls))
 	}
 	if u, err := rs.e.cfg.Budget.Usage(ctx, rs.scopes[0]); err == nil {
 		for _, d := range budget.Dimensions() {
-			rep.Used[string(d)] = u.Settled.Get(d).String()
+			rep.Used[string(d)] = json.Number(u.Settled.Get(d).String())
 		}
 	}
 	rs.mu.Lock()
-	rep.Used["calls"] = fmt.Sprint(rs.calls)
-	if rs.exhausted != "" {
-		rep.Used["exhausted"] = rs.exhausted
-	}
+	rep.Used["calls"] = json.Number(strconv.Itoa(rs.calls))
+	rep.Exhausted = rs.exhausted
 	rs.mu.Unlock()
-	rep.Used["wall_clock_ms"] = fmt.Sprint(rs.e.cfg.Now().Sub(rs.start).Milliseconds())
+	rep.Used["wall_clock_ms"] = json.Number(strconv.FormatInt(rs.e.cfg.Now().Sub(rs.start).Milliseconds(), 10))
 	return rep
+}
+
+func budgetNumber(s string) *json.Number {
+	n := json.Number(s)
+	return &n
 }
 
 // describeNeed is a requirement's description in the ledger and results.

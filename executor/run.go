@@ -72,7 +72,10 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 		ids[i] = d.ID
 	}
 	snapshot := ledger.CorpusSnapshot(ids)
-	cat := planner.NewCatalog(docs)
+	cat, err := e.catalog(ctx, docs)
+	if err != nil {
+		return nil, err
+	}
 	autoNote := ""
 	if req.Mode == ModeAuto {
 		mode, class := AutoMode(planner.RouteQuestion(req.Question, cat, req.Tickers))
@@ -275,7 +278,7 @@ func (rs *runState) plan(ctx context.Context) error {
 // answer is judged by the same conditions) served by one retrieval pass
 // over the question.
 func baselinePlan(ctx context.Context, rules *planner.RulesPlanner, question string, rt planner.Route, cat *planner.Catalog) (*planner.Graph, error) {
-	g, err := rules.Plan(ctx, question, rt, cat)
+	g, err := rules.Plan(ctx, question, rt, cat.WithoutFigures())
 	if err != nil {
 		return nil, err
 	}

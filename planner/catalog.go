@@ -3,7 +3,6 @@ package planner
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/ledgerline/research/corpus"
 )
@@ -14,12 +13,23 @@ type Catalog struct {
 	filings map[string][]corpus.Document // by ticker; one per filing, by period end, oldest first
 	company map[string]string            // by ticker
 	tickers []string                     // sorted
+	names   *corpusNames                 // the names, symbols and brands of its issuers
+
+	// figures are the figures each filing reports, by document id; set by
+	// SetFigures, empty when the caller gave none.
+	figures map[string][]FigureEntry
 }
 
 // NewCatalog builds a catalog from the documents of a corpus (as
 // corpus.Store.Documents lists them). One filing ingested from two sources
 // (a text conversion and a PDF of the same 10-Q) is listed once: the
 // inline-XBRL HTML one when there is one, else the text, else the PDF.
+//
+// The catalog also indexes the names a question may give its issuers: the
+// documents' company names and what their inline XBRL says of the issuer
+// (corpus.Entity: registrant name, CIK, trading symbols, and the segment,
+// product and brand names of its own dimension members), joined through
+// the CIK or the ticker to the SEC's issuer list (see findIssuers).
 func NewCatalog(docs []corpus.Document) *Catalog {
 	c := &Catalog{filings: map[string][]corpus.Document{}, company: map[string]string{}}
 	type key struct {
@@ -55,6 +65,16 @@ func NewCatalog(docs []corpus.Document) *Catalog {
 		c.tickers = append(c.tickers, t)
 	}
 	slices.Sort(c.tickers)
+	// Every document says what it knows of its issuer, even one listed in
+	// place of another (a text 10-Q beside its PDF).
+	all := map[string][]corpus.Document{}
+	for _, d := range docs {
+		if d.Ticker != "" {
+			d.Text = ""
+			all[d.Ticker] = append(all[d.Ticker], d)
+		}
+	}
+	c.names = newCorpusNames(loadSECIndex(), c.company, all)
 	return c
 }
 
@@ -126,33 +146,26 @@ func (c *Catalog) HasFacts(ticker string, fiscalYear int) bool {
 func hasFacts(d corpus.Document) bool { return d.Format == corpus.FormatHTML }
 
 // ShortName returns the name a reader calls ticker's company by: the
-// registrant name without its legal suffixes ("Apple Inc." -> "Apple",
-// "Meta Platforms, Inc." -> "Meta", "Amazon.com, Inc." -> "Amazon"), or
-// the ticker when the company is unknown.
+// first word of its registrant name when that word names it alone
+// ("Meta Platforms, Inc." -> "Meta", "Costco Wholesale Corporation" ->
+// "Costco"), else the name without its legal form ("Apple Inc." -> "Apple",
+// "Amazon.com, Inc." -> "Amazon"), or the ticker when the company is
+// unknown.
 func (c *Catalog) ShortName(ticker string) string {
+	if c.names != nil {
+		if n := c.names.short[ticker]; n != "" {
+			return n
+		}
+	}
 	if n := shortName(c.company[ticker]); n != "" {
 		return n
 	}
 	return ticker
 }
 
-// companySuffixes are stripped from registrant names, repeatedly, longest
-// first where one ends another.
-var companySuffixes = []string{
-	", Inc.", " Inc.", ", Inc", " Inc", " Incorporated", " Corporation", " Corp.", " Corp", " Company",
-	" Co.", ", Ltd.", " Ltd.", " Limited", " plc", " PLC", " N.V.", " S.A.", " AG", " SE",
-	" Holdings", " Group", " Platforms", " Wholesale", ".com", " Technologies", " Systems",
-}
-
+// shortName returns a company name without its legal form, a state suffix
+// or ".com" ("Apple Inc." -> "Apple", "COSTCO WHOLESALE CORP /NEW" ->
+// "COSTCO WHOLESALE", "Amazon.com, Inc." -> "Amazon"); see legalName.
 func shortName(company string) string {
-	name := strings.TrimSpace(company)
-	for changed := true; changed; {
-		changed = false
-		for _, s := range companySuffixes {
-			if t, ok := strings.CutSuffix(name, s); ok && strings.TrimSpace(t) != "" {
-				name, changed = strings.TrimSpace(strings.TrimSuffix(t, ",")), true
-			}
-		}
-	}
-	return name
+	return legalName(company).form
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ledgerline/research/ledger"
+	"github.com/ledgerline/research/tools"
 )
 
 // Check reports whether req's completion condition holds in the ledger, and
@@ -161,10 +162,7 @@ func checkFact(l *ledger.RunLedger, issuer, period string, concepts []string) ([
 
 // localName drops a concept's prefix: "us-gaap:Revenues" -> "Revenues".
 func localName(concept string) string {
-	if i := strings.LastIndexByte(concept, ':'); i >= 0 {
-		return concept[i+1:]
-	}
-	return concept
+	return tools.LocalKey(concept)
 }
 
 // FactInPeriod reports whether fact f, shown in evidence e, belongs to

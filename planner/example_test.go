@@ -41,7 +41,7 @@ func Example() {
 	}
 	fmt.Println(planner.RouteQuestion("Should I buy AAPL?", cat, nil).Refused)
 	// Output:
-	// issuers: [AAPL] not covered: [Tesla] years: [2024] aspects: [margins]
+	// issuers: [AAPL] not covered: [TSLA (Tesla, Inc.)] years: [2024] aspects: [margins]
 	// AAPL-FY2024-margins-figure-revenue (fact, required true)
 	// AAPL-FY2024-margins-figure-cost_of_revenue (fact, required true)
 	// AAPL-FY2024-margins-figure-gross_profit (fact, required false)

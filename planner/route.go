@@ -17,7 +17,9 @@ type Route struct {
 	// caller gave), in the order named.
 	Issuers []string
 	// NotCovered are the issuers the question names that the corpus does
-	// not hold, as written ("Tesla", "TSLA"; "$TSLA" is given as "TSLA").
+	// not hold, in the order named: "TICKER (SEC name)" when the SEC's
+	// issuer list resolves them ("TSLA (Tesla, Inc.)" for "Tesla", "tsla"
+	// or "$TSLA"), else as written ("Samsung", "XYZQ").
 	NotCovered []string
 	// FiscalYears are the fiscal years named ("2022", "fiscal 2024",
 	// "FY23", "2021-2023"), ascending; empty means the latest.
@@ -33,6 +35,9 @@ type Route struct {
 	Causal *Causal
 	// Quarterly is set when the question asks about a quarter or a 10-Q.
 	Quarterly bool
+	// Figures are the reported and derived figures the question names
+	// ("operating margin", "diluted EPS", "cash and cash equivalents").
+	Figures []FigureAsk
 }
 
 // Causal is a question's claim that one thing drove another, as the
@@ -43,210 +48,7 @@ type Causal struct {
 	CauseAspects, EffectAspects []string
 }
 
-// refusal is one pattern the router refuses.
-type refusal struct {
-	pattern *regexp.Regexp
-	reason  string
-}
-
-const (
-	reasonAdvice   = "This system researches what filings say; it does not give investment advice, trade recommendations, stock picks or price predictions."
-	reasonOverride = "The request tries to change or reveal the system's rules, which it cannot do; ask a question about the filings instead."
-)
-
-// refusals are the requests refused before any model call: trades and
-// personal investment advice, and attempts to override or reveal the rules.
-// Each is tested with questions it must and must not refuse.
-var refusals = []refusal{
-	// Trades, advice and picks.
-	{regexp.MustCompile(`(?i)\b(should|shall|would|must)\s+(i|we|you|one)\s+(buy|sell|short|invest|purchase|trade|dump|hold|load\s+up)\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\bcould\s+(i|we)\s+(buy|sell|short|invest)\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\b(buy|sell|hold)\s*(,|or|/)\s*(buy|sell|hold)\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\bis\s+(it|now)\s+(a\s+)?(good|bad|the\s+right|right|smart|wise)\s+(time|moment|idea)\s+to\s+(buy|sell|invest|short)\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\b(is|are)\s+(\$?[\w.&'-]+\s+){1,4}(a\s+|an\s+)?(good|bad|great|smart|safe|wise|solid|sound|terrible|worthwhile)\s+(investment|buy|stock|bet|pick)s?\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\bworth\s+(buying|investing|selling|shorting|a\s+buy)\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\bwhich\s+(stock|stocks|share|shares|company|companies|one|ticker|tickers)\s+(should|would|do|can|could|to)\s+(i|we|you)\s+(buy|sell|invest|pick|recommend|own|choose|back)`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\bwhich\s+(stock|stocks|ticker|tickers)\s+(should|to\s+(buy|sell|pick|own))\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\bprice\s+targets?\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\brecommend\s+(me\s+)?(a\s+|some\s+|any\s+|which\s+|the\s+best\s+)?(stocks?|shares|investments?|tickers?|equit(y|ies)|etfs?|funds?)\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\bwhat\s+(stocks?\s+)?should\s+(i|we)\s+(invest|buy|sell|put\s+(my|our)\s+money)`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\b(give|tell|send|show)\s+me\s+(a\s+|some\s+|your\s+)?(stock\s+|hot\s+|investment\s+|trading\s+)?(picks?|tips?)\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\bstock\s+(picks?|tips?|recommendations?)\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\b(will|would)\s+(the\s+)?(stock|shares?|share\s+price|stock\s+price)\s+(go\s+up|go\s+down|rise|fall|drop|climb|rally|crash|double)`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\b(stock|share)\s+price\s+(prediction|forecast)s?\b`), reasonAdvice},
-	// Predictions of a share price or of returns, with the issuer named
-	// between ("will Netflix stock go up", "will Meta shares outperform").
-	{regexp.MustCompile(`(?i)\b(will|would|could|can)\s+(\$?[\w.&'-]+\s+){1,3}(stock|shares?|share\s+price|stock\s+price)\s+(go\s+up|go\s+down|rise|fall|drop|climb|rally|crash|double|outperform|underperform|beat|recover|rebound)`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\b(outperform|underperform|beat)\s+(the\s+)?(s&p|s\s*&\s*p|nasdaq|dow|market|index|benchmark)`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\b(is|are)\s+(\$?[\w.&'-]+\s+){1,3}(undervalued|overvalued)\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\b(stock|shares)\s+(is\s+|are\s+)?(cheap|expensive|a\s+bargain)\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\bmy\s+(portfolio|retirement|401\s*\(?k\)?|ira|savings|brokerage|trading\s+account)\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)^\W*(please\s+)?(buy|sell|short)\s+(me\s+)?(\d|\$|shares|stock|some)`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\b(buy|sell|short)\s+\d[\d,]*\s+shares\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\b(place|execute|make)\s+(a\s+|the\s+|an\s+|this\s+)?trades?\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\bplace\s+(a\s+|an\s+)?(buy|sell|market|limit)\s+order\b`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\bgo\s+(long|short)\s+(on\s+)?\$?\w+`), reasonAdvice},
-	{regexp.MustCompile(`(?i)\b(best|top)\s+(stocks?|shares|investments?)\s+(to|for)\s+(buy|own|invest|hold)`), reasonAdvice},
-	// Attempts to override or reveal the rules.
-	{regexp.MustCompile(`(?i)\b(ignore|disregard|forget)\s+(the\s+)?(instructions?|rules|prompts?|guidelines|guardrails)\b`), reasonOverride},
-	{regexp.MustCompile(`(?i)\b(ignore|disregard|forget|override|bypass|circumvent)\s+(the\s+)?(all|any|your|my|these|those|previous|prior|above|earlier|preceding|system|safety|original|initial)\s+(\w+\s+){0,2}(instructions?|rules?|prompts?|guidelines?|directions?|directives?|constraints?|polic(y|ies)|guardrails?|restrictions?|programming)\b`), reasonOverride},
-	{regexp.MustCompile(`(?i)\b(ignore|disregard|forget)\s+(everything|all|anything)\s+(above|before|previously|you\s+were\s+told|you\s+know)`), reasonOverride},
-	{regexp.MustCompile(`(?i)\byou\s+are\s+now\b`), reasonOverride},
-	{regexp.MustCompile(`(?i)\bfrom\s+now\s+on,?\s+you\b`), reasonOverride},
-	{regexp.MustCompile(`(?i)(^|[.!?;:,]\s*|\b(please|now|you|will|must|should|to|and|then)\s+)act\s+as\s+(a|an|my|if|though|the)\b`), reasonOverride},
-	{regexp.MustCompile(`(?i)\bpretend\s+(to\s+be|you|that|you're|you\s+are|i\s+am)\b`), reasonOverride},
-	{regexp.MustCompile(`(?i)\brole-?play\b`), reasonOverride},
-	{regexp.MustCompile(`(?i)\bsystem\s+prompt\b`), reasonOverride},
-	{regexp.MustCompile(`(?i)\b(reveal|print|show|display|output|repeat|leak|dump|expose|recite|tell\s+me|give\s+me|what\s+(is|are))\s+(me\s+)?(all\s+)?(your\s+((system|initial|hidden|original|internal|secret)\s+)?(prompt|instructions|rules|guidelines|configuration)|(the\s+)?(hidden|initial|internal|secret)\s+(prompt|instructions|rules|message))\b`), reasonOverride},
-	// "Print the text of your instructions": words between the verb and
-	// the instructions.
-	{regexp.MustCompile(`(?i)\b(reveal|print|show|display|output|repeat|leak|dump|expose|recite|quote|copy)\s+(\w+\s+){0,4}(of\s+)?your\s+(\w+\s+)?(prompt|instructions|rules|guidelines|configuration)\b`), reasonOverride},
-	{regexp.MustCompile(`(?i)\bdeveloper\s+mode\b`), reasonOverride},
-	{regexp.MustCompile(`(?i)\bjail\s*break`), reasonOverride},
-	{regexp.MustCompile(`(?i)\bDAN\s+mode\b|\bdo\s+anything\s+now\b`), reasonOverride},
-	{regexp.MustCompile(`(?i)\bnew\s+(instructions|rules|system\s+message)\s*:`), reasonOverride},
-	{regexp.MustCompile(`(?i)\b(answer|respond|reply|speak|talk|output)\s+(\w+\s+){0,3}(without|with\s+no)\s+(any\s+)?(restrictions|guardrails|safety|filters|limitations|censorship)\b`), reasonOverride},
-	{regexp.MustCompile(`(?i)\b(change|raise|increase|remove|lift|expand)\s+your\s+(budget|scope|tenant|limits?)\b`), reasonOverride},
-}
-
-// refuse returns the reason a question is refused, or "".
-func refuse(question string) string {
-	for _, r := range refusals {
-		if r.pattern.MatchString(question) {
-			return r.reason
-		}
-	}
-	return ""
-}
-
-// issuerAliases are names and brands that name a corpus issuer beyond its
-// registrant name. An all-capital alias of up to five letters is matched
-// case-sensitively, like a ticker; any other case-insensitively.
-var issuerAliases = map[string][]string{
-	"AAPL":  {"Apple", "iPhone", "iPad"},
-	"NVDA":  {"Nvidia", "NVIDIA", "GeForce"},
-	"GOOGL": {"Google", "Alphabet", "GOOG", "YouTube"},
-	"GOOG":  {"Google", "Alphabet", "GOOGL", "YouTube"},
-	"META":  {"Meta", "Facebook", "Meta Platforms", "Instagram", "WhatsApp", "FB"},
-	"AMZN":  {"Amazon", "Amazon.com", "AWS", "Amazon Web Services"},
-	"NFLX":  {"Netflix"},
-	"MSFT":  {"Microsoft", "Azure", "LinkedIn", "Xbox"},
-	"INTC":  {"Intel"},
-	"ORCL":  {"Oracle"},
-	"WMT":   {"Walmart", "Wal-Mart", "Wal Mart"},
-	"COST":  {"Costco"},
-	"EBAY":  {"eBay"},
-}
-
-// knownIssuer is a well-known issuer, recognised so that a question about
-// one the corpus lacks can say so.
-type knownIssuer struct {
-	ticker string
-	names  []string
-	exact  bool // names are matched case-sensitively (they are also common words)
-}
-
-var knownIssuers = []knownIssuer{
-	{"TSLA", []string{"Tesla"}, false},
-	{"IBM", []string{"International Business Machines"}, false},
-	{"AMD", []string{"Advanced Micro Devices"}, false},
-	{"CRM", []string{"Salesforce"}, false},
-	{"ADBE", []string{"Adobe"}, false},
-	{"CSCO", []string{"Cisco"}, false},
-	{"QCOM", []string{"Qualcomm"}, false},
-	{"AVGO", []string{"Broadcom"}, false},
-	{"005930.KS", []string{"Samsung"}, false},
-	{"BRK.B", []string{"Berkshire Hathaway", "Berkshire"}, false},
-	{"JPM", []string{"JPMorgan", "JP Morgan", "J.P. Morgan", "JPMorgan Chase"}, false},
-	{"NKE", []string{"Nike"}, false},
-	{"DIS", []string{"Disney", "Walt Disney"}, false},
-	{"KO", []string{"Coca-Cola", "Coca Cola", "Coke"}, false},
-	{"PFE", []string{"Pfizer"}, false},
-	{"XOM", []string{"Exxon", "ExxonMobil", "Exxon Mobil"}, false},
-	{"UBER", []string{"Uber"}, false},
-	{"ABNB", []string{"Airbnb"}, false},
-	{"SNOW", []string{"Snowflake"}, false},
-	{"PLTR", []string{"Palantir"}, false},
-	{"SHOP", []string{"Shopify"}, false},
-	{"SPOT", []string{"Spotify"}, false},
-	{"BA", []string{"Boeing"}, false},
-	{"GS", []string{"Goldman Sachs", "Goldman"}, false},
-	{"MA", []string{"Mastercard"}, false},
-	{"PYPL", []string{"PayPal"}, false},
-	{"SBUX", []string{"Starbucks"}, false},
-	{"MCD", []string{"McDonald's", "McDonalds"}, false},
-	{"JNJ", []string{"Johnson & Johnson"}, false},
-	{"PG", []string{"Procter & Gamble", "Procter and Gamble"}, false},
-	{"CVX", []string{"Chevron"}, false},
-	{"GM", []string{"General Motors"}, false},
-	{"HD", []string{"Home Depot"}, false},
-	{"MU", []string{"Micron"}, false},
-	{"TXN", []string{"Texas Instruments"}, false},
-	{"TSM", []string{"TSMC", "Taiwan Semiconductor"}, false},
-	{"BABA", []string{"Alibaba"}, false},
-	{"TCEHY", []string{"Tencent"}, false},
-	{"SONY", []string{"Sony"}, false},
-	{"TM", []string{"Toyota"}, false},
-	{"ZM", []string{"Zoom Video"}, false},
-	{"BAC", []string{"Bank of America"}, false},
-	{"WFC", []string{"Wells Fargo"}, false},
-	{"C", []string{"Citigroup", "Citibank"}, false},
-	{"VZ", []string{"Verizon"}, false},
-	{"T", []string{"AT&T"}, false},
-	{"CMCSA", []string{"Comcast"}, false},
-	{"PEP", []string{"PepsiCo", "Pepsi"}, false},
-	{"UNH", []string{"UnitedHealth"}, false},
-	{"MRK", []string{"Merck"}, false},
-	{"ABBV", []string{"AbbVie"}, false},
-	{"LLY", []string{"Eli Lilly"}, false},
-	{"MRNA", []string{"Moderna"}, false},
-	{"LYFT", []string{"Lyft"}, false},
-	{"DELL", []string{"Dell"}, false},
-	{"HPQ", []string{"Hewlett-Packard", "Hewlett Packard", "HP Inc"}, false},
-	{"RIVN", []string{"Rivian"}, false},
-	{"SAP", []string{"SAP SE"}, false},
-	{"X", []string{"Twitter"}, false},
-	{"TGT", []string{"Target"}, true},
-	{"V", []string{"Visa"}, true},
-	{"F", []string{"Ford"}, true},
-	{"ARM", []string{"Arm Holdings"}, false},
-	{"HOOD", []string{"Robinhood"}, false},
-	{"SQ", []string{"Block Inc"}, false},
-	{"NOW", []string{"ServiceNow"}, false},
-	{"WDAY", []string{"Workday"}, false},
-	{"PANW", []string{"Palo Alto Networks"}, false},
-}
-
-// tickerWords are tickers that are also English words: in a question in
-// capitals they are read as words.
-var tickerWords = map[string]bool{
-	"COST": true, "NOW": true, "SHOP": true, "SNOW": true, "SPOT": true, "HOOD": true, "LOW": true, "KEY": true,
-	"ALL": true, "ON": true, "IT": true, "ARE": true, "CAT": true, "FAST": true, "PLAY": true, "WELL": true,
-	"BIG": true, "BOX": true, "RUN": true, "PEAK": true, "BEST": true, "REAL": true, "META": true, "GOOD": true,
-}
-
-// notTickers are all-capital words that are not tickers.
-var notTickers = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`AI US USA UK EU FY GAAP CEO CFO COO CTO CIO EPS SEC IT LLC LLP ETF ETFS IPO
-	GPU GPUS CPU CPUS TPU AWS TV ESG EBIT ROI ROE ROA ROIC FCF OCF YOY QOQ YTD TTM LTM MD MDA SG PP COGS OPEX
-	CAPEX OK AR VR XR ML LLM LLMS API APIS PC PCS OS IOS DC HQ HR PR IP GDP CPI FX USD EUR JPY CNY GBP RMB
-	LIBOR SOFR FDA FTC DOJ IRS OECD NATO COVID CARES CHIPS ASC IFRS FASB XBRL HTML PDF ATM DTC ARPU MAU DAU
-	SKU RSU RSUS ESPP TAM CAGR KPI KPIS NA LATAM EMEA APAC NOL PPE NFT NFTS ACH ISP VAT DST GDPR CCPA DMA DSA
-	INC CORP CO LTD PLC AG SA NV AB SE THE AND OR NOT ALL ANY WHY HOW WHAT WHO WHEN DID DOES DO IS ARE WAS
-	VS ETC NB NO YES TOP NEW KEY ONLY ALSO BUT FOR WITH ITS OUR WE YOU THEY THIS THAT FROM INTO ABOUT
-	OF TO IN ON AT BY AS AN BE IF SO UP Q QTR YE PE DPS ADR ADS IRA RD AMP CUDA HPC RTX DRAM NAND SSD LTE
-	SAAS PAAS IAAS CRM ERP OEM OEMS ODM EV EVS AV ADAS SOC ASIC FPGA CEOS CFOS EUV NYSE NAND TBD FAQ
-	MM BN BPS DEI IR QA QE FED ECB BOJ PBOC WTO UN UAE UA CA NY TX WA CHINA JAPAN INDIA ASIA EUROPE NOTE NOTES
-	ITEM PART PDF ZIP LED OLED LCD AMOLED USB HDMI SDK GAAP NONGAAP`) {
-		notTickers[w] = true
-	}
-}
-
 var (
-	dollarTicker   = regexp.MustCompile(`\$([A-Za-z]{1,5})\b`)
-	capsWord       = regexp.MustCompile(`\b[A-Z]{2,5}\b`)
 	fiscalYearExpr = regexp.MustCompile(`(?i)\b(?:fiscal\s+(?:year\s+)?|fy\s*'?)(\d{4}|\d{2})\b`)
 	yearRange      = regexp.MustCompile(`(?i)\b((?:19|20)\d{2})\s*(?:-|–|—|to|through|until|and)\s*(?:fy\s*|fiscal\s+)?((?:19|20)\d{2})\b`)
 	bareYear       = regexp.MustCompile(`\b(?:19|20)\d{2}\b`)
@@ -294,10 +96,11 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	issuers, notCovered, taken := findIssuers(question, cat, tickers)
 	rt.Issuers, rt.NotCovered = issuers, notCovered
 	rt.FiscalYears = findFiscalYears(question)
+	rt.Figures = FindFigures(question)
 	lower := routerNorm(question)
 	rt.Quarterly = quarterExpr.MatchString(question)
 	rt.Outlook = anyTerm(normalizeText(question), outlookTriggers)
-	aspects := findAspects(lower, taken)
+	aspects := findAspects(lower, claimFigures(lower, rt.Figures, taken))
 	names := make([]string, 0, len(aspects))
 	for _, a := range aspects {
 		names = append(names, a.value)
@@ -386,128 +189,6 @@ func findWord(text, word string) []span {
 
 func isWordByte(c byte) bool {
 	return c >= 0x80 || c == '_' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
-}
-
-// caseSensitiveAlias reports whether an alias is matched like a ticker.
-func caseSensitiveAlias(a string) bool {
-	return len(a) <= 5 && strings.ToUpper(a) == a
-}
-
-// findIssuers finds the corpus issuers a question names, in order, and the
-// issuers it names that the corpus lacks. taken are the question's spans
-// that name an issuer.
-func findIssuers(question string, cat *Catalog, explicit []string) (issuers, notCovered []string, taken claims) {
-	lower := asciiLower(question)
-	taken = make(claims, len(question))
-	addNot := func(name string) {
-		if !slices.ContainsFunc(notCovered, func(n string) bool { return strings.EqualFold(n, name) }) {
-			notCovered = append(notCovered, name)
-		}
-	}
-	for _, t := range explicit {
-		t = strings.ToUpper(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "$")))
-		switch {
-		case t == "":
-		case cat.Has(t):
-			if !slices.Contains(issuers, t) {
-				issuers = append(issuers, t)
-			}
-		default:
-			addNot(t)
-		}
-	}
-	var found []span // value: a corpus ticker
-	var missing []span
-	// Longer names first, so "Meta Platforms" is one mention, not two.
-	type name struct {
-		text, ticker string
-		exact        bool
-	}
-	var names []name
-	shout := shouted(question)
-	for _, t := range cat.Tickers() {
-		if !shout || !tickerWords[t] {
-			names = append(names, name{t, t, true})
-		}
-		if n := shortName(cat.Company(t)); n != "" && n != t {
-			names = append(names, name{n, t, caseSensitiveAlias(n)})
-		}
-		if c := cat.Company(t); c != "" {
-			names = append(names, name{strings.TrimSuffix(c, "."), t, false})
-		}
-		for _, a := range issuerAliases[t] {
-			names = append(names, name{a, t, caseSensitiveAlias(a)})
-		}
-	}
-	for _, k := range knownIssuers {
-		target := k.ticker
-		for _, n := range k.names {
-			names = append(names, name{n, target, k.exact || caseSensitiveAlias(n)})
-		}
-	}
-	sort.SliceStable(names, func(i, j int) bool { return len(names[i].text) > len(names[j].text) })
-	for _, n := range names {
-		var spans []span
-		if n.exact {
-			spans = findWord(question, n.text)
-		} else {
-			spans = findWord(lower, asciiLower(n.text))
-		}
-		for _, s := range spans {
-			if taken.overlaps(s.start, s.end) {
-				continue
-			}
-			taken.claim(s.start, s.end)
-			if cat.Has(n.ticker) {
-				found = append(found, span{s.start, s.end, n.ticker})
-			} else {
-				missing = append(missing, span{s.start, s.end, question[s.start:s.end]})
-			}
-		}
-	}
-	// "$XYZ" names a ticker whatever its case.
-	for _, m := range dollarTicker.FindAllStringSubmatchIndex(question, -1) {
-		if taken.overlaps(m[0], m[1]) {
-			continue
-		}
-		t := strings.ToUpper(question[m[2]:m[3]])
-		taken.claim(m[0], m[1])
-		if cat.Has(t) {
-			found = append(found, span{m[0], m[1], t})
-		} else {
-			missing = append(missing, span{m[0], m[1], t})
-		}
-	}
-	// A bare all-capital word of two to five letters looks like a ticker,
-	// unless the whole question is shouted or the word is a known acronym.
-	if !shouted(question) {
-		for _, m := range capsWord.FindAllStringIndex(question, -1) {
-			w := question[m[0]:m[1]]
-			if taken.overlaps(m[0], m[1]) || notTickers[w] || (m[0] > 0 && question[m[0]-1] == '$') {
-				continue
-			}
-			if m[1] < len(question) && question[m[1]] == '&' { // "S&P", "AT&T", "R&D"
-				continue
-			}
-			if m[0] > 0 && question[m[0]-1] == '&' {
-				continue
-			}
-			taken.claim(m[0], m[1])
-			missing = append(missing, span{m[0], m[1], w})
-		}
-	}
-	byStart := func(a, b span) int { return a.start - b.start }
-	slices.SortFunc(found, byStart)
-	slices.SortFunc(missing, byStart)
-	for _, f := range found {
-		if !slices.Contains(issuers, f.value) {
-			issuers = append(issuers, f.value)
-		}
-	}
-	for _, m := range missing {
-		addNot(m.value)
-	}
-	return issuers, notCovered, taken
 }
 
 // shouted reports whether most of a question's words are in capitals, in

@@ -86,7 +86,9 @@ func TestRouteRefusals(t *testing.T) {
 }
 
 func TestRouteIssuers(t *testing.T) {
-	cat := sampleCatalog(t)
+	// A catalog whose inline-XBRL filings say what ingest reads of their
+	// issuer; issuers outside it resolve through the SEC's list.
+	cat := entityCatalog()
 	tests := []struct {
 		q          string
 		tickers    []string
@@ -97,7 +99,9 @@ func TestRouteIssuers(t *testing.T) {
 		{"How did NVIDIA and Apple describe margins?", nil, []string{"NVDA", "AAPL"}, nil},
 		{"What does Nvidia say about AI?", nil, []string{"NVDA"}, nil},
 		{"What is Google's capex?", nil, []string{"GOOGL"}, nil},
-		{"Compare Facebook and Amazon.com", nil, []string{"META", "AMZN"}, nil},
+		// Facebook is in no data the engine holds (Meta's filings and the
+		// SEC's list say "Meta Platforms"): it is reported as written.
+		{"Compare Facebook and Amazon.com", nil, []string{"AMZN"}, []string{"Facebook"}},
 		{"What did Meta Platforms say about AI?", nil, []string{"META"}, nil},
 		{"$aapl and $MSFT revenue", nil, []string{"AAPL", "MSFT"}, nil},
 		{"eBay, Costco, Walmart and Oracle in 2022", nil, []string{"EBAY", "COST", "WMT", "ORCL"}, nil},
@@ -107,12 +111,13 @@ func TestRouteIssuers(t *testing.T) {
 		{"what does apple say about margins", nil, []string{"AAPL"}, nil},
 		{"Does it say a thing about AI?", nil, nil, nil},                 // "it", "a" and "AI" are no tickers
 		{"What are the risks?", []string{"aapl"}, []string{"AAPL"}, nil}, // from --tickers
-		{"And Apple?", []string{"NVDA", "TSLA"}, []string{"NVDA", "AAPL"}, []string{"TSLA"}},
-		{"Compare Tesla and Apple margins", nil, []string{"AAPL"}, []string{"Tesla"}},
-		{"Compare TSLA with AAPL", nil, []string{"AAPL"}, []string{"TSLA"}},
-		{"What about $tsla?", nil, nil, []string{"TSLA"}},
-		{"How do IBM, AMD and Salesforce compare with Microsoft?", nil, []string{"MSFT"}, []string{"IBM", "AMD", "Salesforce"}},
-		{"Coca-Cola vs Pfizer vs JPMorgan", nil, nil, []string{"Coca-Cola", "Pfizer", "JPMorgan"}},
+		{"And Apple?", []string{"NVDA", "TSLA"}, []string{"NVDA", "AAPL"}, []string{"TSLA (Tesla, Inc.)"}},
+		{"Compare Tesla and Apple margins", nil, []string{"AAPL"}, []string{"TSLA (Tesla, Inc.)"}},
+		{"Compare TSLA with AAPL", nil, []string{"AAPL"}, []string{"TSLA (Tesla, Inc.)"}},
+		{"What about $tsla?", nil, nil, []string{"TSLA (Tesla, Inc.)"}},
+		{"How do IBM, AMD and Salesforce compare with Microsoft?", nil, []string{"MSFT"},
+			[]string{"IBM (INTERNATIONAL BUSINESS MACHINES CORP)", "AMD (ADVANCED MICRO DEVICES INC)", "CRM (Salesforce, Inc.)"}},
+		{"Coca-Cola vs Pfizer vs JPMorgan", nil, nil, []string{"KO (COCA COLA CO)", "PFE (PFIZER INC)", "JPM (JPMORGAN CHASE & CO)"}},
 		{"What did the CEO say about GAAP EPS and R&D at the SEC in the US?", nil, nil, nil},
 		{"How did AI demand for GPUs affect the FY23 results?", nil, nil, nil},
 		{"WHAT WERE APPLE'S GROSS MARGINS IN THE LATEST YEAR?", nil, []string{"AAPL"}, nil},

@@ -121,6 +121,9 @@ type filingPeriod struct {
 	fy    int
 	doc   corpus.Document
 	found bool
+	// next is set when the corpus holds no filing for fy and doc is the
+	// next year's annual report, whose comparative column shows fy.
+	next bool
 }
 
 type builder struct {
@@ -192,16 +195,27 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 			if !ok {
 				d, ok = b.cat.Filing(t, fy, "")
 			}
+			next := false
+			if !ok && !b.rt.Quarterly {
+				if d, ok = b.cat.Filing(t, fy+1, "10-K"); ok {
+					next = true
+					b.note("The corpus holds no %s filing for fiscal %d; its figures are read from the prior-year column of the %s 10-K for fiscal %d.", t, fy, t, fy+1)
+				}
+			}
 			if !ok {
 				b.note("The corpus holds no %s filing for fiscal %d; its requirements for that year will be reported as gaps.", t, fy)
 			}
-			ps = append(ps, filingPeriod{fy: fy, doc: d, found: ok})
+			ps = append(ps, filingPeriod{fy: fy, doc: d, found: ok, next: next})
 		}
 	} else {
 		var d corpus.Document
 		ok := false
 		if b.rt.Quarterly {
 			d, ok = b.cat.Latest(t, "10-Q")
+		}
+		if !ok && b.instantOnly() {
+			// A balance "now" is the latest balance sheet, whatever the form.
+			d, ok = b.cat.Latest(t, "")
 		}
 		if !ok {
 			d, ok = b.cat.Latest(t, "10-K")
@@ -225,6 +239,11 @@ func (b *builder) build() {
 	if len(aspects) == 0 {
 		aspects = []string{"general"}
 	}
+	if len(rt.Figures) > 0 && slices.Equal(aspects, []string{"general"}) && !asksWhy(b.question) {
+		// A question that names its figures asks for them, not for a
+		// passage on its words.
+		aspects = nil
+	}
 	for ai, name := range aspects {
 		a, ok := AspectByName(name)
 		if !ok {
@@ -246,6 +265,7 @@ func (b *builder) build() {
 			b.planComparability(a, figures, issuersWithFigures, ai)
 		}
 	}
+	b.planFigureAsks()
 	if c := rt.Causal; c != nil {
 		for ii, t := range rt.Issuers {
 			for _, p := range b.periodsOf(t) {
@@ -299,6 +319,7 @@ func (b *builder) searchArgs(t string, p filingPeriod, query, section string, k 
 		K:           k,
 	}
 	if p.found {
+		args.FiscalYears = []int{p.doc.FiscalYear}
 		args.Form = p.doc.Form
 		// Item headings of converted text and PDF filings are found
 		// unreliably, so only an HTML filing is searched by item.
@@ -333,9 +354,20 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 	}
 	form := p.doc.Form
 	var figures []string
-	if len(a.Metrics) > 0 {
-		if hasFacts(p.doc) && form == "10-K" {
+	tableFigures := false // figures read from a text filing's tables
+	segs := b.cat.SegmentsIn(b.question, t)
+	if len(a.Metrics) > 0 && len(segs) > 0 {
+		// The named parts' figures, never the company's.
+		for _, metric := range a.Metrics {
+			req := !(a.Name == "margins" && metric == "gross_profit")
+			if l, ok := b.lookupFigure(t, p, a.Name, metric, label, segs, req, m); ok && req {
+				figures = append(figures, l.req)
+			}
+		}
+	} else if len(a.Metrics) > 0 {
+		if b.canLookup(p, a.Metrics) {
 			figures = b.planFacts(t, p, a, m)
+			tableFigures = !hasFacts(p.doc)
 		} else {
 			if form != "10-K" && hasFacts(p.doc) {
 				b.note("%s's %s %s figures are read from its passages: lookup_fact reads annual periods.", t, label, form)
@@ -360,6 +392,17 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: a.Label, AllOf: groups},
 	}, m)
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, a.Section, 8), []string{id})
+	if tableFigures {
+		// A text filing's discussion of its figures sits beside the table
+		// that prints them: search for the figures' words as well.
+		var labels []string
+		for _, metric := range a.Metrics {
+			if mt, ok := tools.MetricByName(metric); ok {
+				labels = append(labels, mt.Label)
+			}
+		}
+		b.addNode(tools.SearchFilings, b.searchArgs(t, p, "total "+strings.Join(labels, " "), "", 10), []string{id})
+	}
 
 	if b.rt.Outlook && a.Kind != KindOutlook {
 		oid := prefix + "-outlook"
@@ -391,22 +434,10 @@ func (b *builder) planFacts(t string, p filingPeriod, a Aspect, m reqMeta) []str
 	label := tools.PeriodLabel(p.fy)
 	prefix := t + "-" + label + "-" + a.Name
 	company := b.cat.ShortName(t)
-	type looked struct{ req, node string }
 	got := map[string]looked{}
 	var required []string
 	lookup := func(metric, period string, required bool) (looked, bool) {
-		mt, ok := tools.MetricByName(metric)
-		if !ok {
-			return looked{}, false
-		}
-		id := t + "-" + period + "-" + a.Name + "-figure-" + metric
-		b.addReq(Requirement{
-			ID: id, Issuer: t, Period: period, Aspect: a.Name, Kind: KindFigure, Required: required,
-			Need:       fmt.Sprintf("%s's %s for %s, as tagged in its %s 10-K", company, mt.Label, period, label),
-			Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Concepts: slices.Clone(mt.Concepts)},
-		}, m)
-		node := b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Label: metric, Period: period}, []string{id})
-		return looked{id, node}, true
+		return b.lookupFigure(t, p, a.Name, metric, period, nil, required, m)
 	}
 	for _, metric := range a.Metrics {
 		// Gross profit is optional: Alphabet, Meta, Amazon and Netflix do
@@ -420,14 +451,26 @@ func (b *builder) planFacts(t string, p filingPeriod, a Aspect, m reqMeta) []str
 		}
 	}
 	ref := func(metric, period string) tools.FactRef {
-		mt, _ := tools.MetricByName(metric)
-		// The first concept of the metric; the executor rebinds each fact
-		// to the concept its lookup_fact node found (see FactInputs).
-		return tools.FactRef{Ticker: t, Concept: mt.Concepts[0], Period: period}
+		return tools.FactRef{Ticker: t, Concept: got[metric].key, Period: period}
 	}
 	switch a.Name {
 	case "margins":
 		rev, cost := got["revenue"], got["cost_of_revenue"]
+		if rev.req != "" && cost.req == "" && got["gross_profit"].req != "" {
+			// The filing prints gross profit but no cost row to subtract.
+			gp := got["gross_profit"]
+			id := prefix + "-calculation"
+			b.addReq(Requirement{
+				ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: KindCalculation, Required: true,
+				Need:       fmt.Sprintf("%s's %s gross margin, computed as gross profit / revenue from its reported figures", company, label),
+				Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: "gross margin", Of: []string{rev.req, gp.req}},
+			}, m)
+			b.addNode(tools.Calculate, tools.CalculateArgs{
+				Expression: "gross_profit / revenue",
+				Facts:      map[string]tools.FactRef{"revenue": ref("revenue", label), "gross_profit": ref("gross_profit", label)},
+			}, []string{id}, rev.node, gp.node)
+			return required
+		}
 		if rev.req == "" || cost.req == "" {
 			return required
 		}
@@ -452,6 +495,7 @@ func (b *builder) planFacts(t string, p filingPeriod, a Aspect, m reqMeta) []str
 			return required
 		}
 		required = append(required, prior.req)
+		got["revenue_prior"] = prior
 		id := prefix + "-calculation"
 		b.addReq(Requirement{
 			ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: KindCalculation, Required: true,
@@ -460,7 +504,7 @@ func (b *builder) planFacts(t string, p filingPeriod, a Aspect, m reqMeta) []str
 		}, m)
 		b.addNode(tools.Calculate, tools.CalculateArgs{
 			Expression: "(revenue - revenue_prior) / revenue_prior",
-			Facts:      map[string]tools.FactRef{"revenue": ref("revenue", label), "revenue_prior": ref("revenue", priorLabel)},
+			Facts:      map[string]tools.FactRef{"revenue": ref("revenue", label), "revenue_prior": ref("revenue_prior", priorLabel)},
 		}, []string{id}, rev.node, prior.node)
 	}
 	return required
@@ -641,6 +685,16 @@ func init() {
 // questionWords returns the content words of a question (up to eight,
 // lower case, four letters or more, without stopwords and issuer names),
 // for a question that names no aspect.
+// QuestionWords returns the content words of a question: lower case, four
+// letters or more, without stop words or the names of its issuers; at
+// most eight, in order.
+func QuestionWords(question string, cat *Catalog, issuers []string) []string {
+	if cat == nil {
+		cat = NewCatalog(nil)
+	}
+	return questionWords(question, cat, issuers)
+}
+
 func questionWords(question string, cat *Catalog, issuers []string) []string {
 	skip := map[string]bool{}
 	for _, t := range issuers {
@@ -648,7 +702,7 @@ func questionWords(question string, cat *Catalog, issuers []string) []string {
 		for _, w := range strings.Fields(strings.ToLower(shortName(cat.Company(t)) + " " + cat.Company(t))) {
 			skip[strings.Trim(w, ",.")] = true
 		}
-		for _, a := range issuerAliases[t] {
+		for _, a := range cat.issuerNames(t) {
 			skip[strings.ToLower(a)] = true
 		}
 	}
@@ -808,6 +862,13 @@ func (b *builder) finish() {
 			years[fy] = true
 		}
 	}
+	for _, ps := range b.periods {
+		for _, p := range ps {
+			if p.next {
+				years[p.doc.FiscalYear] = true // the filing its figures come from
+			}
+		}
+	}
 	g.FiscalYears = make([]int, 0, len(years))
 	for y := range years {
 		g.FiscalYears = append(g.FiscalYears, y)
@@ -869,6 +930,18 @@ func FactInputs(g *Graph, calc Node) (map[string]string, error) {
 	}
 	out := make(map[string]string, len(args.Facts))
 	for name, ref := range args.Facts {
+		// A lookup of the very figure key the calculation names.
+		for _, d := range calc.DependsOn {
+			var la tools.LookupFactArgs
+			if n, exists := byID[d]; exists && n.Tool == tools.LookupFact && json.Unmarshal(n.Args, &la) == nil &&
+				la.Concept != "" && la.Concept == ref.Concept && la.Ticker == ref.Ticker && la.Period == ref.Period {
+				out[name] = n.ID
+				break
+			}
+		}
+		if _, bound := out[name]; bound {
+			continue
+		}
 		want, ok := metricOfConcept(ref.Concept)
 		if !ok {
 			want, ok = tools.MetricForLabel(name)

@@ -151,7 +151,7 @@ func TestRulesOverSampleCorpus(t *testing.T) {
 		{
 			question: "How did Alphabet's revenue grow in fiscal 2024, and is Tesla doing better?",
 			want: []string{
-				"Tesla is not in the corpus; nothing is said about it.",
+				"TSLA (Tesla, Inc.) is not in the corpus; nothing is said about it.",
 				"- Revenue growth, FY2024 over FY2023 = (revenue - prior-year revenue) / prior-year revenue = (350,018 - 307,394) / 307,394 (millions) = 13.9% [",
 			},
 		},

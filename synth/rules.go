@@ -63,6 +63,7 @@ func (r Rules) Synthesize(ctx context.Context, in *Input) (*validator.Answer, er
 type writer struct {
 	in        *Input
 	maxQuotes int
+	qwords    []string // the question's content words, read on first use
 	l         *ledger.RunLedger
 	reqs      []planner.Requirement
 	evidence  map[string]*ledger.Evidence
@@ -499,6 +500,9 @@ func (w *writer) figure(r planner.Requirement) []string {
 		return nil
 	}
 	label := upperFirst(metricLabel(f.Concept))
+	if r.Completion.Topic != "" {
+		label = upperFirst(r.Completion.Topic)
+	}
 	lines := []string{fmt.Sprintf("- %s, %s: %s %s %s.", label, r.Period, readableAmount(f.Value, f.Unit), factPeriodText(f.Period), w.citeEvidence(e))}
 	// Sources that disagree on the figure are shown side by side.
 	for _, c := range w.conflicts {
@@ -644,6 +648,9 @@ func (w *writer) calcLabel(r planner.Requirement) string {
 		}
 		return "Revenue growth, " + r.Period
 	}
+	if r.Completion.Topic != "" {
+		return upperFirst(r.Completion.Topic) + ", " + r.Period
+	}
 	if a, ok := planner.AspectByName(r.Aspect); ok {
 		return upperFirst(a.Label) + ", " + r.Period
 	}
@@ -676,7 +683,7 @@ func (w *writer) passage(r planner.Requirement) []string {
 				continue
 			}
 			seen[key] = true
-			cands = append(cands, cand{s, id, countTerms(s, groups)})
+			cands = append(cands, cand{s, id, countTerms(s, groups) + 2*w.questionHits(s)})
 		}
 	}
 	// Whole sentences first: a passage that starts mid-sentence yields a
@@ -852,6 +859,29 @@ func fragment(s string) int {
 }
 
 // countTerms counts the condition words a sentence holds, for ranking.
+// questionHits counts the question's own content words a sentence holds
+// (a word's first five letters standing for its forms), so that of the
+// sentences on the topic, those on the point asked rank first.
+func (w *writer) questionHits(s string) int {
+	if w.qwords == nil {
+		w.qwords = planner.QuestionWords(w.in.Question, w.in.Catalog, w.in.Route.Issuers)
+		if w.qwords == nil {
+			w.qwords = []string{}
+		}
+	}
+	lower := strings.ToLower(validator.Normalize(s))
+	n := 0
+	for _, q := range w.qwords {
+		if len(q) > 5 {
+			q = q[:5]
+		}
+		if strings.Contains(lower, q) {
+			n++
+		}
+	}
+	return n
+}
+
 func countTerms(s string, groups [][]string) int {
 	lower := strings.ToLower(strings.NewReplacer("-", " ", "\n", " ").Replace(validator.Normalize(s)))
 	n := 0
@@ -922,25 +952,30 @@ func factPeriodText(p string) string {
 	return "for the period " + a + " to " + b
 }
 
-// conceptName drops a concept's prefix.
+// conceptName drops the prefixes of a figure key's concept and member.
 func conceptName(concept string) string {
-	if i := strings.LastIndexByte(concept, ':'); i >= 0 {
-		return concept[i+1:]
-	}
-	return concept
+	return tools.LocalKey(concept)
 }
 
-// metricLabel names the figure a concept tags: "revenue".
-func metricLabel(concept string) string {
+// metricLabel names the figure a figure key names: "revenue", "revenue
+// (iPhone)", or a table row's printed label.
+func metricLabel(key string) string {
+	concept, member, row := tools.SplitFigureKey(key)
+	if row != "" {
+		return row
+	}
 	local := conceptName(concept)
+	label := splitCamel(local)
 	for _, m := range tools.Metrics {
-		for _, c := range m.Concepts {
-			if conceptName(c) == local {
-				return m.Label
-			}
+		if slices.ContainsFunc(m.Concepts, func(c string) bool { return conceptName(c) == local }) {
+			label = m.Label
+			break
 		}
 	}
-	return splitCamel(local)
+	if member != "" {
+		label += " (" + splitCamel(strings.TrimSuffix(conceptName(member), "Member")) + ")"
+	}
+	return label
 }
 
 // splitCamel turns "OperatingIncomeLoss" into "operating income loss".

@@ -357,6 +357,11 @@ type lookupCall struct {
 	Concepts []string // qualified, tried in order
 	Metric   string   // the metric's name when asked by label
 	Year     int      // fiscal year; 0 means the latest annual one in scope
+	// YearToDate reads a quarterly report's longest column ending on its
+	// period end rather than its quarter.
+	YearToDate bool
+	// Outflow records a table row's amount as its magnitude.
+	Outflow bool
 }
 
 var conceptPattern = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*:)?[A-Za-z_][A-Za-z0-9_.-]*$`)
@@ -383,10 +388,10 @@ func metricNames() string {
 func checkLookup(raw json.RawMessage, scope Scope) (*lookupCall, error) {
 	const tool = LookupFact
 	var a LookupFactArgs
-	if err := decodeStrict(tool, "", raw, []string{"ticker", "concept", "label", "period"}, &a); err != nil {
+	if err := decodeStrict(tool, "", raw, []string{"ticker", "concept", "label", "period", "year_to_date", "outflow"}, &a); err != nil {
 		return nil, err
 	}
-	var c lookupCall
+	c := lookupCall{YearToDate: a.YearToDate, Outflow: a.Outflow}
 	t, err := checkTicker(tool, "ticker", a.Ticker, scope)
 	if err != nil {
 		return nil, err
@@ -399,7 +404,7 @@ func checkLookup(raw json.RawMessage, scope Scope) (*lookupCall, error) {
 	case concept != "" && label != "":
 		return nil, argErr(tool, "label", "give a concept or a label, not both")
 	case concept != "":
-		q, err := checkConcept(tool, "concept", concept)
+		q, err := checkFigureKey(tool, "concept", concept)
 		if err != nil {
 			return nil, err
 		}
@@ -479,7 +484,7 @@ func checkCalculate(raw json.RawMessage, scope Scope) (*calculateCall, error) {
 		if ref.Ticker, err = checkTicker(tool, field+".ticker", ref.Ticker, scope); err != nil {
 			return nil, err
 		}
-		if ref.Concept, err = checkConcept(tool, field+".concept", ref.Concept); err != nil {
+		if ref.Concept, err = checkFigureKey(tool, field+".concept", ref.Concept); err != nil {
 			return nil, err
 		}
 		ref.Period = strings.TrimSpace(ref.Period)

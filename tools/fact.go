@@ -66,7 +66,7 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 		for _, concept := range c.Concepts {
 			found := false
 			for _, d := range filings {
-				cur, err := ff.current(d, concept)
+				cur, err := ff.current(d, concept, c.YearToDate)
 				if err != nil {
 					return nil, err
 				}
@@ -74,7 +74,7 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 					continue
 				}
 				found = true
-				if err := ff.add(res, d, *cur, ownNote(d)); err != nil {
+				if err := ff.add(res, d, concept, outflow(*cur, c.Outflow), ownNote(d)); err != nil {
 					return nil, err
 				}
 				prior, err := ff.comparative(d, concept, *cur)
@@ -82,7 +82,7 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 					return nil, err
 				}
 				if prior != nil {
-					if err := ff.add(res, d, *prior, comparativeNote(d)); err != nil {
+					if err := ff.add(res, d, concept, outflow(*prior, c.Outflow), comparativeNote(d)); err != nil {
 						return nil, err
 					}
 				}
@@ -99,7 +99,7 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 			}
 			for _, concept := range c.Concepts {
 				for _, d := range next {
-					cur, err := ff.current(d, concept)
+					cur, err := ff.current(d, concept, c.YearToDate)
 					if err != nil {
 						return nil, err
 					}
@@ -111,7 +111,7 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 						return nil, err
 					}
 					if prior != nil {
-						if err := ff.add(res, d, *prior, comparativeNote(d)); err != nil {
+						if err := ff.add(res, d, concept, outflow(*prior, c.Outflow), comparativeNote(d)); err != nil {
 							return nil, err
 						}
 					}
@@ -163,6 +163,15 @@ func comparativeNote(d corpus.Document) string {
 		return fmt.Sprintf("the same period a year earlier, a comparative in the %s for %s", d.Form, PeriodLabel(d.FiscalYear))
 	}
 	return fmt.Sprintf("%s, the comparative in the %s for %s", PeriodLabel(d.FiscalYear-1), d.Form, PeriodLabel(d.FiscalYear))
+}
+
+// outflow returns a table fact of a payment as its magnitude, when asked;
+// a tagged fact is returned as it is (a payment's concept is positive).
+func outflow(f corpus.Fact, asked bool) corpus.Fact {
+	if asked && f.Kind == corpus.FactTable {
+		f.Value = f.Value.Abs()
+	}
+	return f
 }
 
 // formRank orders forms for a lookup: annual reports first.
@@ -253,20 +262,22 @@ func (ff *factFinder) facts(f corpus.FactFilter) ([]corpus.Fact, error) {
 	return facts, nil
 }
 
-// current returns the fact a filing shows for its own period: no
-// dimensions, displayed, ending on the filing's period end, and of the
-// duration nearest to the filing's (a year for an annual report, a quarter
-// for a 10-Q), or an instant; nil when there is none.
-func (ff *factFinder) current(d corpus.Document, concept string) (*corpus.Fact, error) {
-	facts, err := ff.facts(corpus.FactFilter{DocumentID: d.ID, Concept: concept, PeriodEnd: d.PeriodEnd})
+// current returns the fact a filing shows for its own period under a
+// figure key (see FigureKey): displayed, of the key's member (none for a
+// plain concept), ending on the filing's period end, and of the duration
+// nearest to the filing's (a year for an annual report, a quarter for a
+// 10-Q, or the longest up to a year for its year to date), or an
+// instant; nil when there is none.
+func (ff *factFinder) current(d corpus.Document, key string, yearToDate bool) (*corpus.Fact, error) {
+	facts, err := ff.statementsFirst(d, key, keyFilter(d, key, d.PeriodEnd))
 	if err != nil {
 		return nil, err
 	}
 	want := 365
-	if isQuarterly(d.Form) {
+	if isQuarterly(d.Form) && !yearToDate {
 		want = 91
 	}
-	return nearest(facts, d.PeriodEnd, func(f *corpus.Fact) (int, bool) {
+	return nearest(facts, key, d.PeriodEnd, func(f *corpus.Fact) (int, bool) {
 		if f.Instant {
 			return 0, true
 		}
@@ -274,16 +285,52 @@ func (ff *factFinder) current(d corpus.Document, concept string) (*corpus.Fact, 
 	}), nil
 }
 
-// comparative returns the fact of the same concept a filing shows for the
+// statementsFirst returns the facts f selects, those of a table row in
+// the financial statements (Item 8) before the same row printed in the
+// discussion or elsewhere: a row label recurs across a filing's tables,
+// and the audited statement is the one to cite.
+func (ff *factFinder) statementsFirst(d corpus.Document, key string, f corpus.FactFilter) ([]corpus.Fact, error) {
+	facts, err := ff.facts(f)
+	if err != nil || !strings.HasPrefix(key, TablePrefix) || len(facts) < 2 {
+		return facts, err
+	}
+	t, err := ff.text(d.ID)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(facts, func(a, b corpus.Fact) int {
+		return boolInt(sectionAt(t.sections, a.Start) != "Item 8") - boolInt(sectionAt(t.sections, b.Start) != "Item 8")
+	})
+	return facts, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// keyFilter selects the facts of a filing a figure key names, ending on end.
+func keyFilter(d corpus.Document, key string, end time.Time) corpus.FactFilter {
+	concept, member, row := SplitFigureKey(key)
+	if row != "" {
+		return corpus.FactFilter{DocumentID: d.ID, Kind: corpus.FactTable, Label: row, PeriodEnd: end}
+	}
+	first, _, _ := strings.Cut(member, ",") // nearest checks the rest
+	return corpus.FactFilter{DocumentID: d.ID, Concept: concept, Member: first, PeriodEnd: end}
+}
+
+// comparative returns the fact under the same key a filing shows for the
 // period a year before cur: ending about a year earlier, of cur's kind and
 // nearest its duration; nil when the filing shows none.
-func (ff *factFinder) comparative(d corpus.Document, concept string, cur corpus.Fact) (*corpus.Fact, error) {
+func (ff *factFinder) comparative(d corpus.Document, key string, cur corpus.Fact) (*corpus.Fact, error) {
 	for _, end := range priorEnds(cur) {
-		facts, err := ff.facts(corpus.FactFilter{DocumentID: d.ID, Concept: concept, PeriodEnd: end})
+		facts, err := ff.statementsFirst(d, key, keyFilter(d, key, end))
 		if err != nil {
 			return nil, err
 		}
-		best := nearest(facts, end, func(f *corpus.Fact) (int, bool) {
+		best := nearest(facts, key, end, func(f *corpus.Fact) (int, bool) {
 			if f.Instant != cur.Instant {
 				return 0, false
 			}
@@ -328,19 +375,39 @@ func priorEnds(cur corpus.Fact) []time.Time {
 	return out
 }
 
-// nearest returns the first displayed, undimensioned fact ending on end
-// with the lowest score; score's false excludes a fact.
-func nearest(facts []corpus.Fact, end time.Time, score func(*corpus.Fact) (int, bool)) *corpus.Fact {
+// nearest returns the first displayed fact under key ending on end with
+// the lowest score; score's false excludes a fact. A plain concept's fact
+// has no dimensions; a member's has that member and no other dimension
+// (a segment's figure, not one product within one segment).
+func nearest(facts []corpus.Fact, key string, end time.Time, score func(*corpus.Fact) (int, bool)) *corpus.Fact {
+	_, member, row := SplitFigureKey(key)
 	var best *corpus.Fact
 	bestScore := 0
 	for i := range facts {
 		f := &facts[i]
-		if len(f.Dimensions) > 0 || f.Start < 0 || f.End <= f.Start || !sameDay(f.PeriodEnd, end) {
+		if f.Start < 0 || f.End <= f.Start || !sameDay(f.PeriodEnd, end) {
 			continue
+		}
+		switch {
+		case row != "":
+			if f.Kind != corpus.FactTable || f.Label != row {
+				continue
+			}
+		case member != "":
+			if m, ok := FigureMember(f.Dimensions); !ok || m != member {
+				continue
+			}
+		default:
+			if len(f.Dimensions) > 0 || f.Kind == corpus.FactTable {
+				continue
+			}
 		}
 		s, ok := score(f)
 		if !ok {
 			continue
+		}
+		if row != "" && f.Unit == "pure" {
+			s++ // a table's percentage column of the row, after its amount
 		}
 		if best == nil || s < bestScore {
 			best, bestScore = f, s
@@ -369,7 +436,7 @@ func sameDay(a, b time.Time) bool {
 
 // add registers fact f of document d in res: its evidence is the line of
 // text showing the value.
-func (ff *factFinder) add(res *result, d corpus.Document, f corpus.Fact, note string) error {
+func (ff *factFinder) add(res *result, d corpus.Document, key string, f corpus.Fact, note string) error {
 	t, err := ff.text(d.ID)
 	if err != nil {
 		return err
@@ -393,7 +460,7 @@ func (ff *factFinder) add(res *result, d corpus.Document, f corpus.Fact, note st
 	res.addEvidence(ev, "")
 	res.addFact(ledger.Fact{
 		EvidenceID: ledger.EvidenceID(d.ID, start, end),
-		Concept:    f.Concept,
+		Concept:    key,
 		Value:      f.Value,
 		Unit:       f.Unit,
 		Period:     factPeriod(f),

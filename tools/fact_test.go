@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/ledger"
 )
 
@@ -119,6 +120,15 @@ func TestLookupFactFixtures(t *testing.T) {
 				{"5000000000", "2024-12-31", "Total assets | 5,000 | 4,500"},
 				{"4500000000", "2023-12-31", "Total assets | 5,000 | 4,500"},
 			},
+		},
+		{
+			name: "a segment's figure, by its member",
+			args: map[string]any{"ticker": "ACME", "concept": "us-gaap:Revenues[acme:WidgetsMember]", "period": "FY2024"},
+			want: []want{{"700000000", "2024-01-01/2024-12-31", "Widgets revenue | 700 | 500"}},
+		},
+		{
+			name: "a segment the filing shows nothing for",
+			args: map[string]any{"ticker": "ACME", "concept": "us-gaap:Revenues[acme:GadgetsMember]", "period": "FY2024"},
 		},
 		{
 			name: "not found",
@@ -276,5 +286,59 @@ func TestCalculateFixtures(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestLookupFactTableRows(t *testing.T) {
+	text := `TXT Corp Annual Report 2022
+CONSOLIDATED STATEMENTS OF INCOME (In millions)
+Year Ended June 30, 2022 2021
+Revenue 198,270 168,088
+Net income 72,738 61,271
+`
+	fx := fixture{ticker: "TXT", form: "10-K", fiscalYear: 2022, periodEnd: "2022-06-30", text: text, facts: []fixtureFact{
+		{kind: corpus.FactTable, label: "Revenue", value: "198270000000", unit: "USD", start: "2021-07-01", end: "2022-06-30", line: "Revenue", shown: "198,270"},
+		{kind: corpus.FactTable, label: "Revenue", value: "168088000000", unit: "USD", start: "2020-07-01", end: "2021-06-30", line: "Revenue", shown: "168,088"},
+		{kind: corpus.FactTable, label: "Net income", value: "72738000000", unit: "USD", start: "2021-07-01", end: "2022-06-30", line: "Net income", shown: "72,738"},
+	}}
+	store := newFixtureStore(t, fx)
+	env := newEnv(t, store, Scope{Tenant: "acme", Tickers: []string{"TXT"}})
+	out := run(t, env, "l1", LookupFact, map[string]any{"ticker": "TXT", "concept": "table:Revenue", "period": "FY2022"})
+	checkRegistered(t, env, out)
+	if len(out.Facts) != 2 {
+		t.Fatalf("%d facts, want the year and its comparative:\n%s", len(out.Facts), out.Text)
+	}
+	for i, want := range []string{"198270000000", "168088000000"} {
+		f := out.Facts[i]
+		if f.Concept != "table:Revenue" || f.Value.String() != want {
+			t.Errorf("fact %d = %s %s, want table:Revenue %s", i, f.Concept, f.Value, want)
+		}
+	}
+	// A tagged concept never reads a table row, nor a row another's.
+	out = run(t, env, "l2", LookupFact, map[string]any{"ticker": "TXT", "label": "revenue", "period": "FY2022"})
+	if len(out.Facts) != 0 {
+		t.Errorf("a lookup by concept read table rows: %+v", out.Facts)
+	}
+	out = run(t, env, "l3", LookupFact, map[string]any{"ticker": "TXT", "concept": "table:Operating income", "period": "FY2022"})
+	if len(out.Facts) != 0 {
+		t.Errorf("an absent row found facts: %+v", out.Facts)
+	}
+}
+
+func TestCheckFigureKey(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Revenues", "us-gaap:Revenues"},
+		{"us-gaap:Revenues[aapl:IPhoneMember]", "us-gaap:Revenues[aapl:IPhoneMember]"},
+		{"Revenues[aapl:IPhoneMember]", "us-gaap:Revenues[aapl:IPhoneMember]"},
+		{"table: Total net sales ", "table:Total net sales"},
+		{"table:", ""},
+		{"us-gaap:Revenues[bad member]", ""},
+		{"table:a\nb", ""},
+	}
+	for _, tt := range tests {
+		got, err := checkFigureKey(LookupFact, "concept", tt.in)
+		if got != tt.want || (err == nil) != (tt.want != "") {
+			t.Errorf("checkFigureKey(%q) = %q, %v, want %q", tt.in, got, err, tt.want)
+		}
 	}
 }

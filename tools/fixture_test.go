@@ -29,6 +29,7 @@ type fixtureFact struct {
 	start, end           string // start "" for an instant
 	line, shown          string
 	dims                 map[string]string
+	kind, label          string // a table fact's kind and row label
 }
 
 // newFixtureStore returns an embedded store holding the fixtures.
@@ -85,6 +86,8 @@ func addFixture(t *testing.T, store corpus.Store, fx fixture) *corpus.Document {
 			PeriodEnd:  day(t, ff.end),
 			Instant:    ff.start == "",
 			Dimensions: ff.dims,
+			Kind:       ff.kind,
+			Label:      ff.label,
 			Start:      -1,
 			End:        -1,
 		}

@@ -68,10 +68,20 @@ type ReadSurroundingArgs struct {
 
 // LookupFactArgs are lookup_fact's arguments: a concept or a label.
 type LookupFactArgs struct {
-	Ticker  string `json:"ticker"`
-	Concept string `json:"concept,omitempty"` // "us-gaap:GrossProfit" or "GrossProfit"
-	Label   string `json:"label,omitempty"`   // "gross margin", "total net sales", ...
-	Period  string `json:"period,omitempty"`  // "FY2024"; "" means the latest annual period in scope
+	Ticker string `json:"ticker"`
+	// Concept is a concept ("us-gaap:GrossProfit" or "GrossProfit"), or a
+	// figure key: a segment's figure "us-gaap:Revenues[aapl:IPhoneMember]",
+	// or a table row of a text filing "table:Total net sales".
+	Concept string `json:"concept,omitempty"`
+	Label   string `json:"label,omitempty"`  // "gross margin", "total net sales", ...
+	Period  string `json:"period,omitempty"` // "FY2024"; "" means the latest annual period in scope
+	// YearToDate asks a quarterly report for its year-to-date column (six
+	// or nine months) rather than its quarter.
+	YearToDate bool `json:"year_to_date,omitempty"`
+	// Outflow reads a table row's amount as a cost or a payment: its
+	// magnitude, as the tagged concept of one is positive though a table
+	// may print it in parentheses.
+	Outflow bool `json:"outflow,omitempty"`
 }
 
 // FactRef names a fact for calculate: the fact the same lookup would find.

@@ -152,7 +152,11 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			"Modes: auto (the default: rules for figures, comparisons and issuers outside the corpus, baseline\n"+
 			"for explanations, outlook and causal questions, as docs/evaluation.md measured), rules (planned\n"+
 			"task graph, no model), baseline (one fixed retrieval pass and the extractive answer), model\n"+
-			"(planner and synthesizer are model calls; needs --base-url and --model).", stderr)
+			"(planner and synthesizer are model calls; needs --base-url and --model).\n\n"+
+			"Exit status: the run's end state, after the result is printed. 0 supported or partial (an\n"+
+			"answer); 3 insufficient_evidence; 4 conflicting_evidence; 5 budget_exhausted; 6 refused;\n"+
+			"1 an error, nothing answered (a flag value that is not valid too); 2 no question or an unknown\n"+
+			"flag. --dry-run exits 0 once the plan is printed.", stderr)
 	var sf storeFlags
 	sf.register(fs)
 	var mf modelFlags
@@ -234,11 +238,45 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	case "json":
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		err = enc.Encode(res)
 	case "markdown":
-		return writeMarkdown(stdout, res)
+		err = writeMarkdown(stdout, res)
+	default:
+		err = writeReport(stdout, res)
 	}
-	return writeReport(stdout, res)
+	if err != nil {
+		return err
+	}
+	return askExit(res.Status)
+}
+
+// Exit statuses of research ask beyond 0 (an answer), 1 (an error) and 2
+// (a usage error): a script can tell how the run ended without reading
+// its output.
+const (
+	exitInsufficientEvidence exitStatus = 3
+	exitConflictingEvidence  exitStatus = 4
+	exitBudgetExhausted      exitStatus = 5
+	exitRefused              exitStatus = 6
+)
+
+// askExit is how research ask exits after printing a run that ended in
+// status: nil for an answer (supported or partial), an exitStatus for the
+// other end states, and an error (exit 1) for a status no finished run has.
+func askExit(status ledger.RunStatus) error {
+	switch status {
+	case ledger.StatusSupported, ledger.StatusPartial:
+		return nil
+	case ledger.StatusInsufficientEvidence:
+		return exitInsufficientEvidence
+	case ledger.StatusConflictingEvidence:
+		return exitConflictingEvidence
+	case ledger.StatusBudgetExhausted:
+		return exitBudgetExhausted
+	case ledger.StatusRefused:
+		return exitRefused
+	}
+	return fmt.Errorf("the run ended with status %q, which is not an end state", status)
 }
 
 // writeReport prints a result for a person: status first, the answer, the
@@ -257,6 +295,15 @@ func writeReport(w io.Writer, r *executor.Result) error {
 				page = fmt.Sprint(*c.Page)
 			}
 			fmt.Fprintf(tw, "  [%d]\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Index, c.Ticker, c.Form, c.PeriodEnd, orDash(c.Section), page, c.EvidenceID, oneLine(c.Excerpt, 70))
+		}
+		tw.Flush()
+	}
+	if len(r.Figures) > 0 {
+		fmt.Fprintln(w, "\nFigures:")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  issuer\tmetric\tperiod\tvalue\tunit\tsource")
+		for _, f := range r.Figures {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", f.Issuer, f.Metric, f.Period, f.Value.String(), orDash(f.Unit), figureSource(f))
 		}
 		tw.Flush()
 	}
@@ -295,6 +342,15 @@ func writeMarkdown(w io.Writer, r *executor.Result) error {
 			}
 			fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", c.Index, c.Ticker, c.Form, c.PeriodEnd, c.Section, page,
 				strings.ReplaceAll(oneLine(c.Excerpt, 200), "|", "\\|"))
+		}
+	}
+	if len(r.Figures) > 0 {
+		fmt.Fprintln(w, "\n**Figures**")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "| Issuer | Metric | Period | Value | Unit | Source |")
+		fmt.Fprintln(w, "|---|---|---|---:|---|---|")
+		for _, f := range r.Figures {
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", mdCell(f.Issuer), mdCell(f.Metric), mdCell(f.Period), f.Value.String(), mdCell(f.Unit), mdCell(figureSource(f)))
 		}
 	}
 	if len(r.Gaps) > 0 {
@@ -355,14 +411,28 @@ func writePlan(w io.Writer, p *executor.Plan, limits *budget.Limits) error {
 func usedLine(b executor.BudgetReport) string {
 	var parts []string
 	for _, k := range []string{"calls", "model_calls", "search_calls", "read_calls", "fact_calls", "calculate_calls", "input_tokens", "output_tokens", "retrieval_candidates", "spend_usd", "wall_clock_ms"} {
-		if v, ok := b.Used[k]; ok && v != "0" {
-			parts = append(parts, k+"="+v)
+		if v, ok := b.Used[k]; ok && !b.UsedAmount(k).IsZero() {
+			parts = append(parts, k+"="+v.String())
 		}
 	}
-	if x := b.Used["exhausted"]; x != "" {
-		parts = append(parts, "exhausted="+x)
+	if b.Exhausted != "" {
+		parts = append(parts, "exhausted="+b.Exhausted)
 	}
 	return strings.Join(parts, " ")
+}
+
+// figureSource is a figure's source as a report shows it: "xbrl",
+// "table", or "derived from xbrl" for a calculation.
+func figureSource(f executor.Figure) string {
+	if f.Kind == executor.FigureDerived {
+		return "derived from " + string(f.Source)
+	}
+	return string(f.Source)
+}
+
+// mdCell is s made safe for a markdown table cell.
+func mdCell(s string) string {
+	return strings.ReplaceAll(oneLine(s, 200), "|", "\\|")
 }
 
 func oneLine(s string, n int) string {

@@ -74,6 +74,14 @@ func dispatch(ctx context.Context, command, usage string, subs []subcommand, arg
 // errUsage marks an error already explained by a usage message.
 var errUsage = errors.New("usage")
 
+// exitStatus is what a command returns when it did its work and printed
+// its output but must exit with a code of its own (research ask's end
+// states, 3 and up); nothing more is printed. 1 stays for errors and 2 for
+// usage errors.
+type exitStatus int
+
+func (s exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		if len(args) > 1 {
@@ -90,6 +98,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		err := c.run(ctx, args[1:], stdout, stderr)
+		var es exitStatus
 		switch {
 		case err == nil:
 			return 0
@@ -97,6 +106,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 0
 		case errors.Is(err, errUsage):
 			return 2
+		case errors.As(err, &es):
+			return int(es)
 		}
 		fmt.Fprintf(stderr, "research %s: %v\n", c.name, err)
 		return 1

@@ -1,0 +1,799 @@
+package planner
+
+import (
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/ledgerline/research/configs"
+	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/tools"
+)
+
+// FigureEntry is one figure a filing reports, as the planner knows it: the
+// key lookup_fact finds it under, and the words the filing prints beside
+// it. The planner reads which concept, member or table row answers a
+// question's figure from these, not from a list.
+type FigureEntry struct {
+	Key     string // tools figure key: concept, concept[member] or table:row
+	Concept string // qualified concept; "" for a table row
+	Member  string // the members as a key names them (tools.FigureMember); "" for none
+	// Axes are the axis of each of its members.
+	Axes  map[string]string
+	Label string // the row label printed beside the value; "" for none
+	Table bool   // read from a table of a text or PDF filing
+}
+
+// maxFigureEntries bounds the entries kept per filing.
+const maxFigureEntries = 20000
+
+// FigureEntries reduces a filing's facts to the distinct figures it
+// displays: facts with no dimension or one explicit member, shown in the
+// text.
+func FigureEntries(facts []corpus.Fact) []FigureEntry {
+	seen := map[string]bool{}
+	var out []FigureEntry
+	for _, f := range facts {
+		member, ok := tools.FigureMember(f.Dimensions)
+		if f.Start < 0 || f.End <= f.Start || !ok {
+			continue
+		}
+		e := FigureEntry{Concept: f.Concept, Label: f.Label}
+		switch {
+		case f.Kind == corpus.FactTable:
+			if f.Label == "" {
+				continue
+			}
+			e.Table, e.Concept, e.Key = true, "", tools.TableKey(f.Label)
+		default:
+			e.Member = member
+			for a, m := range f.Dimensions {
+				if member != "" && slices.Contains(strings.Split(member, ","), m) {
+					if e.Axes == nil {
+						e.Axes = map[string]string{}
+					}
+					e.Axes[m] = a
+				}
+			}
+			e.Key = tools.FigureKey(f.Concept, e.Member)
+		}
+		k := e.Key + "\x00" + e.Label
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, e)
+		if len(out) == maxFigureEntries {
+			break
+		}
+	}
+	return out
+}
+
+// SetFigures gives the catalog the figures a filing reports, so the
+// planner can tell which key answers a figure for it.
+func (c *Catalog) SetFigures(documentID string, entries []FigureEntry) {
+	if c.figures == nil {
+		c.figures = map[string][]FigureEntry{}
+	}
+	c.figures[documentID] = entries
+}
+
+// WithoutFigures returns a copy of the catalog that knows no filing's
+// figures, for a plan served by passages alone (the fixed retrieval pass):
+// its figures are then passages stating them, not facts to look up.
+func (c *Catalog) WithoutFigures() *Catalog {
+	cp := *c
+	cp.figures = nil
+	return &cp
+}
+
+// KnowsFigures reports whether the catalog was given the figures of a
+// filing.
+func (c *Catalog) KnowsFigures(documentID string) bool {
+	_, ok := c.figures[documentID]
+	return ok
+}
+
+// ResolveMetric returns the key under which a filing reports metric m, for
+// member a segment's figure ("" for the company-wide one): the first of
+// the metric's concepts the filing tags; else the row whose printed label
+// names the metric (a tagged row before a table row of a text filing):
+// first a label the question itself uses (hint, any case), then by the
+// order of the metric's names ("total revenues" before "net sales"), then
+// the shortest label holding every word of one of its names of two or
+// more words ("diluted net income per common share attributable to the
+// company" for "diluted net income per share"). It reports false when the
+// filing shows none, or when the catalog does not know the filing's
+// figures.
+func (c *Catalog) ResolveMetric(documentID string, m tools.Metric, member, hint string) (string, bool) {
+	entries := c.figures[documentID]
+	if k, ok := resolveAmong(entries, m, hint, func(e FigureEntry) bool { return e.Member == member }); ok {
+		return k, true
+	}
+	if member == "" || strings.Contains(member, ",") {
+		return "", false
+	}
+	// A part the filing tags only within another ("Advertising" within its
+	// one segment): the figure whose members hold it and one more, when
+	// the filing shows one such figure only.
+	within := func(e FigureEntry) bool {
+		ms := strings.Split(e.Member, ",")
+		return len(ms) == 2 && slices.Contains(ms, member)
+	}
+	k, ok := resolveAmong(entries, m, hint, within)
+	if !ok {
+		return "", false
+	}
+	concept, _, row := tools.SplitFigureKey(k)
+	for _, e := range entries {
+		if within(e) && !e.Table && row == "" && e.Concept == concept && tools.FigureKey(e.Concept, e.Member) != k {
+			return "", false // several: which one is meant is not known
+		}
+	}
+	return k, true
+}
+
+// resolveAmong is ResolveMetric over the entries fit accepts.
+func resolveAmong(entries []FigureEntry, m tools.Metric, hint string, fit func(FigureEntry) bool) (string, bool) {
+	for _, concept := range m.Concepts {
+		for _, e := range entries {
+			if !e.Table && e.Concept == concept && fit(e) {
+				return e.Key, true
+			}
+		}
+	}
+	key := func(e FigureEntry) string {
+		if e.Table {
+			return e.Key
+		}
+		return tools.FigureKey(e.Concept, e.Member)
+	}
+	var names []string
+	for _, a := range append([]string{m.Label}, m.Aliases...) {
+		a = normLabel(a)
+		names = appendNew(names, "total "+a, a)
+	}
+	// Totals first: "total revenues" is the revenue, "revenues" may be a
+	// part's; keep the catalogue's order within each.
+	slices.SortStableFunc(names, func(a, b string) int {
+		return boolRank(!strings.HasPrefix(a, "total ")) - boolRank(!strings.HasPrefix(b, "total "))
+	})
+	q := " " + stemWords(hint) + " "
+	for _, table := range []bool{false, true} {
+		var cands []FigureEntry
+		for _, e := range entries {
+			if e.Table == table && fit(e) && slices.Contains(names, normLabel(e.Label)) {
+				cands = append(cands, e)
+			}
+		}
+		// A row as a reader writes it before the same row set in capitals.
+		slices.SortStableFunc(cands, func(a, b FigureEntry) int {
+			return boolRank(allCaps(a.Label)) - boolRank(allCaps(b.Label))
+		})
+		// The figure as the accounting standard defines it: net income is
+		// the owners' share ("Net income attributable to the company").
+		for _, pre := range m.Prefer {
+			var found *FigureEntry
+			for i, e := range entries {
+				if l := normLabel(e.Label); e.Table == table && fit(e) && strings.HasPrefix(l, pre) && !strings.Contains(l, "noncontrolling") &&
+					(found == nil || allCaps(found.Label) && !allCaps(e.Label)) {
+					found = &entries[i]
+				}
+			}
+			if found != nil {
+				return key(*found), true
+			}
+		}
+		// A label the question itself uses, the longest first.
+		var hinted *FigureEntry
+		for i, e := range cands {
+			if strings.Contains(q, " "+stemWords(e.Label)+" ") && (hinted == nil || len(e.Label) > len(hinted.Label)) {
+				hinted = &cands[i]
+			}
+		}
+		if hinted != nil {
+			return key(*hinted), true
+		}
+		for _, n := range names {
+			for _, e := range cands {
+				if normLabel(e.Label) == n {
+					return key(e), true
+				}
+			}
+		}
+		var best *FigureEntry
+		for i, e := range entries {
+			if e.Table != table || !fit(e) || e.Label == "" {
+				continue
+			}
+			lw := strings.Fields(normLabel(e.Label))
+			for _, n := range names {
+				nw := strings.Fields(n)
+				if len(nw) < 2 || strings.HasPrefix(n, "total ") || !allIn(nw, lw) {
+					continue
+				}
+				if best == nil || len(e.Label) < len(best.Label) {
+					best = &entries[i]
+				}
+			}
+		}
+		if best != nil {
+			return key(*best), true
+		}
+	}
+	return "", false
+}
+
+// allCaps reports whether a label is set in capitals.
+func allCaps(s string) bool {
+	return strings.ToUpper(s) == s && strings.ToLower(s) != s
+}
+
+// stemWords is a label through normLabel with each word's plural s
+// dropped, so "total revenues" reads as "total revenue".
+func stemWords(s string) string {
+	ws := strings.Fields(normLabel(s))
+	for i, w := range ws {
+		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+			ws[i] = w[:len(w)-1]
+		}
+	}
+	return strings.Join(ws, " ")
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// allIn reports whether every word of words is in in.
+func allIn(words, in []string) bool {
+	for _, w := range words {
+		if !slices.Contains(in, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// normLabel is a row label as labels are compared: lower case, footnote
+// marks, a trailing colon and punctuation runs dropped, spaces collapsed.
+func normLabel(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '&' || r == '\'':
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteRune(r)
+		case r == '’':
+			b.WriteByte('\'')
+		default:
+			space = true
+		}
+	}
+	out := b.String()
+	// "(1)" footnote marks read as a trailing number word.
+	for {
+		i := strings.LastIndexByte(out, ' ')
+		if i < 0 || strings.TrimLeft(out[i+1:], "0123456789") != "" || len(out)-i > 3 {
+			break
+		}
+		out = out[:i]
+	}
+	return out
+}
+
+// standardPrefixes are the namespaces of the public XBRL taxonomies; a
+// member in any other namespace is the filer's own (its segments,
+// products and brands).
+var standardPrefixes = map[string]bool{
+	"us-gaap": true, "srt": true, "dei": true, "country": true, "currency": true, "exch": true, "stpr": true,
+	"ifrs-full": true, "naics": true, "sic": true, "ecd": true, "cyd": true, "invest": true, "xbrli": true,
+}
+
+// segmentName turns a filer's own member into the words a question uses
+// for it: "amzn:AmazonWebServicesSegmentMember" is "Amazon Web Services";
+// "" for a standard member or one whose name holds no word.
+func segmentName(member string) string {
+	prefix, local, ok := strings.Cut(member, ":")
+	if !ok || standardPrefixes[strings.ToLower(prefix)] {
+		return ""
+	}
+	local = strings.TrimSuffix(local, "Member")
+	local = strings.TrimSuffix(local, "Segment")
+	words := splitCamelWords(local)
+	if len(words) == 0 {
+		return ""
+	}
+	return strings.Join(words, " ")
+}
+
+// splitCamelWords splits "AmazonWebServices" into its words, keeping runs
+// of capitals ("AWSCloud" -> "AWS", "Cloud") and reading a lone capital
+// before a lower-case word as a brand's ("IPhone" -> "iPhone").
+func splitCamelWords(s string) []string {
+	rs := []rune(s)
+	var words []string
+	start := 0
+	for i := 1; i <= len(rs); i++ {
+		boundary := i == len(rs)
+		if !boundary {
+			prev, cur := rs[i-1], rs[i]
+			next := rune(0)
+			if i+1 < len(rs) {
+				next = rs[i+1]
+			}
+			switch {
+			case unicode.IsLower(prev) && unicode.IsUpper(cur):
+				boundary = true
+			case unicode.IsUpper(prev) && unicode.IsUpper(cur) && unicode.IsLower(next) && i-start > 1:
+				boundary = true
+			case unicode.IsLetter(prev) != unicode.IsLetter(cur):
+				boundary = true
+			}
+		}
+		if boundary {
+			w := string(rs[start:i])
+			if w = strings.Trim(w, "._-"); w != "" {
+				words = append(words, w)
+			}
+			start = i
+		}
+	}
+	for i, w := range words {
+		r := []rune(w)
+		if len(r) >= 3 && r[0] == 'I' && unicode.IsUpper(r[1]) && unicode.IsLower(r[2]) {
+			words[i] = "i" + string(r[1:])
+		}
+	}
+	return words
+}
+
+// Segment is a segment, product or other part of an issuer that a
+// question names, read from the issuer's XBRL members.
+type Segment struct {
+	Name    string   // as the filing names it: "Amazon Web Services", "Greater China"
+	Members []string // the members that name it, segment members first
+}
+
+// partAxis reports whether a standard member on axis names a part of the
+// issuer (a segment, product or service line, geography, market) rather
+// than, say, a column of the statement of equity.
+func partAxis(axis string) bool {
+	a := strings.ToLower(axis)
+	for _, w := range []string{"segment", "productorservice", "geograph", "region", "market", "consolidationitems"} {
+		if strings.Contains(a, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// segmentNames returns the names of ticker's parts by member: each of
+// its own members' words, each standard member the filings show on a
+// segment, product or geography axis, and the row labels the filings print
+// beside a member's figures that share a word with the member's name
+// ("Advertising services" for us-gaap:AdvertisingMember).
+func (c *Catalog) segmentNames(ticker string) map[string][]string {
+	labels := map[string][]string{} // member -> row labels naming it
+	words := map[string][]string{}  // member -> its name in words
+	add := func(to map[string][]string, member, name string) {
+		name = strings.TrimSpace(name)
+		if name != "" && !slices.Contains(to[member], name) {
+			to[member] = append(to[member], name)
+		}
+	}
+	for _, d := range c.filings[ticker] {
+		for _, m := range d.Entity.Members {
+			add(words, m, segmentName(m))
+		}
+		for _, e := range c.figures[d.ID] {
+			for m, axis := range e.Axes {
+				own := segmentName(m)
+				if own == "" && partAxis(axis) {
+					own = memberWords(m)
+				}
+				if own == "" {
+					continue
+				}
+				add(words, m, own)
+				if l := labelName(e.Label); l != "" && shareWord(l, own) {
+					add(labels, m, l)
+				}
+			}
+		}
+	}
+	// The filing's printed name first, then the member's words.
+	for m, ws := range words {
+		labels[m] = append(labels[m], ws...)
+	}
+	return labels
+}
+
+// holdsWords reports whether name a holds the words of name b in order,
+// plurals read as their singular: "Example Web Services" holds "Service".
+func holdsWords(a, b string) bool {
+	stem := func(ws []string) []string {
+		out := make([]string, 0, len(ws))
+		for _, w := range ws {
+			if !isAnd(w) {
+				out = append(out, strings.TrimSuffix(strings.ToLower(w), "s"))
+			}
+		}
+		return out
+	}
+	wa, wb := stem(wordsOf(a)), stem(wordsOf(b))
+	if len(wb) == 0 || len(wb) >= len(wa) {
+		return false
+	}
+	for i := 0; i+len(wb) <= len(wa); i++ {
+		if slices.Equal(wa[i:i+len(wb)], wb) {
+			return true
+		}
+	}
+	return false
+}
+
+// labelName is a row label as a name: footnote marks and a trailing colon
+// dropped; "" when it is long or holds no letter.
+func labelName(label string) string {
+	l := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(label), ":"))
+	for strings.HasSuffix(l, ")") {
+		i := strings.LastIndexByte(l, '(')
+		if i < 0 || strings.Trim(l[i+1:len(l)-1], "0123456789*") != "" {
+			break
+		}
+		l = strings.TrimSpace(l[:i])
+	}
+	if len(l) > 60 || !hasLetter(l) {
+		return ""
+	}
+	return l
+}
+
+func hasLetter(s string) bool {
+	return strings.IndexFunc(s, unicode.IsLetter) >= 0
+}
+
+// shareWord reports whether two names share a word of four or more
+// letters, a plural's stem included.
+func shareWord(a, b string) bool {
+	stem := func(w string) string { return strings.TrimSuffix(strings.ToLower(w), "s") }
+	for _, x := range wordsOf(a) {
+		if len(x) < 4 {
+			continue
+		}
+		for _, y := range wordsOf(b) {
+			if stem(x) == stem(y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// memberWords is a member's name in words, whatever its namespace:
+// "srt:AsiaPacificMember" is "Asia Pacific".
+func memberWords(member string) string {
+	_, local, _ := strings.Cut(member, ":")
+	local = strings.TrimSuffix(strings.TrimSuffix(local, "Member"), "Segment")
+	return strings.Join(splitCamelWords(local), " ")
+}
+
+// SegmentsIn returns the parts of ticker's business that question names,
+// by the names segmentNames reads from its filings: a name of several
+// words in order, in any case ("&" and "and" alike, hyphens as spaces);
+// the initials of a name of three or more capitalised words ("AWS"); a
+// one-word name as the filing writes it ("Services", "Mac"), in any case
+// when it is no ordinary word ("iphone") or when a figure's word follows
+// it ("automotive revenue").
+func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
+	qWords := wordsOf(question)
+	byName := map[string]*Segment{}
+	var order []string
+	names := c.segmentNames(ticker)
+	members := make([]string, 0, len(names))
+	for m := range names {
+		members = append(members, m)
+	}
+	slices.Sort(members)
+	for _, m := range members {
+		for _, name := range names[m] {
+			if !namedIn(qWords, strings.Fields(strings.ReplaceAll(name, "-", " "))) {
+				continue
+			}
+			key := strings.ToLower(name)
+			s := byName[key]
+			if s == nil {
+				s = &Segment{Name: name}
+				byName[key] = s
+				order = append(order, key)
+			}
+			if !slices.Contains(s.Members, m) {
+				s.Members = append(s.Members, m)
+			}
+		}
+	}
+	out := make([]Segment, 0, len(order))
+	for _, n := range order {
+		s := byName[n]
+		sort.SliceStable(s.Members, func(i, j int) bool {
+			return strings.Contains(s.Members[i], "Segment") && !strings.Contains(s.Members[j], "Segment")
+		})
+		out = append(out, *s)
+	}
+	// One part named once: a longer name holding a shorter one wins
+	// ("Google Cloud" over "Google"), and names sharing a member are one.
+	out = slices.DeleteFunc(out, func(s Segment) bool {
+		for _, o := range out {
+			if o.Name == s.Name {
+				continue
+			}
+			if holdsWords(o.Name, s.Name) {
+				return true
+			}
+		}
+		return false
+	})
+	var merged []Segment
+	for _, s := range out {
+		if i := slices.IndexFunc(merged, func(o Segment) bool {
+			return slices.ContainsFunc(o.Members, func(m string) bool { return slices.Contains(s.Members, m) })
+		}); i >= 0 {
+			for _, m := range s.Members {
+				if !slices.Contains(merged[i].Members, m) {
+					merged[i].Members = append(merged[i].Members, m)
+				}
+			}
+			continue
+		}
+		merged = append(merged, s)
+	}
+	return merged
+}
+
+// figureWords follow a part's name when a question asks for its figure.
+var figureWords = map[string]bool{
+	"revenue": true, "revenues": true, "sales": true, "net": true, "operating": true, "segment": true,
+	"income": true, "loss": true, "profit": true, "margin": true, "business": true, "unit": true,
+}
+
+// namedIn reports whether a name's words appear in the question's words.
+func namedIn(qWords, words []string) bool {
+	words = slices.DeleteFunc(slices.Clone(words), isAnd)
+	if len(words) == 0 {
+		return false
+	}
+	q := slices.DeleteFunc(slices.Clone(qWords), isAnd)
+	if len(words) == 1 {
+		w := words[0]
+		if len(w) < 3 || !hasUpperRune(w) {
+			return false
+		}
+		for i, x := range q {
+			switch {
+			case x == w || x == w+"s":
+			case strings.EqualFold(x, w) && (innerUpper(w) || !ordinaryWord(w)):
+			case strings.EqualFold(x, w) && i+1 < len(q) && figureWords[strings.ToLower(q[i+1])]:
+			default:
+				continue
+			}
+			return true
+		}
+		return false
+	}
+	for i := 0; i+len(words) <= len(q); i++ {
+		match := true
+		for j, w := range words {
+			if !strings.EqualFold(q[i+j], w) {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	if len(words) >= 3 {
+		var initials strings.Builder
+		for _, w := range words {
+			r := []rune(w)
+			if !unicode.IsUpper(r[0]) {
+				return false
+			}
+			initials.WriteRune(r[0])
+		}
+		return slices.Contains(qWords, initials.String())
+	}
+	return false
+}
+
+func isAnd(w string) bool { return w == "&" || strings.EqualFold(w, "and") }
+
+// innerUpper reports whether a word has a capital after its first letter
+// ("iPhone", "YouTube"): a brand, not an ordinary word.
+func innerUpper(w string) bool {
+	for i, r := range w {
+		if i > 0 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return !unicode.IsUpper([]rune(w)[0])
+}
+
+// ordinaryWord reports whether w is an English word of the common lists.
+func ordinaryWord(w string) bool {
+	words, err := configs.Words()
+	if err != nil {
+		return true // without the list, read every word as ordinary
+	}
+	return words.Level(strings.ToLower(w)) > 0
+}
+
+func hasUpperRune(s string) bool {
+	for _, r := range s {
+		if unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordsOf splits text into words of letters and digits, "&" kept inside a
+// word ("R&D"), a possessive dropped.
+func wordsOf(text string) []string {
+	f := strings.FieldsFunc(text, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '&' || r == '\'' || r == '’')
+	})
+	out := f[:0]
+	for _, w := range f {
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+		w = strings.Trim(w, "'’")
+		if w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// FigureAsk is a figure a question asks for by name.
+type FigureAsk struct {
+	Metric  string // a tools metric name; "" for a derived one
+	Derived string // a tools derived metric name
+	Phrase  string // the words of the question that name it
+	at      int
+}
+
+// FindFigures returns the figures of the catalogues (tools.Metrics and
+// tools.DerivedMetrics) a question names, in the order named; a longer
+// name wins over one it holds ("operating margin" over "margin").
+func FindFigures(question string) []FigureAsk {
+	norm := " " + strings.Join(strings.Fields(normLabel(question)), " ") + " "
+	type cand struct {
+		phrase string
+		ask    FigureAsk
+	}
+	var cands []cand
+	for _, d := range tools.DerivedMetrics {
+		for _, a := range d.Aliases {
+			cands = append(cands, cand{normLabel(a), FigureAsk{Derived: d.Name}})
+		}
+	}
+	for _, m := range tools.Metrics {
+		for _, a := range tools.MetricPhrases(m) {
+			cands = append(cands, cand{normLabel(a), FigureAsk{Metric: m.Name}})
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return len(cands[i].phrase) > len(cands[j].phrase) })
+	taken := make([]bool, len(norm))
+	var out []FigureAsk
+	for _, c := range cands {
+		if c.phrase == "" {
+			continue
+		}
+		needle := " " + c.phrase + " "
+		for from := 0; ; {
+			i := strings.Index(norm[from:], needle)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + 1
+			s, e := i+1, i+len(needle)-1
+			if slices.Contains(taken[s:e], true) {
+				continue
+			}
+			for k := s; k < e; k++ {
+				taken[k] = true
+			}
+			a := c.ask
+			a.Phrase, a.at = c.phrase, s
+			if !slices.ContainsFunc(out, func(o FigureAsk) bool { return o.Metric == a.Metric && o.Derived == a.Derived }) {
+				out = append(out, a)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].at < out[j].at })
+	if ratioCue.MatchString(norm) {
+		// "What share of revenue went to R&D?": the metric over revenue.
+		for i, a := range out {
+			if a.Metric == "" || a.Metric == "revenue" {
+				continue
+			}
+			d := a.Metric + tools.ToRevenue
+			if _, ok := tools.DerivedByName(d); ok {
+				out[i] = FigureAsk{Derived: d, Phrase: a.Phrase, at: a.at}
+			}
+		}
+	}
+	return out
+}
+
+// ratioCue shows, in a question through normLabel, that a figure is asked
+// as a share of revenue.
+var ratioCue = regexp.MustCompile(`\b((percent|percentage|share|proportion|fraction|portion|ratio)\s+of|as\s+of|relative\s+to|compared\s+to|to)\s+((total|net)\s+)*(revenue|revenues|sales)\b|\bintensity\b`)
+
+// claimFigures marks, in a copy of taken, the parts of norm (the question
+// through routerNorm) that name a derived figure, so that the words of
+// "operating margin" are read as that figure and not again as the broader
+// aspect ("margins") they hold.
+func claimFigures(norm string, asks []FigureAsk, taken claims) claims {
+	out := slices.Clone(taken)
+	if len(out) < len(norm) {
+		out = append(out, make(claims, len(norm)-len(out))...)
+	}
+	for _, a := range asks {
+		if a.Derived == "" || aspectFigure(a) {
+			// A reported figure's words may also name a topic ("buybacks",
+			// "R&D") that the question asks about; a derived one's are its
+			// own, and an aspect plans its own calculation.
+			continue
+		}
+		words := strings.Fields(a.Phrase)
+		if len(words) == 0 {
+			continue
+		}
+		for i := range words {
+			words[i] = regexp.QuoteMeta(words[i])
+		}
+		re, err := regexp.Compile(`\b` + strings.Join(words, `[^a-z0-9&']+`) + `\b`)
+		if err != nil {
+			continue
+		}
+		for _, m := range re.FindAllStringIndex(norm, -1) {
+			out.claim(m[0], m[1])
+		}
+	}
+	return out
+}
+
+// aspectFigure reports whether an aspect of the lexicon plans the figure
+// itself: a metric of its figures, or the calculation it makes of them.
+func aspectFigure(a FigureAsk) bool {
+	for _, asp := range Lexicon {
+		if slices.Contains(asp.Metrics, a.Metric) {
+			return true
+		}
+	}
+	return a.Derived == "gross_margin" || a.Derived == "revenue_growth"
+}
+
+// asksWhy reports whether a question asks for reasons or an account, not
+// only for figures.
+func asksWhy(question string) bool {
+	return anyTerm(normalizeText(question), whyWords)
+}
+
+// whyWords show that a question asks for an explanation.
+var whyWords = []string{"why", "explain", "driv", "drove", "reason", "cause", "because", "factor", "attribut",
+	"contribut", "behind", "how did", "how has", "how have", "discuss", "describe", "commentary", "persist",
+	"expect", "outlook"}

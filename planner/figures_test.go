@@ -1,0 +1,311 @@
+package planner
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/tools"
+)
+
+// figureCatalog is a catalog of two filings whose figures and members it
+// knows, as the executor gives them: an inline-XBRL 10-K of an issuer
+// with two segments and a product, and a text 10-K with table rows.
+func figureCatalog(t *testing.T) *Catalog {
+	t.Helper()
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	cat := NewCatalog([]corpus.Document{
+		{ID: "x24", Ticker: "XMPL", Company: "Example Cloud, Inc.", Form: "10-K", FiscalYear: 2024, PeriodEnd: day("2024-12-31"),
+			Format: corpus.FormatHTML, Entity: corpus.Entity{Registrant: "EXAMPLE CLOUD, INC.", Symbols: []string{"XMPL"},
+				Members: []string{"us-gaap:ProductMember", "xmpl:ExampleWebServicesSegmentMember", "xmpl:RetailStoresSegmentMember", "xmpl:IWidgetMember"}}},
+		{ID: "x25q", Ticker: "XMPL", Company: "Example Cloud, Inc.", Form: "10-Q", FiscalYear: 2025, PeriodEnd: day("2025-06-30"), Format: corpus.FormatHTML},
+		{ID: "t22", Ticker: "TXTF", Company: "Text Filer Corp", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-06-30"), Format: corpus.FormatText},
+	})
+	fact := func(concept, label, member string) corpus.Fact {
+		f := corpus.Fact{Kind: corpus.FactXBRL, Concept: concept, Label: label, Value: decimal.NewFromInt(1), Start: 1, End: 2}
+		if member != "" {
+			f.Dimensions = map[string]string{"us-gaap:StatementBusinessSegmentsAxis": member}
+		}
+		return f
+	}
+	pair := func(concept, label, product, region string) corpus.Fact {
+		f := fact(concept, label, "")
+		f.Dimensions = map[string]string{"srt:ProductOrServiceAxis": product, "srt:StatementGeographicalAxis": region}
+		return f
+	}
+	seg := func(concept, label, axis, member string) corpus.Fact {
+		f := fact(concept, label, "")
+		f.Dimensions = map[string]string{axis: member}
+		return f
+	}
+	cat.SetFigures("x24", FigureEntries([]corpus.Fact{
+		seg("us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", "Services", "srt:ProductOrServiceAxis", "us-gaap:ServiceMember"),
+		seg("us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", "Automotive", "xmpl:MarketAxis", "xmpl:AutomotiveMember"),
+		seg("us-gaap:OperatingIncomeLoss", "Compute & Networking", "us-gaap:StatementBusinessSegmentsAxis", "xmpl:ComputeAndNetworkingMember"),
+		seg("us-gaap:StockholdersEquity", "Retained earnings", "us-gaap:StatementEquityComponentsAxis", "us-gaap:RetainedEarningsMember"),
+		pair("us-gaap:Revenues", "Streaming revenues", "xmpl:StreamingMember", "srt:LatinAmericaMember"),
+		pair("us-gaap:Revenues", "Streaming revenues", "xmpl:StreamingMember", "us-gaap:EMEAMember"),
+		pair("us-gaap:Revenues", "Advertising", "us-gaap:AdvertisingMember", "xmpl:FamilyOfWidgetsMember"),
+		fact("us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", "Total net sales", ""),
+		fact("us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", "Net sales", "xmpl:ExampleWebServicesSegmentMember"),
+		fact("us-gaap:OperatingIncomeLoss", "Operating income", ""),
+		fact("us-gaap:OperatingIncomeLoss", "Operating income", "xmpl:ExampleWebServicesSegmentMember"),
+		fact("xmpl:ResearchAndDevelopmentCosts", "Research and development", ""),
+		fact("us-gaap:CashAndCashEquivalentsAtCarryingValue", "Cash and cash equivalents", ""),
+		fact("us-gaap:EarningsPerShareDiluted", "Diluted earnings per share", ""),
+	}))
+	cat.SetFigures("x25q", FigureEntries([]corpus.Fact{
+		fact("us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", "Total net sales", ""),
+		fact("us-gaap:CashAndCashEquivalentsAtCarryingValue", "Cash and cash equivalents", ""),
+	}))
+	cat.SetFigures("t22", FigureEntries([]corpus.Fact{
+		{Kind: corpus.FactTable, Label: "Revenue", Value: decimal.NewFromInt(5), Start: 1, End: 2},
+		{Kind: corpus.FactTable, Label: "Total cost of revenue", Value: decimal.NewFromInt(2), Start: 3, End: 4},
+		{Kind: corpus.FactTable, Label: "Operating income", Value: decimal.NewFromInt(1), Start: 5, End: 6},
+	}))
+	return cat
+}
+
+func TestFindFigures(t *testing.T) {
+	tests := []struct {
+		q    string
+		want []string // metric or derived names, in order
+	}{
+		{"What was Apple's operating margin in fiscal 2024?", []string{"operating_margin"}},
+		{"diluted EPS and free cash flow for nflx in 2022", []string{"eps_diluted", "free_cash_flow"}},
+		{"How much cash and cash equivalents did Meta hold at year end?", []string{"cash"}},
+		{"What was R&D as a percentage of revenue for NVIDIA?", []string{"rd_intensity"}},
+		{"Compare SG&A as a share of revenue at Walmart and Costco", []string{"sga_intensity"}},
+		{"What was the effective tax rate?", []string{"effective_tax_rate"}},
+		{"What share of revenue did NVDA spend on R&D in FY23?", []string{"rd_expense_to_revenue"}},
+		{"stock-based compensation relative to revenue", []string{"sbc_to_revenue"}},
+		{"capex as % of sales", []string{"capex_to_revenue"}},
+		{"other bets operating loss 2024", []string{"operating_income"}},
+		{"Why did gross margin fall?", nil},
+		{"What were total sales?", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, a := range FindFigures(tt.q) {
+			got = append(got, a.Metric+a.Derived)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("FindFigures(%q) = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}
+
+func TestSplitCamelWordsAndSegmentName(t *testing.T) {
+	tests := map[string]string{
+		"xmpl:ExampleWebServicesSegmentMember":   "Example Web Services",
+		"aapl:IPhoneMember":                      "iPhone",
+		"aapl:WearablesHomeandAccessoriesMember": "Wearables Homeand Accessories",
+		"goog:YouTubeAdvertisingRevenueMember":   "You Tube Advertising Revenue",
+		"us-gaap:ProductMember":                  "",
+		"srt:AmericasMember":                     "",
+		"meta:RealityLabsMember":                 "Reality Labs",
+	}
+	for member, want := range tests {
+		if got := segmentName(member); got != want {
+			t.Errorf("segmentName(%q) = %q, want %q", member, got, want)
+		}
+	}
+}
+
+func TestSegmentsIn(t *testing.T) {
+	cat := figureCatalog(t)
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{"What was Example Web Services operating income in 2024?", []string{"Example Web Services"}},
+		{"What was EWS revenue?", []string{"Example Web Services"}},
+		{"ews revenue", nil},
+		{"How many iWidgets were sold?", []string{"iWidget"}},
+		{"Describe the retail stores segment", []string{"Retail Stores"}},
+		{"What was revenue?", nil},
+		{"iwidget unit sales", []string{"iWidget"}},
+		{"How much did XMPL make from Services?", []string{"Services"}},
+		{"services revenue", []string{"Services"}},
+		{"what services does it offer", nil},
+		{"automotive revenue in 2024", []string{"Automotive"}},
+		{"the automotive industry", nil},
+		{"Compute & Networking operating income", []string{"Compute & Networking"}},
+		{"compute and networking", []string{"Compute & Networking"}},
+		{"retained earnings", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, s := range cat.SegmentsIn(tt.q, "XMPL") {
+			got = append(got, s.Name)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("SegmentsIn(%q) = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}
+
+func TestResolveMetric(t *testing.T) {
+	cat := figureCatalog(t)
+	metric := func(n string) tools.Metric { m, _ := tools.MetricByName(n); return m }
+	tests := []struct {
+		doc, metric, member string
+		want                string // "" for none
+	}{
+		{"x24", "revenue", "", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"},
+		{"x24", "revenue", "xmpl:ExampleWebServicesSegmentMember", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax[xmpl:ExampleWebServicesSegmentMember]"},
+		{"x24", "revenue", "xmpl:RetailStoresSegmentMember", ""},
+		{"x24", "operating_income", "", "us-gaap:OperatingIncomeLoss"},
+		{"x24", "eps_diluted", "", "us-gaap:EarningsPerShareDiluted"},
+		{"x24", "rd_expense", "", "xmpl:ResearchAndDevelopmentCosts"},
+		{"x24", "capex", "", ""},
+		{"t22", "revenue", "", "table:Revenue"},
+		{"t22", "cost_of_revenue", "", "table:Total cost of revenue"},
+		{"t22", "net_income", "", ""},
+	}
+	for _, tt := range tests {
+		got, ok := cat.ResolveMetric(tt.doc, metric(tt.metric), tt.member, "")
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("ResolveMetric(%s, %s, %q) = %q, %v, want %q", tt.doc, tt.metric, tt.member, got, ok, tt.want)
+		}
+	}
+}
+
+// planOf routes and plans a question over the figure catalog.
+func planOf(t *testing.T, q string, tickers ...string) *Graph {
+	t.Helper()
+	cat := figureCatalog(t)
+	rt := RouteQuestion(q, cat, tickers)
+	g, err := (&RulesPlanner{}).Plan(context.Background(), q, rt, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Validate(g, Limits{}); err != nil {
+		t.Fatalf("plan of %q does not validate: %v", q, err)
+	}
+	return g
+}
+
+// lookups returns the figure keys a graph's lookup_fact nodes look up.
+func lookups(t *testing.T, g *Graph) []string {
+	var keys []string
+	for _, n := range g.Nodes {
+		if n.Tool != tools.LookupFact {
+			continue
+		}
+		var a tools.LookupFactArgs
+		if err := json.Unmarshal(n.Args, &a); err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, a.Concept+a.Label+" "+a.Period)
+	}
+	return keys
+}
+
+func TestPlanDerivedFigure(t *testing.T) {
+	g := planOf(t, "What was XMPL's operating margin in fiscal 2024?")
+	keys := lookups(t, g)
+	for _, want := range []string{"us-gaap:OperatingIncomeLoss FY2024", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax FY2024"} {
+		if !slices.Contains(keys, want) {
+			t.Errorf("lookups %q lack %q", keys, want)
+		}
+	}
+	var calc *Requirement
+	for i, r := range g.Requirements {
+		if r.Kind == KindCalculation {
+			calc = &g.Requirements[i]
+		}
+		if r.Kind == KindExplanation && r.Required {
+			t.Errorf("a figure question requires a passage: %+v", r)
+		}
+	}
+	if calc == nil || calc.Completion.Topic != "operating margin" || !calc.Required {
+		t.Fatalf("no required operating margin calculation: %+v", g.Requirements)
+	}
+	for _, n := range g.Nodes {
+		if n.Tool == tools.Calculate && !strings.Contains(string(n.Args), "operating_income / revenue") {
+			t.Errorf("calculate node %s", n.Args)
+		}
+	}
+}
+
+func TestPlanSegmentFigureNeverCompanyWide(t *testing.T) {
+	g := planOf(t, "What was Example Web Services revenue in 2024?", "XMPL")
+	keys := lookups(t, g)
+	want := "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax[xmpl:ExampleWebServicesSegmentMember] FY2024"
+	if !slices.Contains(keys, want) {
+		t.Errorf("lookups %q lack the segment's %q", keys, want)
+	}
+	for _, k := range keys {
+		if !strings.Contains(k, "[") {
+			t.Errorf("a segment question looks up the company-wide %q", k)
+		}
+	}
+	// A segment the filing shows no figure for is looked up under its
+	// member all the same, so the gap names it.
+	g = planOf(t, "What was Retail Stores operating income in 2024?", "XMPL")
+	for _, k := range lookups(t, g) {
+		if !strings.Contains(k, "xmpl:RetailStoresSegmentMember") {
+			t.Errorf("lookup %q is not the Retail Stores segment's", k)
+		}
+	}
+}
+
+func TestPlanTableFigures(t *testing.T) {
+	g := planOf(t, "What was TXTF's revenue in fiscal 2022?")
+	keys := lookups(t, g)
+	if !slices.Contains(keys, "table:Revenue FY2022") {
+		t.Errorf("lookups %q lack the table row", keys)
+	}
+}
+
+func TestPlanPeriodsOfFigures(t *testing.T) {
+	// A balance "now" is the latest balance sheet, a 10-Q's included.
+	g := planOf(t, "How much cash and cash equivalents does XMPL have?")
+	if keys := lookups(t, g); !slices.Equal(keys, []string{"us-gaap:CashAndCashEquivalentsAtCarryingValue FY2025"}) {
+		t.Errorf("cash now: lookups %q, want the FY2025 10-Q's balance", keys)
+	}
+	// A flow "latest" is the latest annual report.
+	g = planOf(t, "What was XMPL's diluted EPS?")
+	if keys := lookups(t, g); !slices.Equal(keys, []string{"us-gaap:EarningsPerShareDiluted FY2024"}) {
+		t.Errorf("EPS: lookups %q, want the FY2024 10-K's", keys)
+	}
+	// A quarterly report's year to date.
+	g = planOf(t, "What were XMPL's net sales for the first nine months of fiscal 2025?")
+	ytd := false
+	for _, n := range g.Nodes {
+		var a tools.LookupFactArgs
+		if n.Tool == tools.LookupFact && json.Unmarshal(n.Args, &a) == nil && a.YearToDate {
+			ytd = true
+		}
+	}
+	if !ytd {
+		t.Errorf("nine months: no year-to-date lookup in %+v", g.Nodes)
+	}
+}
+
+func TestPlanPartsWithinParts(t *testing.T) {
+	tests := []struct {
+		q, want string
+	}{
+		// Named alone, a part tagged only within one other is that figure.
+		{"How much advertising revenue did XMPL report in 2024?", "us-gaap:Revenues[us-gaap:AdvertisingMember,xmpl:FamilyOfWidgetsMember] FY2024"},
+		// Both parts named: the figure of both.
+		{"XMPL streaming revenue from Latin America in 2024", "us-gaap:Revenues[srt:LatinAmericaMember,xmpl:StreamingMember] FY2024"},
+		// A part tagged within several others is not guessed: the lookup
+		// names the part alone, and finds nothing.
+		{"XMPL streaming revenue in 2024", "us-gaap:Revenues[xmpl:StreamingMember] FY2024"},
+	}
+	for _, tt := range tests {
+		g := planOf(t, tt.q, "XMPL")
+		if keys := lookups(t, g); !slices.Contains(keys, tt.want) {
+			t.Errorf("%q: lookups %q lack %q", tt.q, keys, tt.want)
+		}
+	}
+}

@@ -1,0 +1,273 @@
+package planner
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/ledgerline/research/tools"
+)
+
+// looked is a planned figure: its requirement, the lookup_fact node that
+// serves it and the figure key the node looks up.
+type looked struct{ req, node, key string }
+
+// lookupFigure plans one reported figure of an issuer for a period: a fact
+// requirement and the lookup_fact node that serves it. The key is read
+// from what the filing reports (see Catalog.ResolveMetric): the first of
+// the metric's concepts it tags, a row printed with one of the metric's
+// names, or a table row of a text filing. The figure of the parts segs
+// names (a segment, a product, a region, or one within another) is looked
+// up under their members only, never as the company-wide figure. When the
+// catalog does not know the filing's figures, the lookup goes by the
+// metric's name and the tool tries its concepts. It reports false when a
+// filing the catalog knows shows the company-wide figure nowhere, so the
+// caller can plan a passage instead.
+func (b *builder) lookupFigure(t string, p filingPeriod, aspect, metric, period string, segs []Segment, required bool, m reqMeta) (looked, bool) {
+	mt, ok := tools.MetricByName(metric)
+	if !ok {
+		return looked{}, false
+	}
+	company := b.cat.ShortName(t)
+	var names []string
+	for _, s := range segs {
+		names = append(names, s.Name)
+	}
+	segName := strings.Join(names, " ")
+	what := mt.Label
+	if segName != "" {
+		what = segName + " " + mt.Label
+	}
+	key := ""
+	args := tools.LookupFactArgs{Ticker: t, Label: metric, Period: period}
+	concepts := slices.Clone(mt.Concepts)
+	if p.found && b.cat.KnowsFigures(p.doc.ID) {
+		choices := memberChoices(segs)
+		for _, mem := range choices {
+			if k, ok := b.cat.ResolveMetric(p.doc.ID, mt, mem, b.question); ok {
+				key = k
+				break
+			}
+		}
+		if key == "" && len(segs) == 1 && !hasFacts(p.doc) {
+			// A text filing names a part by its table row: "Mac" in the
+			// net sales by category table.
+			key, _ = b.cat.resolveRow(p.doc.ID, segs[0].Name, metric)
+		}
+		switch {
+		case key != "":
+		case len(segs) > 0:
+			// The filing shows no such figure for the parts: look it up
+			// under their members all the same, so the gap says so; never
+			// fall back to the company-wide figure.
+			key = tools.FigureKey(mt.Concepts[0], choices[0])
+		default:
+			return looked{}, false
+		}
+		args = tools.LookupFactArgs{Ticker: t, Concept: key, Period: period, Outflow: mt.Outflow && strings.HasPrefix(key, tools.TablePrefix)}
+		concepts = []string{key}
+		if strings.HasPrefix(p.doc.Form, "10-Q") && yearToDate.MatchString(b.question) {
+			args.YearToDate = true
+			what += " (year to date)"
+		}
+	} else if len(segs) > 0 {
+		return looked{}, false
+	}
+	if key == "" {
+		key = mt.Concepts[0]
+	}
+	id := t + "-" + period + "-" + aspect + "-figure-" + metric
+	if segName != "" {
+		id += "-" + slug(segName)
+	}
+	source := "as reported in its " + tools.PeriodLabel(p.doc.FiscalYear) + " " + p.doc.Form
+	if strings.HasPrefix(key, tools.TablePrefix) {
+		source = "from a table of its " + tools.PeriodLabel(p.doc.FiscalYear) + " " + p.doc.Form
+	}
+	b.addReq(Requirement{
+		ID: id, Issuer: t, Period: period, Aspect: aspect, Kind: KindFigure, Required: required,
+		Need:       fmt.Sprintf("%s's %s for %s, %s", company, what, period, source),
+		Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: concepts},
+	}, m)
+	node := b.addNode(tools.LookupFact, args, []string{id})
+	return looked{id, node, key}, true
+}
+
+// memberChoices returns the member keys that name every part of segs, one
+// member of each part's alternatives, in order (segment members first);
+// [""] when segs is empty.
+func memberChoices(segs []Segment) []string {
+	out := []string{""}
+	for _, s := range segs {
+		var next []string
+		for _, prefix := range out {
+			for _, m := range s.Members {
+				if prefix == "" {
+					next = append(next, m)
+				} else {
+					next = append(next, tools.JoinMembers(append(strings.Split(prefix, ","), m)...))
+				}
+			}
+		}
+		out = next
+	}
+	if len(out) == 0 {
+		return []string{""}
+	}
+	return out
+}
+
+// resolveRow returns the key of a table row of a text filing labelled
+// with a part's name, for a revenue figure: the part's row of the net
+// sales by category or by segment table.
+func (c *Catalog) resolveRow(documentID, name, metric string) (string, bool) {
+	if metric != "revenue" {
+		return "", false
+	}
+	want := normLabel(name)
+	for _, e := range c.figures[documentID] {
+		if e.Table && normLabel(e.Label) == want {
+			return e.Key, true
+		}
+	}
+	return "", false
+}
+
+// yearToDate shows that a question asks for a quarterly report's
+// year-to-date column.
+var yearToDate = regexp.MustCompile(`(?i)\b(year[- ]to[- ]date|ytd|(first\s+)?(six|nine)[- ]months?|first\s+half|first\s+three\s+quarters)\b`)
+
+// instantOnly reports whether every figure a question asks for is a
+// balance at a date (cash, assets, debt), so "now" is the latest balance
+// sheet of any filing, a quarterly one included.
+func (b *builder) instantOnly() bool {
+	if len(b.rt.Figures) == 0 {
+		return false
+	}
+	for _, n := range b.rt.Aspects {
+		if a, ok := AspectByName(n); ok && len(a.Metrics) > 0 {
+			return false
+		}
+	}
+	for _, f := range b.rt.Figures {
+		mt, ok := tools.MetricByName(f.Metric)
+		if !ok || !mt.Instant {
+			return false
+		}
+	}
+	return true
+}
+
+// slug turns a name into an id part: "Amazon Web Services" ->
+// "amazon-web-services".
+func slug(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(normLabel(s))), "-")
+}
+
+// canLookup reports whether a filing's figures are read through
+// lookup_fact: an inline-XBRL annual report, or a filing whose reported
+// figures the catalog knows and that shows the first of the metrics.
+func (b *builder) canLookup(p filingPeriod, metrics []string) bool {
+	if !p.found {
+		return false
+	}
+	if !b.cat.KnowsFigures(p.doc.ID) {
+		return hasFacts(p.doc) && p.doc.Form == "10-K"
+	}
+	if len(metrics) == 0 {
+		return false
+	}
+	mt, ok := tools.MetricByName(metrics[0])
+	if !ok {
+		return false
+	}
+	_, ok = b.cat.ResolveMetric(p.doc.ID, mt, "", b.question)
+	return ok
+}
+
+// planFigureAsks plans the figures a question names by name (see
+// FindFigures) that its aspects do not plan already: reported ones as
+// lookups, derived ones as lookups of their inputs and a calculation.
+// A segment the question names (see Catalog.SegmentsIn) makes them the
+// segment's figures.
+func (b *builder) planFigureAsks() {
+	planned := map[string]bool{} // metric names the aspects plan
+	for _, n := range b.rt.Aspects {
+		if a, ok := AspectByName(n); ok {
+			for _, mt := range a.Metrics {
+				planned[mt] = true
+			}
+			switch n {
+			case "margins":
+				planned["gross_margin"] = true
+			case "revenue_growth":
+				planned["revenue_growth"] = true
+			}
+		}
+	}
+	for ii, t := range b.rt.Issuers {
+		segs := b.cat.SegmentsIn(b.question, t)
+		for _, p := range b.periodsOf(t) {
+			if !p.found {
+				continue
+			}
+			for _, ask := range b.rt.Figures {
+				if planned[ask.Metric+ask.Derived] {
+					continue
+				}
+				m := reqMeta{aspect: 0, issuer: ii}
+				if ask.Derived != "" {
+					b.planDerived(t, p, ask.Derived, segs, m)
+				} else {
+					b.lookupFigure(t, p, "figures", ask.Metric, tools.PeriodLabel(p.fy), segs, true, m)
+				}
+			}
+		}
+	}
+}
+
+// planDerived plans a derived figure: a lookup of each input and the
+// calculation over them.
+func (b *builder) planDerived(t string, p filingPeriod, name string, segs []Segment, m reqMeta) {
+	d, ok := tools.DerivedByName(name)
+	if !ok {
+		return
+	}
+	label := tools.PeriodLabel(p.fy)
+	facts := map[string]tools.FactRef{}
+	var of, deps []string
+	for _, in := range d.Inputs() {
+		metric, period := in, label
+		if base, ok := strings.CutSuffix(in, "_prior"); ok {
+			metric, period = base, tools.PeriodLabel(p.fy-1)
+		}
+		l, ok := b.lookupFigure(t, p, "figures", metric, period, segs, true, m)
+		if !ok {
+			mt, _ := tools.MetricByName(metric)
+			b.note("%s's %s for %s cannot be computed: its %s %s shows no %s.", t, d.Label, label, label, p.doc.Form, mt.Label)
+			return
+		}
+		facts[in] = tools.FactRef{Ticker: t, Concept: l.key, Period: period}
+		of = append(of, l.req)
+		deps = append(deps, l.node)
+	}
+	what := d.Label
+	var names []string
+	for _, s := range segs {
+		names = append(names, s.Name)
+	}
+	if len(names) > 0 {
+		what = strings.Join(names, " ") + " " + d.Label
+	}
+	id := t + "-" + label + "-" + d.Name + "-calculation"
+	if len(names) > 0 {
+		id += "-" + slug(strings.Join(names, " "))
+	}
+	b.addReq(Requirement{
+		ID: id, Issuer: t, Period: label, Aspect: "figures", Kind: KindCalculation, Required: true,
+		Need:       fmt.Sprintf("%s's %s for %s, computed as %s from its reported figures", b.cat.ShortName(t), what, label, d.Expression),
+		Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what, Of: of},
+	}, m)
+	b.addNode(tools.Calculate, tools.CalculateArgs{Expression: d.Expression, Facts: facts}, []string{id}, deps...)
+}
