@@ -677,7 +677,7 @@ type FigureAsk struct {
 // tools.DerivedMetrics) a question names, in the order named; a longer
 // name wins over one it holds ("operating margin" over "margin").
 func FindFigures(question string) []FigureAsk {
-	norm := " " + strings.Join(strings.Fields(normLabel(question)), " ") + " "
+	norm := " " + strings.Join(strings.Fields(normLabel(strings.ReplaceAll(question, "%", " percent "))), " ") + " "
 	type cand struct {
 		phrase string
 		ask    FigureAsk
@@ -740,7 +740,7 @@ func FindFigures(question string) []FigureAsk {
 
 // ratioCue shows, in a question through normLabel, that a figure is asked
 // as a share of revenue.
-var ratioCue = regexp.MustCompile(`\b((percent|percentage|share|proportion|fraction|portion|ratio)\s+of|as\s+of|relative\s+to|compared\s+to|to)\s+((total|net)\s+)*(revenue|revenues|sales)\b|\bintensity\b`)
+var ratioCue = regexp.MustCompile(`\b((percent|percentage|share|proportion|fraction|portion|ratio)\s+of|relative\s+to|compared\s+to|to)\s+((total|net)\s+)*(revenue|revenues|sales)\b|\bintensity\b`)
 
 // claimFigures marks, in a copy of taken, the parts of norm (the question
 // through routerNorm) that name a derived figure, so that the words of

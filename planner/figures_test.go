@@ -59,6 +59,7 @@ func figureCatalog(t *testing.T) *Catalog {
 		fact("xmpl:ResearchAndDevelopmentCosts", "Research and development", ""),
 		fact("us-gaap:CashAndCashEquivalentsAtCarryingValue", "Cash and cash equivalents", ""),
 		fact("us-gaap:EarningsPerShareDiluted", "Diluted earnings per share", ""),
+		fact("xmpl:PaidMemberships", "Paid memberships at end of period", ""),
 	}))
 	cat.SetFigures("x25q", FigureEntries([]corpus.Fact{
 		fact("us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", "Total net sales", ""),
@@ -86,6 +87,7 @@ func TestFindFigures(t *testing.T) {
 		{"What share of revenue did NVDA spend on R&D in FY23?", []string{"rd_expense_to_revenue"}},
 		{"stock-based compensation relative to revenue", []string{"sbc_to_revenue"}},
 		{"capex as % of sales", []string{"capex_to_revenue"}},
+		{"AAPL R&D as a % of revenue FY24", []string{"rd_intensity"}},
 		{"other bets operating loss 2024", []string{"operating_income"}},
 		{"Why did gross margin fall?", nil},
 		{"What were total sales?", nil},
@@ -307,5 +309,16 @@ func TestPlanPartsWithinParts(t *testing.T) {
 		if keys := lookups(t, g); !slices.Contains(keys, tt.want) {
 			t.Errorf("%q: lookups %q lack %q", tt.q, keys, tt.want)
 		}
+	}
+}
+
+func TestPlanPhraseFigure(t *testing.T) {
+	g := planOf(t, "How many paid memberships did XMPL have at the end of 2024?")
+	if keys := lookups(t, g); !slices.Contains(keys, "xmpl:PaidMemberships FY2024") {
+		t.Errorf("lookups %q lack the paid memberships fact", keys)
+	}
+	g = planOf(t, "How many warehouses did XMPL open in 2024?")
+	if keys := lookups(t, g); len(keys) != 0 {
+		t.Errorf("a figure no filing reports was looked up: %q", keys)
 	}
 }

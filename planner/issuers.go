@@ -1267,7 +1267,11 @@ func (r *resolver) capsAt(i int) (mention, int, bool) {
 		switch {
 		case t.letters == 1 || acr:
 			m.need = needTicker
-		case word:
+		case word && (m.corpus == "" || r.usedAsWord(i)):
+			// A capitalised word that is the ticker of an issuer the corpus
+			// holds ("META", "COST") is read as that ticker, unless the
+			// sentence uses it as a word ("the COST of sales"); an outside
+			// issuer's ("NOW", "ALL") needs more.
 			m.need = needWord
 		}
 		return m, 1, true
@@ -1284,6 +1288,18 @@ func (r *resolver) capsAt(i int) (mention, int, bool) {
 		return m, 1, true
 	}
 	return mention{}, 0, false
+}
+
+// usedAsWord reports whether the word at token i is used as a noun of the
+// sentence: after an article or a possessive pronoun, or before "of".
+func (r *resolver) usedAsWord(i int) bool {
+	if i > 0 {
+		switch r.toks[i-1].key {
+		case "the", "a", "an", "this", "that", "its", "our", "their", "his", "her", "my", "your":
+			return true
+		}
+	}
+	return i+1 < len(r.toks) && r.toks[i+1].key == "of"
 }
 
 // nameAt reads a name of n tokens at token i.

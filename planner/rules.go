@@ -266,6 +266,9 @@ func (b *builder) build() {
 		}
 	}
 	b.planFigureAsks()
+	if len(rt.Figures) == 0 && len(aspects) == 1 && aspects[0] == "general" && rt.Causal == nil && figureShaped.MatchString(b.question) {
+		b.planPhraseFigure()
+	}
 	if c := rt.Causal; c != nil {
 		for ii, t := range rt.Issuers {
 			for _, p := range b.periodsOf(t) {

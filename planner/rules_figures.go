@@ -271,3 +271,120 @@ func (b *builder) planDerived(t string, p filingPeriod, name string, segs []Segm
 	}, m)
 	b.addNode(tools.Calculate, tools.CalculateArgs{Expression: d.Expression, Facts: facts}, []string{id}, deps...)
 }
+
+// figureShaped shows that a question asks for a number: "what was", "how
+// much", "how many", "what is the number of".
+var figureShaped = regexp.MustCompile(`(?i)^\W*(what\s+(was|were|is|are|'s)\b|how\s+(much|many)\b|give\s+me\b|tell\s+me\b|report\b|show\s+me\b)|\bhow\s+(much|many)\b|\b(number|amount|total)\s+of\b`)
+
+// phraseStopwords are words of a figure question that name no figure:
+// periods, positions in time and the verbs around a number.
+var phraseStopwords = map[string]bool{
+	"year": true, "years": true, "quarter": true, "quarters": true, "month": true, "months": true, "period": true,
+	"fiscal": true, "latest": true, "last": true, "current": true, "prior": true, "previous": true, "ended": true,
+	"ending": true, "end": true, "total": true, "amount": true, "number": true, "figure": true, "value": true,
+	"report": true, "reported": true, "have": true, "does": true, "much": true, "many": true, "spend": true,
+	"spent": true, "hold": true, "held": true, "record": true, "recorded": true, "company": true, "annual": true,
+}
+
+// phraseWords are the words of a figure question that may name its figure:
+// its content words without periods and the words around a number.
+func (b *builder) phraseWords() []string {
+	var out []string
+	for _, w := range QuestionWords(b.question, b.cat, b.rt.Issuers) {
+		if !phraseStopwords[w] && strings.Trim(w, "0123456789") != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// ResolvePhrase returns the key of the figure a filing reports whose
+// concept or printed row label holds every one of words (a word's first
+// five letters standing for its forms: "memberships" for "membership"),
+// the entry with the fewest other words first, a tagged one before a
+// table row; for member a part's figure. It reports false when no entry
+// holds them all.
+func (c *Catalog) ResolvePhrase(documentID string, words []string, member string) (string, bool) {
+	if len(words) == 0 {
+		return "", false
+	}
+	stem := func(w string) string {
+		w = strings.ToLower(w)
+		if len(w) > 5 {
+			return w[:5]
+		}
+		return w
+	}
+	want := make([]string, len(words))
+	for i, w := range words {
+		want[i] = stem(w)
+	}
+	best, bestExtra := "", 0
+	bestTable := true
+	for _, e := range c.figures[documentID] {
+		if e.Member != member {
+			continue
+		}
+		var have []string
+		for _, w := range strings.Fields(normLabel(e.Label)) {
+			have = append(have, stem(w))
+		}
+		if !e.Table {
+			_, local, _ := strings.Cut(e.Concept, ":")
+			for _, w := range splitCamelWords(local) {
+				have = append(have, stem(w))
+			}
+		}
+		if !allIn(want, have) {
+			continue
+		}
+		extra := len(slices.Compact(slices.Sorted(slices.Values(have)))) - len(want)
+		key := e.Key
+		if !e.Table {
+			key = tools.FigureKey(e.Concept, member)
+		}
+		if best == "" || (bestTable && !e.Table) || (bestTable == e.Table && extra < bestExtra) {
+			best, bestExtra, bestTable = key, extra, e.Table
+		}
+	}
+	return best, best != ""
+}
+
+// planPhraseFigure plans a figure the catalogue does not name, asked with
+// the question's own words ("paid memberships", "number of employees"):
+// the fact whose concept or row label holds them all, for each issuer and
+// period. A filing that shows none gets no requirement; the question's
+// passage requirement stands for it.
+func (b *builder) planPhraseFigure() {
+	words := b.phraseWords()
+	if len(words) == 0 || len(words) > 4 {
+		return
+	}
+	what := strings.Join(words, " ")
+	for ii, t := range b.rt.Issuers {
+		segs := b.cat.SegmentsIn(b.question, t)
+		for _, p := range b.periodsOf(t) {
+			if !p.found || !b.cat.KnowsFigures(p.doc.ID) {
+				continue
+			}
+			key := ""
+			for _, mem := range memberChoices(segs) {
+				if k, ok := b.cat.ResolvePhrase(p.doc.ID, words, mem); ok {
+					key = k
+					break
+				}
+			}
+			if key == "" {
+				continue
+			}
+			period := tools.PeriodLabel(p.fy)
+			id := t + "-" + period + "-figure-" + slug(what)
+			b.addReq(Requirement{
+				ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
+				Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+				Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: []string{key}},
+			}, reqMeta{aspect: 0, issuer: ii})
+			b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}, []string{id})
+		}
+	}
+}
