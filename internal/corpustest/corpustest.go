@@ -18,11 +18,16 @@ import (
 )
 
 // Dir returns the sample corpus directory ($CORPUS, or ../shared/corpus
-// beside the repository), or skips the test when it is absent.
+// beside the repository). When it is absent the test is skipped, or fails
+// under CI (CI non-empty), where a skipped corpus test would hide that
+// nothing over the corpus ran.
 func Dir(t testing.TB) string {
 	t.Helper()
 	dir, err := find()
 	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("sample corpus not found (%v): CI needs it beside the repository or in CORPUS", err)
+		}
 		t.Skipf("sample corpus not found (%v): set CORPUS to its directory", err)
 	}
 	return dir
