@@ -688,8 +688,15 @@ func FindFigures(question string) []FigureAsk {
 			cands = append(cands, cand{normLabel(a), FigureAsk{Derived: d.Name}})
 		}
 	}
+	// A question that asks for a number ("how much cash") names its figure
+	// with the broad words too.
+	number := figureShaped.MatchString(question)
 	for _, m := range tools.Metrics {
-		for _, a := range tools.MetricPhrases(m) {
+		phrases := tools.MetricPhrases(m)
+		if number {
+			phrases = m.Aliases
+		}
+		for _, a := range phrases {
 			cands = append(cands, cand{normLabel(a), FigureAsk{Metric: m.Name}})
 		}
 	}

@@ -90,7 +90,9 @@ func TestFindFigures(t *testing.T) {
 		{"AAPL R&D as a % of revenue FY24", []string{"rd_intensity"}},
 		{"other bets operating loss 2024", []string{"operating_income"}},
 		{"Why did gross margin fall?", nil},
-		{"What were total sales?", nil},
+		{"What were total sales?", []string{"revenue"}},
+		{"How much cash did XMPL have in June?", []string{"cash"}},
+		{"Why did sales and cash flow fall?", nil},
 	}
 	for _, tt := range tests {
 		var got []string

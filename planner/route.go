@@ -38,6 +38,9 @@ type Route struct {
 	// Figures are the reported and derived figures the question names
 	// ("operating margin", "diluted EPS", "cash and cash equivalents").
 	Figures []FigureAsk
+	// AsksFigure is set when the question asks for a number ("how much",
+	// "how many", "what was"), whether or not the catalogue names it.
+	AsksFigure bool
 }
 
 // Causal is a question's claim that one thing drove another, as the
@@ -97,6 +100,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	rt.Issuers, rt.NotCovered = issuers, notCovered
 	rt.FiscalYears = findFiscalYears(question)
 	rt.Figures = FindFigures(question)
+	rt.AsksFigure = len(rt.Figures) > 0 || figureShaped.MatchString(question)
 	lower := routerNorm(question)
 	rt.Quarterly = quarterExpr.MatchString(question)
 	rt.Outlook = anyTerm(normalizeText(question), outlookTriggers)

@@ -266,7 +266,7 @@ func (b *builder) build() {
 		}
 	}
 	b.planFigureAsks()
-	if len(rt.Figures) == 0 && len(aspects) == 1 && aspects[0] == "general" && rt.Causal == nil && figureShaped.MatchString(b.question) {
+	if len(rt.Figures) == 0 && len(aspects) == 1 && aspects[0] == "general" && rt.Causal == nil && rt.AsksFigure {
 		b.planPhraseFigure()
 	}
 	if c := rt.Causal; c != nil {

@@ -94,6 +94,26 @@ func (b *builder) lookupFigure(t string, p filingPeriod, aspect, metric, period 
 	return looked{id, node, key}, true
 }
 
+// lookupByName plans a company-wide figure by its metric's name, the
+// concepts the tool then tries, for a filing whose figures do not show it
+// under any name the catalogue knows: the lookup reports what it tried,
+// and the requirement becomes a gap that names the figure.
+func (b *builder) lookupByName(t string, p filingPeriod, metric, period string, m reqMeta) (looked, bool) {
+	mt, ok := tools.MetricByName(metric)
+	if !ok {
+		return looked{}, false
+	}
+	id := t + "-" + period + "-figures-figure-" + metric
+	b.addReq(Requirement{
+		ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
+		Need: fmt.Sprintf("%s's %s for %s; its %s %s prints no row named as the figure (%s)", b.cat.ShortName(t), mt.Label, period,
+			tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form, strings.Join(mt.Aliases[:min(3, len(mt.Aliases))], ", ")),
+		Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: mt.Label, Concepts: slices.Clone(mt.Concepts)},
+	}, m)
+	node := b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Label: metric, Period: period}, []string{id})
+	return looked{id, node, mt.Concepts[0]}, true
+}
+
 // memberChoices returns the member keys that name every part of segs, one
 // member of each part's alternatives, in order (segment members first);
 // [""] when segs is empty.
@@ -244,9 +264,13 @@ func (b *builder) planDerived(t string, p filingPeriod, name string, segs []Segm
 		}
 		l, ok := b.lookupFigure(t, p, "figures", metric, period, segs, true, m)
 		if !ok {
-			mt, _ := tools.MetricByName(metric)
-			b.note("%s's %s for %s cannot be computed: its %s %s shows no %s.", t, d.Label, label, label, p.doc.Form, mt.Label)
-			return
+			// The filing prints no row the catalogue names: the input is
+			// still asked for, by the metric's concepts, so that the run
+			// reports it as a gap rather than dropping the figure asked.
+			l, ok = b.lookupByName(t, p, metric, period, m)
+			if !ok {
+				return
+			}
 		}
 		facts[in] = tools.FactRef{Ticker: t, Concept: l.key, Period: period}
 		of = append(of, l.req)
@@ -284,6 +308,8 @@ var phraseStopwords = map[string]bool{
 	"ending": true, "end": true, "total": true, "amount": true, "number": true, "figure": true, "value": true,
 	"report": true, "reported": true, "have": true, "does": true, "much": true, "many": true, "spend": true,
 	"spent": true, "hold": true, "held": true, "record": true, "recorded": true, "company": true, "annual": true,
+	"january": true, "february": true, "march": true, "april": true, "june": true, "july": true, "august": true,
+	"september": true, "october": true, "november": true, "december": true, "date": true, "today": true,
 }
 
 // phraseWords are the words of a figure question that may name its figure:
