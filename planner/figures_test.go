@@ -319,8 +319,18 @@ func TestPlanPhraseFigure(t *testing.T) {
 	if keys := lookups(t, g); !slices.Contains(keys, "xmpl:PaidMemberships FY2024") {
 		t.Errorf("lookups %q lack the paid memberships fact", keys)
 	}
+	// A figure no filing labels: a sentence stating it, or a gap that
+	// names it, never a passage on the question's words alone.
 	g = planOf(t, "How many warehouses did XMPL open in 2024?")
 	if keys := lookups(t, g); len(keys) != 0 {
 		t.Errorf("a figure no filing reports was looked up: %q", keys)
+	}
+	if len(g.Requirements) != 1 {
+		t.Fatalf("requirements %+v; want the one figure asked", g.Requirements)
+	}
+	r := g.Requirements[0]
+	last := r.Completion.AllOf[len(r.Completion.AllOf)-1]
+	if !r.Required || r.Kind != KindFigure || r.Completion.Kind != CondPassage || len(last) != 1 || last[0] != FigureTerm {
+		t.Errorf("requirement %+v; want a required passage stating the figure", r)
 	}
 }

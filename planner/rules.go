@@ -239,10 +239,19 @@ func (b *builder) build() {
 	if len(aspects) == 0 {
 		aspects = []string{"general"}
 	}
-	if len(rt.Figures) > 0 && slices.Equal(aspects, []string{"general"}) && !asksWhy(b.question) {
+	phrase := false
+	switch {
+	case !slices.Equal(aspects, []string{"general"}) || asksWhy(b.question) || rt.Causal != nil:
+	case len(rt.Figures) > 0:
 		// A question that names its figures asks for them, not for a
 		// passage on its words.
 		aspects = nil
+	case rt.AsksFigure:
+		// A number the catalogue does not name, asked in the question's
+		// words: that figure, or its gap.
+		if phrase = b.planPhraseFigure(); phrase {
+			aspects = nil
+		}
 	}
 	for ai, name := range aspects {
 		a, ok := AspectByName(name)
@@ -266,9 +275,6 @@ func (b *builder) build() {
 		}
 	}
 	b.planFigureAsks()
-	if len(rt.Figures) == 0 && len(aspects) == 1 && aspects[0] == "general" && rt.Causal == nil && rt.AsksFigure {
-		b.planPhraseFigure()
-	}
 	if c := rt.Causal; c != nil {
 		for ii, t := range rt.Issuers {
 			for _, p := range b.periodsOf(t) {
@@ -481,7 +487,7 @@ func (b *builder) planFacts(t string, p filingPeriod, a Aspect, m reqMeta) []str
 		b.addReq(Requirement{
 			ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: KindCalculation, Required: true,
 			Need:       fmt.Sprintf("%s's %s gross margin, computed as (revenue - cost of revenue) / revenue from its tagged figures", company, label),
-			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Of: []string{rev.req, cost.req}},
+			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: "gross margin", Of: []string{rev.req, cost.req}},
 		}, m)
 		b.addNode(tools.Calculate, tools.CalculateArgs{
 			Expression: "(revenue - cost_of_revenue) / revenue",
@@ -503,7 +509,7 @@ func (b *builder) planFacts(t string, p filingPeriod, a Aspect, m reqMeta) []str
 		b.addReq(Requirement{
 			ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: KindCalculation, Required: true,
 			Need:       fmt.Sprintf("%s's revenue growth from %s to %s, computed from its tagged revenue", company, priorLabel, label),
-			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Of: []string{rev.req, prior.req}},
+			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: "revenue growth", Of: []string{rev.req, prior.req}},
 		}, m)
 		b.addNode(tools.Calculate, tools.CalculateArgs{
 			Expression: "(revenue - revenue_prior) / revenue_prior",

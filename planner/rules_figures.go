@@ -377,40 +377,59 @@ func (c *Catalog) ResolvePhrase(documentID string, words []string, member string
 }
 
 // planPhraseFigure plans a figure the catalogue does not name, asked with
-// the question's own words ("paid memberships", "number of employees"):
-// the fact whose concept or row label holds them all, for each issuer and
-// period. A filing that shows none gets no requirement; the question's
-// passage requirement stands for it.
-func (b *builder) planPhraseFigure() {
+// the question's own words ("paid memberships", "employee turnover"): for
+// each issuer and period, the fact whose concept or row label holds them
+// all, or, where no fact is so labelled, a sentence of the filing that
+// holds them all with a figure. A figure no filing states is then a gap
+// that names it, never a passage on its words. It reports false, planning
+// nothing, when the question's words are too few or too many to name one
+// figure.
+func (b *builder) planPhraseFigure() bool {
 	words := b.phraseWords()
 	if len(words) == 0 || len(words) > 4 {
-		return
+		return false
 	}
 	what := strings.Join(words, " ")
 	for ii, t := range b.rt.Issuers {
 		segs := b.cat.SegmentsIn(b.question, t)
 		for _, p := range b.periodsOf(t) {
-			if !p.found || !b.cat.KnowsFigures(p.doc.ID) {
-				continue
-			}
-			key := ""
-			for _, mem := range memberChoices(segs) {
-				if k, ok := b.cat.ResolvePhrase(p.doc.ID, words, mem); ok {
-					key = k
-					break
-				}
-			}
-			if key == "" {
+			if !p.found {
 				continue
 			}
 			period := tools.PeriodLabel(p.fy)
 			id := t + "-" + period + "-figure-" + slug(what)
+			m := reqMeta{aspect: 0, issuer: ii}
+			key := ""
+			if b.cat.KnowsFigures(p.doc.ID) {
+				for _, mem := range memberChoices(segs) {
+					if k, ok := b.cat.ResolvePhrase(p.doc.ID, words, mem); ok {
+						key = k
+						break
+					}
+				}
+			}
+			if key != "" {
+				b.addReq(Requirement{
+					ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
+					Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+					Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: []string{key}},
+				}, m)
+				b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}, []string{id})
+				continue
+			}
+			groups := make([][]string, 0, len(words)+1)
+			for _, w := range words {
+				groups = append(groups, []string{w})
+			}
+			groups = append(groups, []string{FigureTerm})
 			b.addReq(Requirement{
 				ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
-				Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-				Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: []string{key}},
-			}, reqMeta{aspect: 0, issuer: ii})
-			b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}, []string{id})
+				Need: fmt.Sprintf("%s's %s for %s, stated in its %s %s (no figure it tags or tabulates is labelled so)",
+					b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+				Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: groups},
+			}, m)
+			b.addNode(tools.SearchFilings, b.searchArgs(t, p, what, "", 8), []string{id})
 		}
 	}
+	return true
 }
