@@ -1,11 +1,8 @@
 package eval
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -44,26 +41,12 @@ type FigureItem struct {
 
 // LoadFigureSet reads a figure set, one JSON object per line.
 func LoadFigureSet(r io.Reader) ([]FigureItem, error) {
-	var items []FigureItem
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		var it FigureItem
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&it); err != nil {
-			return nil, fmt.Errorf("figure set line %d: %w", n, err)
-		}
+	return readJSONL(r, "figure set", func(it *FigureItem) (string, error) {
 		if it.ID == "" || it.Question == "" || it.Issuer == "" || (it.Split != "tune" && it.Split != "test") {
-			return nil, fmt.Errorf("figure set line %d: id, question, issuer and a split of tune or test are required", n)
+			return "", fmt.Errorf("id, question, issuer and a split of tune or test are required")
 		}
-		items = append(items, it)
-	}
-	return items, sc.Err()
+		return it.ID, nil
+	})
 }
 
 // FigureResult is how the engine did on one figure item.

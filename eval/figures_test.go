@@ -8,11 +8,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/internal/corpustest"
-	"github.com/ledgerline/research/ledger"
-	"github.com/ledgerline/research/ledger/embeddedledger"
 )
 
 func loadFigures(t *testing.T) []FigureItem {
@@ -65,18 +62,7 @@ func TestFigureSetReport(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the figure set over the whole sample corpus")
 	}
-	store := corpustest.Store(t)
-	lg, err := embeddedledger.Open(t.TempDir(), &embeddedledger.Config{Tenant: "eval"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lg.Close() })
-	eng, err := executor.New(executor.Config{
-		Store: store, Searcher: corpus.NewSearcher(store, corpus.HashEmbedder{}), Ledger: lg, Tenant: "eval",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, _ := corpusEngine(t, corpustest.Store(t))
 	results, err := RunFigures(context.Background(), eng, loadFigures(t), executor.ModeAuto, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +85,6 @@ func TestFigureSetReport(t *testing.T) {
 			t.Errorf("figure set test half: %.2f of items answered with their figure; the floor is %.2f", s.Rate(), figureTestFloor)
 		}
 	}
-	_ = ledger.ModeRules
 }
 
 // figureTestFloor is the share of the test half the engine must answer

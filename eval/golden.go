@@ -1,10 +1,7 @@
 package eval
 
 import (
-	"bufio"
-	"bytes"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -226,35 +223,5 @@ func (it *GoldenItem) Validate() error {
 // LoadGoldenSet reads a golden set in JSONL (blank lines and lines starting
 // with # are skipped); errors name the line.
 func LoadGoldenSet(r io.Reader) ([]GoldenItem, error) {
-	var out []GoldenItem
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	seen := map[string]int{}
-	for line := 1; sc.Scan(); line++ {
-		raw := bytes.TrimSpace(sc.Bytes())
-		if len(raw) == 0 || raw[0] == '#' {
-			continue
-		}
-		var it GoldenItem
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&it); err != nil {
-			return nil, fmt.Errorf("line %d: %v", line, err)
-		}
-		if err := it.Validate(); err != nil {
-			return nil, fmt.Errorf("line %d: %v", line, err)
-		}
-		if prev, ok := seen[it.ID]; ok {
-			return nil, fmt.Errorf("line %d: id %s is already used on line %d", line, it.ID, prev)
-		}
-		seen[it.ID] = line
-		out = append(out, it)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("the golden set holds no items")
-	}
-	return out, nil
+	return readJSONL(r, "golden set", func(it *GoldenItem) (string, error) { return it.ID, it.Validate() })
 }

@@ -125,17 +125,7 @@ func TestGoldenLayer1(t *testing.T) {
 		t.Skip("runs the golden set over the whole sample corpus")
 	}
 	store := corpustest.Store(t)
-	lg, err := embeddedledger.Open(t.TempDir(), &embeddedledger.Config{Tenant: "eval"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lg.Close() })
-	eng, err := executor.New(executor.Config{
-		Store: store, Searcher: corpus.NewSearcher(store, corpus.HashEmbedder{}), Ledger: lg, Tenant: "eval",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, lg := corpusEngine(t, store)
 	items := loadGolden(t)
 	modes := []ledger.Mode{ledger.ModeRules, ledger.ModeBaseline, executor.ModeAuto}
 	results, err := RunGolden(context.Background(), eng, lg, items, &RunOpts{Modes: modes, Concurrency: 8})
@@ -189,6 +179,23 @@ func TestGoldenLayer1(t *testing.T) {
 			t.Errorf("%s %s: the engine failed: %s", r.ID, r.Mode, r.Error)
 		}
 	}
+}
+
+// corpusEngine is an engine over store, with an embedded ledger of its own.
+func corpusEngine(t *testing.T, store corpus.Store) (*executor.Engine, *embeddedledger.Store) {
+	t.Helper()
+	lg, err := embeddedledger.Open(t.TempDir(), &embeddedledger.Config{Tenant: "eval"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lg.Close() })
+	eng, err := executor.New(executor.Config{
+		Store: store, Searcher: corpus.NewSearcher(store, corpus.HashEmbedder{}), Ledger: lg, Tenant: "eval",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng, lg
 }
 
 // TestThresholdsCoverEveryClass makes sure the committed thresholds guard

@@ -1,10 +1,7 @@
 package eval
 
 import (
-	"bufio"
-	"bytes"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"io"
 	"regexp"
@@ -68,37 +65,7 @@ func (it IntentItem) validate() error {
 // LoadIntentSet reads an intent set, one JSON object per line; errors name
 // the line.
 func LoadIntentSet(r io.Reader) ([]IntentItem, error) {
-	var items []IntentItem
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	seen := map[string]int{}
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		var it IntentItem
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&it); err != nil {
-			return nil, fmt.Errorf("intent set line %d: %w", n, err)
-		}
-		if err := it.validate(); err != nil {
-			return nil, fmt.Errorf("intent set line %d: %w", n, err)
-		}
-		if prev, ok := seen[it.ID]; ok {
-			return nil, fmt.Errorf("intent set line %d: id %s is already used on line %d", n, it.ID, prev)
-		}
-		seen[it.ID] = n
-		items = append(items, it)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if len(items) == 0 {
-		return nil, fmt.Errorf("the intent set holds no items")
-	}
-	return items, nil
+	return readJSONL(r, "intent set", func(it *IntentItem) (string, error) { return it.ID, it.validate() })
 }
 
 // IntentResult is what the router made of one prompt.

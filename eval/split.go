@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"bufio"
 	"bytes"
 	_ "embed"
 	"encoding/json"
@@ -96,46 +95,21 @@ var paraphraseID = regexp.MustCompile(`^p[0-9]{3}$`)
 // line with an id of p and three digits and paraphrase_of the g id with the
 // same digits; the item must be valid as a golden item.
 func LoadGoldenParaphrases(r io.Reader) ([]GoldenParaphrase, error) {
-	var out []GoldenParaphrase
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	seen := map[string]int{}
-	for line := 1; sc.Scan(); line++ {
-		raw := bytes.TrimSpace(sc.Bytes())
-		if len(raw) == 0 || raw[0] == '#' {
-			continue
-		}
-		var p GoldenParaphrase
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&p); err != nil {
-			return nil, fmt.Errorf("line %d: %v", line, err)
-		}
+	return readJSONL(r, "paraphrase set", func(p *GoldenParaphrase) (string, error) {
 		switch {
 		case !paraphraseID.MatchString(p.ID):
-			return nil, fmt.Errorf("line %d: id %q: want p and three digits, e.g. p002", line, p.ID)
+			return "", fmt.Errorf("id %q: want p and three digits, e.g. p002", p.ID)
 		case !goldenID.MatchString(p.ParaphraseOf):
-			return nil, fmt.Errorf("line %d: %s: paraphrase_of %q is not a golden id", line, p.ID, p.ParaphraseOf)
+			return "", fmt.Errorf("%s: paraphrase_of %q is not a golden id", p.ID, p.ParaphraseOf)
 		case p.ID[1:] != p.ParaphraseOf[1:]:
-			return nil, fmt.Errorf("line %d: %s paraphrases %s: the id must be p and the original's digits", line, p.ID, p.ParaphraseOf)
+			return "", fmt.Errorf("%s paraphrases %s: the id must be p and the original's digits", p.ID, p.ParaphraseOf)
 		}
 		// Validate as the golden item it rewords (Validate wants a g id).
 		it := p.GoldenItem
 		it.ID = p.ParaphraseOf
 		if err := it.Validate(); err != nil {
-			return nil, fmt.Errorf("line %d: %s: %v", line, p.ID, err)
+			return "", fmt.Errorf("%s: %v", p.ID, err)
 		}
-		if prev, ok := seen[p.ID]; ok {
-			return nil, fmt.Errorf("line %d: id %s is already used on line %d", line, p.ID, prev)
-		}
-		seen[p.ID] = line
-		out = append(out, p)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("the paraphrase set holds no items")
-	}
-	return out, nil
+		return p.ID, nil
+	})
 }
