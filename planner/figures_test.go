@@ -334,3 +334,23 @@ func TestPlanPhraseFigure(t *testing.T) {
 		t.Errorf("requirement %+v; want a required passage stating the figure", r)
 	}
 }
+
+// FuzzFindFigures reads any question without panicking, and every figure
+// it reports is of the catalogues.
+func FuzzFindFigures(f *testing.F) {
+	for _, q := range []string{"What was Apple's operating margin?", "capex as % of sales", "r&d/revenue", "", "%%%", "How much cash\x00?"} {
+		f.Add(q)
+	}
+	cat := NewCatalog(nil)
+	f.Fuzz(func(t *testing.T, q string) {
+		for _, a := range FindFigures(q) {
+			_, isMetric := tools.MetricByName(a.Metric)
+			_, isDerived := tools.DerivedByName(a.Derived)
+			if isMetric == isDerived {
+				t.Fatalf("FindFigures(%q) gave %+v, not one metric or one derived figure", q, a)
+			}
+		}
+		cat.SegmentsIn(q, "XMPL")
+		RouteQuestion(q, cat, nil)
+	})
+}

@@ -371,7 +371,7 @@ func checkConcept(tool, field, c string) (string, error) {
 	switch {
 	case c == "":
 		return "", argErr(tool, field, "required: an XBRL concept such as \"us-gaap:GrossProfit\"")
-	case len(c) > maxConcept || !conceptPattern.MatchString(c):
+	case len(QualifyConcept(c)) > maxConcept || !conceptPattern.MatchString(c):
 		return "", argErr(tool, field, "%q is not an XBRL concept; want one such as \"us-gaap:GrossProfit\" or \"GrossProfit\"", c)
 	}
 	return QualifyConcept(c), nil

@@ -342,3 +342,29 @@ func TestCheckFigureKey(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFigureKey checks that a key that passes the check reads back as what
+// it names, and that no key panics.
+func FuzzFigureKey(f *testing.F) {
+	for _, k := range []string{"Revenues", "us-gaap:Revenues[aapl:IPhoneMember]", "table:Total net sales", "x[a,b]", "[", "table:", "a:b[c:d,e:f,g:h]"} {
+		f.Add(k)
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		got, err := checkFigureKey(LookupFact, "concept", key)
+		if err != nil {
+			return
+		}
+		concept, member, row := SplitFigureKey(got)
+		switch {
+		case row != "":
+			if got != TableKey(row) {
+				t.Fatalf("%q: table key %q does not read back", key, got)
+			}
+		case got != FigureKey(concept, member):
+			t.Fatalf("%q: key %q does not read back (%q, %q)", key, got, concept, member)
+		}
+		if again, err := checkFigureKey(LookupFact, "concept", got); err != nil || again != got {
+			t.Fatalf("%q: the checked key %q does not check again: %q, %v", key, got, again, err)
+		}
+	})
+}
