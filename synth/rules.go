@@ -683,7 +683,7 @@ func (w *writer) passage(r planner.Requirement) []string {
 				continue
 			}
 			seen[key] = true
-			cands = append(cands, cand{s, id, countTerms(s, groups) + 2*w.questionHits(s)})
+			cands = append(cands, cand{s, id, countTerms(s, groups) + 2*w.questionHits(s) - frontMatter(e)})
 		}
 	}
 	// Whole sentences first: a passage that starts mid-sentence yields a
@@ -859,6 +859,17 @@ func fragment(s string) int {
 }
 
 // countTerms counts the condition words a sentence holds, for ranking.
+// frontMatter is the rank a sentence loses for standing before a filing's
+// first item, on its first pages: the cover page, the table of contents and
+// the forward-looking-statements notice, whose sentences are much the same
+// in every issuer's filing and say nothing specific to the point asked.
+func frontMatter(e *ledger.Evidence) int {
+	if e.Section == "" && e.Page > 0 && e.Page <= 5 {
+		return 3
+	}
+	return 0
+}
+
 // questionHits counts the question's own content words a sentence holds
 // (a word's first five letters standing for its forms), so that of the
 // sentences on the topic, those on the point asked rank first.

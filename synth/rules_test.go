@@ -550,3 +550,20 @@ func TestRulesQuoteSelection(t *testing.T) {
 		})
 	}
 }
+
+func TestFrontMatterRanksBelow(t *testing.T) {
+	tests := []struct {
+		e    ledger.Evidence
+		want int
+	}{
+		{ledger.Evidence{Section: "", Page: 3}, 3},
+		{ledger.Evidence{Section: "Item 7", Page: 3}, 0},
+		{ledger.Evidence{Section: "", Page: 40}, 0},
+		{ledger.Evidence{Section: "", Page: 0}, 0},
+	}
+	for _, tt := range tests {
+		if got := frontMatter(&tt.e); got != tt.want {
+			t.Errorf("frontMatter(section %q, page %d) = %d, want %d", tt.e.Section, tt.e.Page, got, tt.want)
+		}
+	}
+}
