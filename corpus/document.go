@@ -86,12 +86,13 @@ func ChunkID(documentID string, ordinal int) string {
 // Fact kinds: where a fact was read from.
 const (
 	FactXBRL  = "xbrl"  // an inline-XBRL ix:nonFraction element
-	FactTable = "table" // a cell of a financial table in a text or PDF filing
+	FactTable = "table" // a cell of a financial table: of a text or PDF filing, or untagged in an HTML one
 )
 
 // Fact is one reported number: a tagged inline-XBRL fact (an
 // ix:nonFraction element), or a cell of a financial table read from a text
-// or PDF filing. Where both exist for a figure, the tagged fact wins.
+// or PDF filing or left untagged in an HTML one. Where both exist for a
+// figure, the tagged fact wins.
 type Fact struct {
 	DocumentID  string
 	Kind        string            // FactXBRL or FactTable; "" is read as FactXBRL

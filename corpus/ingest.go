@@ -1,12 +1,14 @@
 package corpus
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -302,7 +304,10 @@ func (in *Ingester) prepare(ctx context.Context, e ManifestEntry, chunkOpts *Chu
 			return prepared{err: err}
 		}
 	}
-	if format != FormatHTML {
+	if format == FormatHTML {
+		// Tables the filing left untagged (KPIs in MD&A) add their cells.
+		facts = append(facts, untaggedTableFacts(TableFacts(doc), facts)...)
+	} else {
 		// Text and PDF filings carry no tags: their financial tables are
 		// read into table facts instead.
 		facts = TableFacts(doc)
@@ -330,6 +335,42 @@ func (in *Ingester) prepare(ctx context.Context, e ManifestEntry, chunkOpts *Chu
 		chunks[i].Embedding = vecs[i]
 	}
 	return prepared{doc: doc, chunks: chunks, facts: facts, bytes: info.Size()}
+}
+
+// untaggedTableFacts returns the table facts whose printed cell no tagged
+// fact's span overlaps: a tagged fact always wins, and no figure is stored
+// twice.
+func untaggedTableFacts(table, tagged []Fact) []Fact {
+	if len(table) == 0 {
+		return nil
+	}
+	// The tagged spans, sorted and merged into disjoint intervals.
+	var spans [][2]int
+	for _, f := range tagged {
+		if f.Start >= 0 && f.End > f.Start {
+			spans = append(spans, [2]int{f.Start, f.End})
+		}
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	merged := spans[:0]
+	for _, s := range spans {
+		if n := len(merged); n > 0 && s[0] <= merged[n-1][1] {
+			merged[n-1][1] = max(merged[n-1][1], s[1])
+			continue
+		}
+		merged = append(merged, s)
+	}
+	var out []Fact
+	for _, f := range table {
+		// The first interval ending after the cell starts overlaps it
+		// when it starts before the cell ends.
+		i, _ := slices.BinarySearchFunc(merged, f.Start, func(s [2]int, start int) int { return cmp.Compare(s[1], start+1) })
+		if i < len(merged) && merged[i][0] < f.End {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // DetectFormat tells a source's format from its extension, checked against

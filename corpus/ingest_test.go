@@ -253,6 +253,35 @@ func TestIngestedTableFacts(t *testing.T) {
 			t.Errorf("%s %s (%s): an entity %+v from a source that tags none", d.Ticker, d.Form, d.Format, d.Entity)
 		}
 	}
+	// An HTML filing adds the cells its tags leave out, and no others.
+	nflx, err := store.Facts(ctx, corpus.FactFilter{Ticker: "NFLX", PeriodEnd: day("2024-12-31")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found = false
+	for _, f := range nflx {
+		if f.Kind == corpus.FactTable && f.Label == "Paid memberships at end of period (2)" && f.Instant &&
+			f.Value.Equal(decimal.RequireFromString("301626000")) && f.Unit == "pure" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("no table fact of Netflix's 301,626 thousand paid memberships at the end of 2024")
+	}
+	all, err := store.Facts(ctx, corpus.FactFilter{Ticker: "NFLX"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range all {
+		if f.Kind != corpus.FactTable {
+			continue
+		}
+		for _, g := range all {
+			if g.Kind != corpus.FactTable && g.DocumentID == f.DocumentID && g.Start < f.End && f.Start < g.End {
+				t.Errorf("table fact %q [%d,%d) doubles tagged %s [%d,%d)", f.Label, f.Start, f.End, g.Concept, g.Start, g.End)
+			}
+		}
+	}
 	labelled, err := store.Facts(ctx, corpus.FactFilter{Ticker: "NVDA", Kind: corpus.FactXBRL, Label: "Revenue"})
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Reading the financial tables of a text or PDF filing.
+// Reading the financial tables of a text, PDF or HTML filing.
 //
 // pdftotext -layout prints a table as lines of cells, and the canonical text
 // keeps those lines with one space between cells: a caption that gives the
@@ -61,6 +61,21 @@ import (
 //     "(in thousands)" without "$") or begins with "shares" in a way that is
 //     not a share count. A wrong fact is worse than a missing one.
 //
+// An HTML filing's text (doc.Format FormatHTML) prints a table row as its
+// cells joined by " | " (see ParseHTML). Its tables are read by the same
+// rules, with these differences: headers and rows are lines with the
+// separator; a row is a label cell then cells of one number or dash each,
+// and a line of another shape is not a row; the label is the first cell,
+// never wrapped from the line above; "As of December 31, | 2024" is a
+// header. Since ParseHTML drops cells holding only "$", amounts are read
+// only where a cell prints "$" with its number. Two readings only HTML
+// tables get, for their untagged KPIs: a row without "$" whose label counts
+// people (members, subscribers, customers, users, employees) and says how
+// ("paid", "average", "at end of", "additions", "number of") takes the
+// caption's scale with unit "pure" (XBRL's unit for a number of things);
+// and under "As of/Year Ended", rows "at end of period" are instants and
+// the other rows are left out.
+//
 // A fact's span (Start, End) covers the printed number as printed: its
 // parentheses and percent sign, with a space pdftotext left inside
 // ("(2,136 )", "39 %"), never a "$". Decimals is the printed precision
@@ -84,7 +99,9 @@ const (
 	maxTablePastYears     = 25  // and at most this many years before it
 )
 
-// TableFacts reads the financial tables of a text or PDF filing's canonical text into facts of kind FactTable.
+// TableFacts reads the financial tables of a filing's canonical text into facts of kind FactTable.
+// For an HTML filing (doc.Format FormatHTML) it reads the rows ParseHTML
+// renders with " | "; the ingester keeps those no tagged fact covers.
 //
 // Column periods come from the tables' headers. Bare years are anchored on
 // the filing: in a 10-K (or 20-F, 40-F) the column of year doc.FiscalYear
@@ -103,6 +120,7 @@ func TableFacts(doc *Document) []Fact {
 		r.fiscalYear = r.anchor.Year()
 	}
 	r.annual = tableAnnualForm(doc.Form)
+	r.pipes = doc.Format == FormatHTML
 	r.read()
 	return r.facts
 }
@@ -136,6 +154,7 @@ type tableReader struct {
 	anchor     time.Time // doc.PeriodEnd, a date
 	fiscalYear int
 	annual     bool
+	pipes      bool // an HTML filing's text: rows are cells joined by " | "
 
 	facts []Fact
 	lines []tableLine
@@ -150,6 +169,8 @@ type tableReader struct {
 
 	prevText    string // previous line when it was text without cells; "" otherwise
 	prevIsLabel bool   // prevText may start a label that wraps onto the next line
+
+	pipeLabel string // in pipes mode, the first cell of the current row
 }
 
 // tableState is one table being read: its header, its unit and its rows.
@@ -219,7 +240,7 @@ func (r *tableReader) splitLines() {
 
 func (r *tableReader) line(i int, ln tableLine) {
 	raw := r.text[ln.start:ln.end]
-	toks := tableTokens(raw, ln.start, maxTableRowTokens+1)
+	toks, groups := r.tokens(raw, ln.start, maxTableRowTokens+1)
 	if len(toks) == 0 {
 		r.prevText, r.prevIsLabel = "", false
 		return
@@ -237,7 +258,7 @@ func (r *tableReader) line(i int, ln tableLine) {
 	case caption != nil && r.notesLine >= 0 && i-r.notesLine <= 2:
 		r.section = caption
 	}
-	if h, isHeader := r.header(i, toks); isHeader {
+	if h, isHeader := r.header(i, toks); isHeader && (!r.pipes || groups > 1) {
 		// A header whose periods cannot be told ends the table above
 		// and starts none: its rows give no facts.
 		r.startTable(i, h, caption)
@@ -252,7 +273,13 @@ func (r *tableReader) line(i int, ln tableLine) {
 		r.prevText, r.prevIsLabel = "", false
 		return
 	}
-	cells, labelEnd := tableCells(toks)
+	var cells []tableCell
+	var labelEnd int
+	if r.pipes {
+		cells, labelEnd, r.pipeLabel = r.pipeCells(raw, ln.start, toks)
+	} else {
+		cells, labelEnd = tableCells(toks)
+	}
 	if len(cells) == 0 || labelEnd == toks[0].start && tableAllFootnotes(cells) {
 		r.textLine(line, caption != nil)
 		return
@@ -264,7 +291,7 @@ func (r *tableReader) line(i int, ln tableLine) {
 	// A line whose cells did not match may be a label wrapping onto the
 	// next line ("...authorized; 15,647,868" / "and 15,943,425 shares ...").
 	r.prevText, r.prevIsLabel = "", false
-	if !matched && r.tbl != nil && len(toks) <= 24 && tableHasLetter(line) && !strings.HasSuffix(line, ".") {
+	if !matched && !r.pipes && r.tbl != nil && len(toks) <= 24 && tableHasLetter(line) && !strings.HasSuffix(line, ".") {
 		r.prevText, r.prevIsLabel = line, true
 	}
 }
@@ -316,6 +343,12 @@ func (r *tableReader) row(toks []tableToken, cells []tableCell, labelEnd int, ln
 	label = strings.TrimSpace(strings.TrimSuffix(label, "$"))
 	prev, prevIsLabel := r.prevText, r.prevIsLabel
 	switch {
+	case r.pipes:
+		// The label is the row's first cell; a row is one line.
+		if firstUsed > 0 {
+			return true // more cells than columns
+		}
+		label = r.pipeLabel
 	case label == "":
 		// A label printed on the line above its numbers.
 		if !prevIsLabel || firstUsed > 0 {
@@ -480,7 +513,13 @@ func (r *tableReader) endTable() {
 	var modeHeading string
 	mode := rowMoney
 	for _, row := range t.rows {
+		if h.endOnly && !tableEndOfPeriod.MatchString(row.label) {
+			continue
+		}
 		kind := tableRowKind(row)
+		if r.pipes && kind == rowMoney && tableCountRow(row) {
+			kind = rowCount
+		}
 		if mode != rowMoney && (row.dollar || row.heading != modeHeading) {
 			mode = rowMoney
 		}
@@ -503,7 +542,7 @@ func (r *tableReader) endTable() {
 			if kind != rowPercent && cell.pct {
 				continue
 			}
-			if kind == rowMoney && scale >= 3 && scale < 9 && cell.decimals > 1 {
+			if (kind == rowMoney || kind == rowCount) && scale >= 3 && scale < 9 && cell.decimals > 1 {
 				continue // cents in a table of millions: a ratio or a per-share amount
 			}
 			col := h.periods[j]
@@ -544,7 +583,26 @@ const (
 	rowShares
 	rowPercent
 	rowUnknown
+	rowCount // members, subscribers, customers: HTML filings only
 )
+
+// tableCountNoun, tableCountWhat and tableCountMoney tell a row that counts
+// people ("Paid memberships at end of period") from an amount about them
+// ("Average revenue per membership", "Enterprise customers" in a table of
+// revenues).
+var (
+	tableCountNoun  = regexp.MustCompile(`(?i)\b(?:memberships?|members|subscribers?|customers|users|employees)\b`)
+	tableCountWhat  = regexp.MustCompile(`(?i)\bnumber of\b|\bat (?:the )?end of\b|\bending\b|\baverage\b|\bpaid\b|\badditions\b|\b(?:daily|monthly) active\b`)
+	tableCountMoney = regexp.MustCompile(`(?i)revenue|\bper\b|price|cost|sales|income|expense|amount|value|fees?\b|spend|margin|dollar|\$|arpu|%|percent|rate|ratio|\bshares?\b`)
+)
+
+// tableCountRow reports whether a row without "$" says it counts members,
+// subscribers, customers, users or employees.
+func tableCountRow(row tableRow) bool {
+	return !row.dollar && tableCountNoun.MatchString(row.label) && tableCountWhat.MatchString(row.label) &&
+		!tableCountMoney.MatchString(row.label) &&
+		!tableCountMoney.MatchString(row.heading)
+}
 
 var (
 	tablePerShare     = regexp.MustCompile(`(?i)\bper[- ](?:common |basic |diluted |ordinary )?share\b|\bper[- ]share\b|\beps\b`)
@@ -590,6 +648,17 @@ func tableRowUnit(kind int, row tableRow, c *tableCaption, tableDollar bool) (un
 	switch kind {
 	case rowUnknown:
 		return "", 0, false
+	case rowCount:
+		// The caption's bare scale, unless it excepts the row
+		// ("except subscriber data"); counts are "pure".
+		scale := c.key.money
+		if p, ok := tableScaleHint(row.label); ok {
+			scale = p
+		}
+		if scale < 0 || tableOtherUnit.MatchString(row.label) || tableCaptionExcepts(c, row.label) {
+			return "", 0, false
+		}
+		return "pure", scale, true
 	case rowPercent:
 		return "pure", 0, true
 	case rowPerShare:
@@ -635,17 +704,26 @@ func tableRowUnit(kind int, row tableRow, c *tableCaption, tableDollar bool) (un
 	if k.mixed && !row.dollar {
 		return "", 0, false
 	}
-	label := strings.ToLower(row.label)
+	if tableCaptionExcepts(c, row.label) {
+		return "", 0, false
+	}
+	return "USD", money, true
+}
+
+// tableCaptionExcepts reports whether a label names an item of the
+// caption's "except".
+func tableCaptionExcepts(c *tableCaption, label string) bool {
+	label = strings.ToLower(label)
 	for _, words := range c.excluded {
 		hit := true
 		for _, w := range words {
 			hit = hit && strings.Contains(label, w)
 		}
 		if hit {
-			return "", 0, false
+			return true
 		}
 	}
-	return "USD", money, true
+	return false
 }
 
 // tableOtherUnit finds a unit other than money printed in a label or heading:
@@ -1058,6 +1136,66 @@ func tableAllFootnotes(cells []tableCell) bool {
 	return true
 }
 
+// tokens splits a line into tokens, at most max. In pipes mode the " | "
+// between cells are not tokens, and groups counts the line's non-empty
+// cells; a line without a separator is one cell.
+func (r *tableReader) tokens(line string, off, max int) (toks []tableToken, groups int) {
+	if !r.pipes {
+		return tableTokens(line, off, max), 0
+	}
+	all := tableTokens(line, off, 2*max+1)
+	toks = make([]tableToken, 0, len(all))
+	inCell := false
+	for _, t := range all {
+		if t.s == "|" {
+			inCell = false
+			continue
+		}
+		if !inCell {
+			groups++
+			inCell = true
+		}
+		if len(toks) < max {
+			toks = append(toks, t)
+		}
+	}
+	return toks, groups
+}
+
+// pipeCells reads a row of an HTML filing's text: a label cell, then cells
+// of one number or dash each. A line of another shape gives no cells.
+func (r *tableReader) pipeCells(line string, off int, toks []tableToken) (cells []tableCell, labelEnd int, label string) {
+	var groups [][]tableToken
+	prevPipe := true
+	for _, t := range tableTokens(line, off, 2*len(toks)+2) {
+		if t.s == "|" {
+			prevPipe = true
+			continue
+		}
+		if prevPipe {
+			groups = append(groups, nil)
+			prevPipe = false
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], t)
+	}
+	if len(groups) < 2 {
+		return nil, 0, ""
+	}
+	first, last := groups[0][0], groups[0][len(groups[0])-1]
+	label = r.text[first.start : last.start+len(last.s)]
+	if !tableHasLetter(label) {
+		return nil, 0, "" // no label: a row of numbers, or of a chart
+	}
+	for _, g := range groups[1:] {
+		cs, start := tableCells(g)
+		if len(cs) != 1 || start != g[0].start {
+			return nil, 0, "" // a cell of words, or of two numbers
+		}
+		cells = append(cells, cs[0])
+	}
+	return cells, cells[0].tokStart, label
+}
+
 // tableTokens splits a line into tokens at ASCII white space, at most max.
 func tableTokens(line string, off, max int) []tableToken {
 	var toks []tableToken
@@ -1096,6 +1234,7 @@ func tableDigits(s string) bool {
 type tableHeader struct {
 	cols    []bool // per column: true for a period, false for a change column
 	periods []tablePeriod
+	endOnly bool // "As of/Year Ended": only rows at the end of the period are read, as instants
 }
 
 // tablePeriod is the period of one column.
@@ -1328,6 +1467,8 @@ var (
 	}
 	tablePeriodPhrase  = regexp.MustCompile(`(?i)\b(?:(three|six|nine|twelve|3|6|9|12)[- ]months?|(\d{1,2}|thirteen|fourteen|twenty-six|twenty-seven|thirty-nine|forty|fifty-two|fifty-three)[- ]weeks?|quarters? ended|(?:fiscal )?years? ended|fiscal years?|for the years?)\b`)
 	tableInstantPhrase = regexp.MustCompile(`(?i)\bas (?:of|at)\b`)
+	tableMixedPhrase   = regexp.MustCompile(`(?i)\bas of ?(?:/|and) ?(?:for the )?(?:fiscal )?years? ended\b`)
+	tableEndOfPeriod   = regexp.MustCompile(`(?i)\b(?:at|as of) (?:the )?end of (?:the )?(?:period|year|fiscal year)\b`)
 	tableIntroInstant  = regexp.MustCompile(`(?i)\bas (?:of|at)\b|\bat the end of\b|\bbalances? (?:at|as)\b|\bat (?:fiscal )?year[- ]end\b`)
 	tableIntroDuration = regexp.MustCompile(`(?i)\bfor the (?:fiscal )?(?:years?|periods?)\b|\b(?:years?|months|periods?) ended\b|\bduring\b|\bfor (?:fiscal )?(?:19|20)\d\d\b`)
 )
@@ -1396,7 +1537,10 @@ func (r *tableReader) header(i int, toks []tableToken) (h *tableHeader, isHeader
 			return nil, false
 		}
 	}
-	if len(prefix) > 0 && tableDanglingWords[strings.ToLower(strings.TrimRight(prefix[len(prefix)-1], ",:"))] {
+	// "As of" ends a cell of an HTML table ("As of December 31, | 2024"),
+	// not a sentence.
+	if len(prefix) > 0 && tableDanglingWords[strings.ToLower(strings.TrimRight(prefix[len(prefix)-1], ",:"))] &&
+		!(r.pipes && tablePeriodPrefix(prefix)) {
 		return nil, false
 	}
 	h = &tableHeader{}
@@ -1494,7 +1638,7 @@ func (r *tableReader) headerContext(i int) (context string, monthDays []tableHea
 			}
 			continue
 		}
-		toks := tableTokens(raw, 0, 13)
+		toks, _ := r.tokens(raw, 0, 13)
 		if len(toks) > 12 || strings.HasSuffix(raw, ":") || strings.HasSuffix(raw, ".") {
 			break
 		}
@@ -1551,7 +1695,7 @@ func (r *tableReader) headerIntro(top int) string {
 			}
 			continue
 		}
-		toks := tableTokens(raw, 0, maxTableRowTokens+1)
+		toks, _ := r.tokens(raw, 0, maxTableRowTokens+1)
 		if cells, _ := tableCells(toks); len(cells) > 0 && !tableAllFootnotes(cells) && !strings.HasSuffix(raw, ":") {
 			break // a row of the table above
 		}
@@ -1619,9 +1763,17 @@ func (r *tableReader) periods(h *tableHeader, dates []tableHeaderItem, context s
 		groups = append(groups, n)
 	}
 	instant := tableInstantPhrase.MatchString(context)
+	if instant && len(groups) > 0 {
+		// "As of/ Year Ended": a mix of both. In an HTML filing's KPI
+		// tables the rows at the end of the period are instants; the
+		// others, which may be either, are left out.
+		if !r.pipes || !tableMixedPhrase.MatchString(context) {
+			return false
+		}
+		h.endOnly, groups = true, nil
+	}
 	switch {
-	case instant && len(groups) > 0:
-		return false // "As of/ Year Ended": a mix of both
+	case h.endOnly:
 	case len(groups) == 0 && explicit:
 		// Dates without "ended": a balance sheet when two years are
 		// shown; with three, as likely a roll-forward, unless the

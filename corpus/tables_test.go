@@ -643,3 +643,208 @@ func BenchmarkTableFacts(b *testing.B) {
 		TableFacts(doc)
 	}
 }
+
+// htmlTableDoc is an HTML filing whose canonical text is text.
+func htmlTableDoc(t testing.TB, form string, fiscalYear int, periodEnd, text string) *Document {
+	doc := tableDoc(t, form, fiscalYear, periodEnd, text)
+	doc.Format = FormatHTML
+	return doc
+}
+
+// TestTableFactsHTMLRows reads the untagged KPI tables of HTML filings,
+// whose rows are cells joined by " | ".
+func TestTableFactsHTMLRows(t *testing.T) {
+	doc := htmlTableDoc(t, "10-K", 2024, "2024-12-31", `Results of Operations
+The following represents our key metrics:
+Year Ended December 31, | Change
+2024 | 2023 | 2022 | 2024 vs. 2023
+(in thousands, except revenue per membership and percentages)
+Global Streaming Memberships:
+Paid net membership additions | 41,350 | 29,529 | 8,903 | 40%
+Average paying memberships | 277,730 | 240,889 | 222,924 | 15%
+Average monthly revenue per paying membership | 11.70 | 11.64 | 11.76 | 1%
+Operating margin | 27% | 21% | 18%
+Streaming revenues | 39,000,966 | 33,640,458 | 31,469,852 | 16%
+Our revenues grew because members watched more of our shows than they did in any year before.
+As of/Year Ended December 31,
+| 2024 | 2023
+(in thousands)
+Paid net membership additions | 41,350 | 29,529
+Paid memberships at end of period (1) | 301,626 | 260,276
+Paid customers | 12 | 11 3
+Employees | 14,000 | —
+Subscriptions | 1,234 | 1,100
+(in millions)
+As of December 31, | 2024 | 2023
+Cash and cash equivalents | $7,805 | $7,117
+Short-term investments | 1,779 | 20
+`)
+	facts := TableFacts(doc)
+	tableCheck(t, doc, facts, []tableWant{
+		{"Paid net membership additions", "41,350", "41350000", "pure", "2024-01-01..2024-12-31"},
+		{"Paid net membership additions", "8,903", "8903000", "pure", "2022-01-01..2022-12-31"},
+		{"Average paying memberships", "240,889", "240889000", "pure", "2023-01-01..2023-12-31"},
+		{"Operating margin", "27%", "0.27", "pure", "2024-01-01..2024-12-31"},
+		{"Paid memberships at end of period (1)", "301,626", "301626000", "pure", "2024-12-31"},
+		{"Paid memberships at end of period (1)", "260,276", "260276000", "pure", "2023-12-31"},
+		{"Cash and cash equivalents", "7,117", "7117000000", "USD", "2023-12-31"},
+		{"Short-term investments", "20", "20000000", "USD", "2023-12-31"},
+	})
+	for _, f := range facts {
+		switch f.Label {
+		case "Average monthly revenue per paying membership", "Streaming revenues", "Paid customers", "Employees", "Subscriptions":
+			t.Errorf("fact %q = %s %s, whose unit or cells the table does not tell", f.Label, f.Value, f.Unit)
+		case "Paid net membership additions":
+			if f.Instant {
+				t.Errorf("an additions row under \"As of/Year Ended\" read as an instant: %s", tablePeriodOf(f))
+			}
+		}
+		if s := doc.Text[f.Start:f.End]; strings.HasSuffix(s, "%") && f.Label != "Operating margin" {
+			t.Errorf("a change column gave a fact: %q %s", f.Label, s)
+		}
+	}
+	if len(facts) != 3*3+2+2*2 {
+		t.Errorf("%d facts, want 15:\n%s", len(facts), tableDump(doc, facts))
+	}
+	// The same text read as a text filing: " | " is not a cell separator
+	// there, and the text rules give what they gave before.
+	doc.Format = FormatText
+	for _, f := range TableFacts(doc) {
+		if f.Unit == "pure" && f.Label != "Operating margin" {
+			t.Errorf("text filing: a count %q = %s", f.Label, f.Value)
+		}
+	}
+}
+
+// TestTableFactsHTMLHeaders reads the period headers of HTML tables.
+func TestTableFactsHTMLHeaders(t *testing.T) {
+	for _, tt := range []struct {
+		name, header string
+		want         []string
+	}{
+		{"years ended, one line", "Year Ended December 31, | 2024 | 2023 | 2022",
+			[]string{"2024-01-01..2024-12-31", "2023-01-01..2023-12-31", "2022-01-01..2022-12-31"}},
+		{"years ended above", "Year Ended December 31,\n2024 | 2023 | 2022",
+			[]string{"2024-01-01..2024-12-31", "2023-01-01..2023-12-31", "2022-01-01..2022-12-31"}},
+		{"an empty first cell", "Year Ended December 31,\n| 2024 | 2023 | 2022",
+			[]string{"2024-01-01..2024-12-31", "2023-01-01..2023-12-31", "2022-01-01..2022-12-31"}},
+		{"as of", "As of December 31, | 2024 | 2023", []string{"2024-12-31", "2023-12-31"}},
+		{"bare years of a 10-K", "2024 | 2023 | 2022",
+			[]string{"2024-01-01..2024-12-31", "2023-01-01..2023-12-31", "2022-01-01..2022-12-31"}},
+		{"years without separators", "Year Ended December 31,\n2024 2023 2022", nil},
+		{"as of and ended", "As of and for the Year Ended December 31,\n2024 | 2023 | 2022", nil},
+		{"future years", "2025 | 2026 | 2027", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			text := "(in thousands)\n" + tt.header + "\nPaid members | 101 | 102 | 103\n"
+			if strings.Count(tt.header, "20") == 2 {
+				text = strings.Replace(text, " | 103", "", 1)
+			}
+			doc := htmlTableDoc(t, "10-K", 2024, "2024-12-31", text)
+			facts := TableFacts(doc)
+			tableCheckSpans(t, doc, facts)
+			var got []string
+			for _, f := range facts {
+				got = append(got, tablePeriodOf(f))
+			}
+			if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+				t.Errorf("periods %v, want %v\n%s", got, tt.want, tableDump(doc, facts))
+			}
+		})
+	}
+}
+
+func TestTableFactsHTMLWithoutHeader(t *testing.T) {
+	for name, text := range map[string]string{
+		"no period header":  "(in thousands)\nPaid memberships at end of period | 301,626 | 260,276\n",
+		"a header of words": "(in thousands)\nUCAN | EMEA\nPaid memberships | 89,625 | 101,133\n",
+		"no unit":           "Year Ended December 31, | 2024 | 2023\nPaid memberships | 301,626 | 260,276\n",
+		"after prose": "(in thousands)\nYear Ended December 31, | 2024 | 2023\n" +
+			"Membership grew because members watched more of our shows than they did in any year before.\n" +
+			"Paid memberships | 301,626 | 260,276\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			doc := htmlTableDoc(t, "10-K", 2024, "2024-12-31", text)
+			if facts := TableFacts(doc); len(facts) > 0 {
+				t.Errorf("facts from a table without a period header or unit:\n%s", tableDump(doc, facts))
+			}
+		})
+	}
+}
+
+// TestUntaggedTableFacts reads an HTML table one of whose cells is tagged:
+// only the untagged cell becomes a table fact.
+func TestUntaggedTableFacts(t *testing.T) {
+	parsed, err := ParseHTML(strings.NewReader(ixDoc(`<p>(in thousands)</p>
+<table><tr><td></td><td>2024</td><td>2023</td></tr>
+<tr><td>Paid memberships at end of period</td>
+<td><ix:nonFraction name="a:PaidMemberships" contextRef="NOW" unitRef="pure" decimals="-3" scale="3">301,626</ix:nonFraction></td>
+<td>260,276</td></tr></table>`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := &Document{Form: "10-K", FiscalYear: 2024, PeriodEnd: time.Date(2024, 9, 28, 0, 0, 0, 0, time.UTC), Format: FormatHTML, Text: parsed.Text}
+	table := TableFacts(doc)
+	if len(table) != 2 {
+		t.Fatalf("%d table facts, want 2:\n%s", len(table), tableDump(doc, table))
+	}
+	got := untaggedTableFacts(table, parsed.Facts)
+	tableCheck(t, doc, got, []tableWant{
+		{"Paid memberships at end of period", "260,276", "260276000", "pure", "2023-09-28"},
+	})
+	if len(got) != 1 {
+		t.Errorf("%d untagged facts, want 1:\n%s", len(got), tableDump(doc, got))
+	}
+	if got := untaggedTableFacts(table, nil); len(got) != 2 {
+		t.Errorf("without tags, %d facts, want 2", len(got))
+	}
+}
+
+// TestTableFactsHTMLCorpus reads the sample HTML filings through ParseHTML
+// and the ingest's path for them: the untagged table cells.
+func TestTableFactsHTMLCorpus(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "corpus")
+	if d := os.Getenv("CORPUS"); d != "" {
+		dir = d
+	}
+	f, err := os.Open(filepath.Join(dir, "manifest.jsonl"))
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("sample corpus: %v", err)
+		}
+		t.Skipf("sample corpus not found at %s (set CORPUS)", dir)
+	}
+	defer f.Close()
+	entries, errs := ReadManifest(f, "manifest.jsonl", dir)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	sawNetflix := false
+	for _, e := range entries {
+		if format, err := DetectFormat(e.Path); err != nil || format != FormatHTML {
+			continue
+		}
+		parsed := parseEdgarFile(t, e.Path).parsed
+		doc := &Document{ID: DocumentID(parsed.Text), Ticker: e.Ticker, Form: e.Form, FiscalYear: e.FiscalYear,
+			PeriodEnd: e.PeriodEnd, Format: FormatHTML, Text: parsed.Text}
+		table := TableFacts(doc)
+		untagged := untaggedTableFacts(table, parsed.Facts)
+		tableCheckSpans(t, doc, untagged)
+		t.Logf("%s: %d table facts, %d untagged (beside %d tagged)", filepath.Base(e.Path), len(table), len(untagged), len(parsed.Facts))
+		if filepath.Base(e.Path) != "nflx-10-k-2025-01-27.html" {
+			continue
+		}
+		sawNetflix = true
+		const label = "Paid memberships at end of period (2)"
+		got, ok := tableFind(untagged, label, "2024-12-31", "pure")
+		if !ok {
+			t.Fatalf("no untagged %q at 2024-12-31:\n%s", label, tableDump(doc, untagged))
+		}
+		if !got.Value.Equal(decimal.NewFromInt(301626000)) || doc.Text[got.Start:got.End] != "301,626" {
+			t.Errorf("%q = %s (%q), want 301626000 printed 301,626", label, got.Value, doc.Text[got.Start:got.End])
+		}
+	}
+	if !sawNetflix && os.Getenv("CI") != "" {
+		t.Error("the Netflix 10-K is not in the sample corpus")
+	}
+}

@@ -31,7 +31,7 @@ func QuestionClass(rt planner.Route) string {
 	case rt.Outlook:
 		return "outlook"
 	}
-	if len(rt.Figures) > 0 {
+	if len(rt.Figures) > 0 || rt.AsksFigure {
 		return "fact"
 	}
 	for _, name := range rt.Aspects {

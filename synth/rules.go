@@ -938,7 +938,12 @@ func readableAmount(v decimal.Decimal, unit string) string {
 		}
 		return sign + thousands(v.String()) + " shares"
 	case u == "PURE" || u == "":
-		return sign + v.String()
+		// A count ("301,626,000" memberships) or a rate, which filings
+		// print as a percentage.
+		if v.IsInteger() {
+			return sign + thousands(v.String())
+		}
+		return sign + v.Mul(oneHundred).Round(2).String() + "%"
 	}
 	return sign + thousands(v.String()) + " " + unit
 }

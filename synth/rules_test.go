@@ -466,7 +466,9 @@ func TestFormatAmount(t *testing.T) {
 		{"1234.5", "USD", "$1,234.50"},
 		{"6.11", "USD/shares", "$6.11 per share"},
 		{"15408095000", "shares", "15,408 million shares"},
-		{"0.25", "pure", "0.25"},
+		{"0.25", "pure", "25%"},
+		{"0.1175", "pure", "11.75%"},
+		{"301626000", "pure", "301,626,000"},
 	}
 	for _, tc := range tests {
 		if got := readableAmount(decimal.RequireFromString(tc.value), tc.unit); got != tc.want {
