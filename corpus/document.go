@@ -23,7 +23,7 @@ const (
 // Document is one filing in canonical form.
 type Document struct {
 	ID         string    // hex sha256 of Text
-	Ticker     string    // upper case, e.g. "AAPL"
+	Ticker     string    // upper case, as the SEC lists it
 	Company    string    // registrant name
 	Form       string    // "10-K", "10-Q", ...
 	FiscalYear int       // fiscal year the filing reports on

@@ -215,7 +215,7 @@ func (e *Engine) checkRequest(req *Request) error {
 	}
 	for _, t := range req.Tickers {
 		if !corpus.ValidTicker(t) {
-			return &RequestError{"tickers", fmt.Sprintf("%q is not a ticker (upper-case letters and digits, e.g. AAPL or BRK.B)", t)}
+			return &RequestError{"tickers", fmt.Sprintf("%q is not a ticker (upper-case letters and digits, with a share class after a dot or dash where there is one)", t)}
 		}
 	}
 	return nil

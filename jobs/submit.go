@@ -54,7 +54,7 @@ func (s *Submission) check() error {
 	}
 	for _, t := range s.Tickers {
 		if !corpus.ValidTicker(t) {
-			return &executor.RequestError{Field: "tickers", Problem: fmt.Sprintf("%q is not a ticker (upper-case letters and digits, e.g. AAPL or BRK.B)", t)}
+			return &executor.RequestError{Field: "tickers", Problem: fmt.Sprintf("%q is not a ticker (upper-case letters and digits, with a share class after a dot or dash where there is one)", t)}
 		}
 	}
 	if s.MaxCalls < 0 {

@@ -361,7 +361,7 @@ func splitCamelWords(s string) []string {
 // Segment is a segment, product or other part of an issuer that a
 // question names, read from the issuer's XBRL members.
 type Segment struct {
-	Name    string   // as the filing names it: "Amazon Web Services", "Greater China"
+	Name    string   // as the filing names it: a member's words or the row label printed beside it
 	Members []string // the members that name it, segment members first
 }
 

@@ -100,11 +100,11 @@ func wordSet(s string) map[string]bool {
 type nameKind int
 
 const (
-	kindFull    nameKind = iota // the issuer's normalised name ("Costco Wholesale")
-	kindBrand                   // a segment, product or brand of its own members ("Google Cloud", "iPhone")
-	kindAbbrev                  // the initials of a brand, matched as written ("AWS")
-	kindCamel                   // a brand prefix matched only as one camel-case word ("YouTube")
-	kindLeading                 // the distinctive first word of a name ("Meta", "Costco", "Google")
+	kindFull    nameKind = iota // the issuer's normalised name, its legal form dropped
+	kindBrand                   // a segment, product or brand named by its own XBRL members
+	kindAbbrev                  // the initials of a brand of three or more words, matched as written
+	kindCamel                   // a brand prefix matched only as one camel-case word
+	kindLeading                 // the distinctive first word of a name
 )
 
 // nameRef is one issuer a name may refer to.
@@ -318,9 +318,9 @@ type shape int
 const (
 	shapeOther shape = iota // digits only, or no letters
 	shapeLower              // "nflx", "apple"
-	shapeCaps               // "NFLX", "AT"
-	shapeTitle              // "Apple", "Nflx"
-	shapeCamel              // "YouTube", "eBay", "iPhone", "JPMorgan"
+	shapeCaps               // all capitals: "ABCD"
+	shapeTitle              // a capital, then lower case: "Abcd"
+	shapeCamel              // capitals inside the word: "aBcd", "AbCd"
 )
 
 // token is one word of a question or a name.
@@ -508,7 +508,7 @@ type nameWord struct {
 
 // legal is a normalised company name.
 type legal struct {
-	form   string // "COSTCO WHOLESALE", "Amazon"
+	form   string // the name as the source writes it
 	key    string // squashed: "costcowholesale"
 	words  []nameWord
 	plain  bool   // only the legal form was removed, no "Holdings" nor "Group"

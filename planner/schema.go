@@ -42,7 +42,7 @@ func NodesSchema() map[string]any {
 
 func requirementSchema() map[string]any {
 	return object(map[string]any{
-		"id":       described(str(), "unique id, letters, digits, '-', '_', '.' or ':', e.g. \"AAPL-FY2024-margins-explanation\""),
+		"id":       described(str(), "unique id, letters, digits, '-', '_', '.' or ':', e.g. \"ABCD-FY2024-margins-explanation\""),
 		"issuer":   described(nullable(str()), "ticker of the issuer; null for a cross-issuer requirement"),
 		"period":   described(nullable(str()), "period like \"FY2024\"; null when it has none"),
 		"aspect":   described(str(), "e.g. \"margins\", \"revenue_growth\", \"ai\""),

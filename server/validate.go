@@ -232,7 +232,7 @@ func validateTickers(field string, in []string) ([]string, *fieldError) {
 	for i, t := range in {
 		u := strings.ToUpper(strings.TrimSpace(t))
 		if !corpus.ValidTicker(u) {
-			return nil, badField(fmt.Sprintf("%s[%d]", field, i), "%q is not a ticker; want upper-case letters and digits such as AAPL or BRK.B", truncate(t, 20))
+			return nil, badField(fmt.Sprintf("%s[%d]", field, i), "%q is not a ticker; want upper-case letters and digits, with a share class after a dot or dash where there is one", truncate(t, 20))
 		}
 		if !slices.Contains(out, u) {
 			out = append(out, u)

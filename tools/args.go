@@ -235,7 +235,7 @@ func checkTickers(tool, field string, tickers []string, scope Scope) ([]string, 
 func checkTicker(tool, field, t string, scope Scope) (string, error) {
 	n := strings.ToUpper(strings.TrimSpace(t))
 	if n == "" {
-		return "", argErr(tool, field, "required: a ticker such as %q", firstOr(scope.tickers(), "AAPL"))
+		return "", argErr(tool, field, "required: a ticker such as %q", firstOr(scope.tickers(), "ABCD"))
 	}
 	if !corpus.ValidTicker(n) {
 		return "", argErr(tool, field, "%q is not a ticker", t)

@@ -61,7 +61,7 @@ func (f *queueFlags) open(ctx context.Context) (*pgxpool.Pool, error) {
 func runBatchSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("batch submit", "FILE.jsonl [flags]",
 		"Queue one research run per line of FILE (- reads stdin). Each line is a JSON object:\n"+
-			"  {\"question\": \"...\", \"tickers\": [\"AAPL\"], \"mode\": \"rules\", \"budget_usd\": 0.25,\n"+
+			"  {\"question\": \"...\", \"tickers\": [\"ABCD\"], \"mode\": \"rules\", \"budget_usd\": 0.25,\n"+
 			"   \"max_calls\": 40, \"idempotency_key\": \"q-17\"}\n"+
 			"where only question is required. Lines that are not valid are reported with their numbers and\n"+
 			"the others are queued, in one transaction; the command then exits 1. A line whose idempotency\n"+
