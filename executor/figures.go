@@ -140,7 +140,7 @@ func (fx *figureIndex) requirementFacts(r planner.Requirement) []*ledger.Fact {
 	issuer := cmp.Or(r.Completion.Issuer, r.Issuer)
 	rank := map[string]int{}
 	for i, c := range r.Completion.Concepts {
-		if k := figureKey(c); k != "" {
+		if k := tools.LocalKey(c); k != "" {
 			if _, ok := rank[k]; !ok {
 				rank[k] = i
 			}
@@ -163,7 +163,7 @@ func (fx *figureIndex) requirementFacts(r planner.Requirement) []*ledger.Fact {
 		if !linked {
 			continue
 		}
-		rk, ok := rank[figureKey(f.Concept)]
+		rk, ok := rank[tools.LocalKey(f.Concept)]
 		if !ok {
 			continue
 		}
@@ -345,19 +345,19 @@ func reportedMetric(r planner.Requirement) string {
 		return t
 	}
 	for _, c := range r.Completion.Concepts {
-		if row, ok := strings.CutPrefix(c, tablePrefix); ok {
+		concept, member, row := tools.SplitFigureKey(c)
+		if row != "" {
 			if m, ok := tools.MetricForLabel(row); ok {
 				return m.Label
 			}
 			continue
 		}
-		concept, member := splitConceptKey(c)
 		for _, m := range tools.Metrics {
-			if !slices.ContainsFunc(m.Concepts, func(mc string) bool { return localName(mc) == localName(concept) }) {
+			if !slices.ContainsFunc(m.Concepts, func(mc string) bool { return tools.LocalKey(mc) == tools.LocalKey(concept) }) {
 				continue
 			}
 			if member != "" {
-				return m.Label + " (" + localName(member) + ")"
+				return m.Label + " (" + strings.Trim(strings.TrimPrefix(tools.LocalKey(c), tools.LocalKey(concept)), "[]") + ")"
 			}
 			return m.Label
 		}
@@ -365,49 +365,12 @@ func reportedMetric(r planner.Requirement) string {
 	return r.Aspect
 }
 
-// tablePrefix starts the ledger concept of a figure read from a table row:
-// "table:Total net sales".
-const tablePrefix = "table:"
-
 // factSource says where a fact with ledger concept concept was read.
 func factSource(concept string) FigureSource {
-	if strings.HasPrefix(concept, tablePrefix) {
+	if _, _, row := tools.SplitFigureKey(concept); row != "" {
 		return SourceTable
 	}
 	return SourceXBRL
-}
-
-// figureKey is a ledger concept as conditions compare it: a tagged
-// concept, and its dimension member, without taxonomy prefixes
-// ("us-gaap:Revenues[aapl:IPhoneMember]" is "Revenues[IPhoneMember]"); a
-// table row by its label in lower case with spaces collapsed.
-func figureKey(concept string) string {
-	concept = strings.TrimSpace(concept)
-	if row, ok := strings.CutPrefix(concept, tablePrefix); ok {
-		return tablePrefix + strings.ToLower(strings.Join(strings.Fields(row), " "))
-	}
-	c, member := splitConceptKey(concept)
-	if member != "" {
-		return localName(c) + "[" + localName(member) + "]"
-	}
-	return localName(c)
-}
-
-// splitConceptKey splits "us-gaap:Revenues[aapl:IPhoneMember]" into its
-// concept and member; a concept without a member has member "".
-func splitConceptKey(key string) (concept, member string) {
-	if c, m, ok := strings.Cut(key, "["); ok && strings.HasSuffix(m, "]") {
-		return c, strings.TrimSuffix(m, "]")
-	}
-	return key, ""
-}
-
-// localName drops a concept's prefix: "us-gaap:Revenues" is "Revenues".
-func localName(concept string) string {
-	if i := strings.LastIndexByte(concept, ':'); i >= 0 {
-		return concept[i+1:]
-	}
-	return concept
 }
 
 // comparePeriods orders fact periods by their end date, then their start

@@ -35,7 +35,7 @@ func figureLedger() *ledger.RunLedger {
 			fact("F5", "E2", "us-gaap:Revenues", "391035000001", "USD", fy24), // preferred concept, linked later
 			fact("F6", "E2", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", "1", "USD", fy24),
 			fact("F7", "E3", "us-gaap:Revenues[aapl:IPhoneMember]", "201183000000", "USD", fy24),
-			fact("F8", "E4", "table:Total  Net Sales", "1000.5", "USD", ""),
+			fact("F8", "E4", "table:Total net sales", "1000.5", "USD", ""),
 			fact("F9", "E5", "us-gaap:Revenues", "60922000000", "USD", "2023-01-30/2024-01-28"),
 			fact("F10", "E6", "us-gaap:CostOfGoodsAndServicesSold", "214137000000", "USD", fy23),
 			fact("F11", "E1", "us-gaap:DeferredRevenueCurrent", "8249000000", "USD", "2024-09-28"),
@@ -122,8 +122,8 @@ func TestFiguresOf(t *testing.T) {
 			want: []figureRow{{"AAPL", "revenue (IPhoneMember)", fy24, "201183000000", "USD", FigureReported, SourceXBRL, "E3", "", "iphone"}},
 		},
 		{
-			name: "a table row, by its label in any case and spacing; without a period it takes the evidence's",
-			reqs: []planner.Requirement{figureReq("table", "ACME", "margins", "", "table:total net sales")},
+			name: "a table row, by the key its lookup recorded; without a period it takes the evidence's",
+			reqs: []planner.Requirement{figureReq("table", "ACME", "margins", "", "table:Total net sales")},
 			want: []figureRow{{"ACME", "revenue", "FY2024", "1000.5", "USD", FigureReported, SourceTable, "E4", "", "table"}},
 		},
 		{

@@ -25,6 +25,7 @@ func figureCatalog(t *testing.T) *Catalog {
 			Format: corpus.FormatHTML, Entity: corpus.Entity{Registrant: "EXAMPLE CLOUD, INC.", Symbols: []string{"XMPL"},
 				Members: []string{"us-gaap:ProductMember", "xmpl:ExampleWebServicesSegmentMember", "xmpl:RetailStoresSegmentMember", "xmpl:IWidgetMember"}}},
 		{ID: "x25q", Ticker: "XMPL", Company: "Example Cloud, Inc.", Form: "10-Q", FiscalYear: 2025, PeriodEnd: day("2025-06-30"), Format: corpus.FormatHTML},
+		{ID: "g22", Ticker: "GPRO", Company: "Gross Printer Corp", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-12-31"), Format: corpus.FormatText},
 		{ID: "t22", Ticker: "TXTF", Company: "Text Filer Corp", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-06-30"), Format: corpus.FormatText},
 	})
 	fact := func(concept, label, member string) corpus.Fact {
@@ -64,6 +65,10 @@ func figureCatalog(t *testing.T) *Catalog {
 	cat.SetFigures("x25q", FigureEntries([]corpus.Fact{
 		fact("us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", "Total net sales", ""),
 		fact("us-gaap:CashAndCashEquivalentsAtCarryingValue", "Cash and cash equivalents", ""),
+	}))
+	cat.SetFigures("g22", FigureEntries([]corpus.Fact{
+		{Kind: corpus.FactTable, Label: "Total revenues", Value: decimal.NewFromInt(9), Start: 1, End: 2},
+		{Kind: corpus.FactTable, Label: "Gross profit", Value: decimal.NewFromInt(7), Start: 3, End: 4},
 	}))
 	cat.SetFigures("t22", FigureEntries([]corpus.Fact{
 		{Kind: corpus.FactTable, Label: "Revenue", Value: decimal.NewFromInt(5), Start: 1, End: 2},
@@ -353,4 +358,23 @@ func FuzzFindFigures(f *testing.F) {
 		cat.SegmentsIn(q, "XMPL")
 		RouteQuestion(q, cat, nil)
 	})
+}
+
+func TestPlanGrossMarginFromGrossProfit(t *testing.T) {
+	// A filing that prints gross profit but no cost row: the margin is
+	// gross profit over revenue, both read from its table rows.
+	g := planOf(t, "What was GPRO's gross margin in fiscal 2022?")
+	var exprs []string
+	for _, n := range g.Nodes {
+		if n.Tool == tools.Calculate {
+			var a tools.CalculateArgs
+			if err := json.Unmarshal(n.Args, &a); err != nil {
+				t.Fatal(err)
+			}
+			exprs = append(exprs, a.Expression+" "+a.Facts["gross_profit"].Concept+" "+a.Facts["revenue"].Concept)
+		}
+	}
+	if want := "gross_profit / revenue table:Gross profit table:Total revenues"; !slices.Equal(exprs, []string{want}) {
+		t.Errorf("calculations %q, want [%q]", exprs, want)
+	}
 }

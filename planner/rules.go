@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -459,43 +460,37 @@ func (b *builder) planFacts(t string, p filingPeriod, a Aspect, m reqMeta) []str
 			}
 		}
 	}
-	ref := func(metric, period string) tools.FactRef {
-		return tools.FactRef{Ticker: t, Concept: got[metric].key, Period: period}
-	}
-	switch a.Name {
-	case "margins":
-		rev, cost := got["revenue"], got["cost_of_revenue"]
-		if rev.req != "" && cost.req == "" && got["gross_profit"].req != "" {
-			// The filing prints gross profit but no cost row to subtract.
-			gp := got["gross_profit"]
-			id := prefix + "-calculation"
-			b.addReq(Requirement{
-				ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: KindCalculation, Required: true,
-				Need:       fmt.Sprintf("%s's %s gross margin, computed as gross profit / revenue from its reported figures", company, label),
-				Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: "gross margin", Of: []string{rev.req, gp.req}},
-			}, m)
-			b.addNode(tools.Calculate, tools.CalculateArgs{
-				Expression: "gross_profit / revenue",
-				Facts:      map[string]tools.FactRef{"revenue": ref("revenue", label), "gross_profit": ref("gross_profit", label)},
-			}, []string{id}, rev.node, gp.node)
-			return required
-		}
-		if rev.req == "" || cost.req == "" {
-			return required
+	// calc plans the aspect's calculation over the named figures, each
+	// name's figure of period periods[name] (the aspect's period when none).
+	calc := func(need, topic, expr string, periods map[string]string, names ...string) {
+		facts := map[string]tools.FactRef{}
+		var of, deps []string
+		for _, n := range names {
+			period := cmp.Or(periods[n], label)
+			facts[n] = tools.FactRef{Ticker: t, Concept: got[n].key, Period: period}
+			of, deps = append(of, got[n].req), append(deps, got[n].node)
 		}
 		id := prefix + "-calculation"
 		b.addReq(Requirement{
-			ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: KindCalculation, Required: true,
-			Need:       fmt.Sprintf("%s's %s gross margin, computed as (revenue - cost of revenue) / revenue from its tagged figures", company, label),
-			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: "gross margin", Of: []string{rev.req, cost.req}},
+			ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: KindCalculation, Required: true, Need: need,
+			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: topic, Of: of},
 		}, m)
-		b.addNode(tools.Calculate, tools.CalculateArgs{
-			Expression: "(revenue - cost_of_revenue) / revenue",
-			Facts:      map[string]tools.FactRef{"revenue": ref("revenue", label), "cost_of_revenue": ref("cost_of_revenue", label)},
-		}, []string{id}, rev.node, cost.node)
+		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: expr, Facts: facts}, []string{id}, deps...)
+	}
+	switch a.Name {
+	case "margins":
+		switch {
+		case got["revenue"].req == "":
+		case got["cost_of_revenue"].req != "":
+			calc(fmt.Sprintf("%s's %s gross margin, computed as (revenue - cost of revenue) / revenue from its reported figures", company, label),
+				"gross margin", "(revenue - cost_of_revenue) / revenue", nil, "revenue", "cost_of_revenue")
+		case got["gross_profit"].req != "":
+			// The filing prints gross profit but no cost row to subtract.
+			calc(fmt.Sprintf("%s's %s gross margin, computed as gross profit / revenue from its reported figures", company, label),
+				"gross margin", "gross_profit / revenue", nil, "revenue", "gross_profit")
+		}
 	case "revenue_growth":
-		rev := got["revenue"]
-		if rev.req == "" {
+		if got["revenue"].req == "" {
 			return required
 		}
 		priorLabel := tools.PeriodLabel(p.fy - 1)
@@ -505,16 +500,8 @@ func (b *builder) planFacts(t string, p filingPeriod, a Aspect, m reqMeta) []str
 		}
 		required = append(required, prior.req)
 		got["revenue_prior"] = prior
-		id := prefix + "-calculation"
-		b.addReq(Requirement{
-			ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: KindCalculation, Required: true,
-			Need:       fmt.Sprintf("%s's revenue growth from %s to %s, computed from its tagged revenue", company, priorLabel, label),
-			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: "revenue growth", Of: []string{rev.req, prior.req}},
-		}, m)
-		b.addNode(tools.Calculate, tools.CalculateArgs{
-			Expression: "(revenue - revenue_prior) / revenue_prior",
-			Facts:      map[string]tools.FactRef{"revenue": ref("revenue", label), "revenue_prior": ref("revenue_prior", priorLabel)},
-		}, []string{id}, rev.node, prior.node)
+		calc(fmt.Sprintf("%s's revenue growth from %s to %s, computed from its reported revenue", company, priorLabel, label),
+			"revenue growth", "(revenue - revenue_prior) / revenue_prior", map[string]string{"revenue_prior": priorLabel}, "revenue", "revenue_prior")
 	}
 	return required
 }

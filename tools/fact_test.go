@@ -368,3 +368,17 @@ func FuzzFigureKey(f *testing.F) {
 		}
 	})
 }
+
+func TestLocalKey(t *testing.T) {
+	tests := map[string]string{
+		"us-gaap:Revenues":                                              "Revenues",
+		"us-gaap:Revenues[aapl:IPhoneMember]":                           "Revenues[IPhoneMember]",
+		"us-gaap:Revenues[nflx:StreamingMember,srt:LatinAmericaMember]": "Revenues[StreamingMember,LatinAmericaMember]",
+		"table:Net sales: products":                                     "table:Net sales: products",
+	}
+	for in, want := range tests {
+		if got := LocalKey(in); got != want {
+			t.Errorf("LocalKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

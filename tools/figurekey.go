@@ -50,7 +50,7 @@ func SplitFigureKey(key string) (concept, member, row string) {
 }
 
 // LocalKey drops the taxonomy prefixes of a key's concept and member, so
-// "us-gaap:Revenues[aapl:IPhoneMember]" reads "Revenues[IPhoneMember]";
+// "us-gaap:Revenues[a:XMember,b:YMember]" reads "Revenues[XMember,YMember]";
 // a table key is returned as it is.
 func LocalKey(key string) string {
 	concept, member, row := SplitFigureKey(key)
@@ -58,7 +58,11 @@ func LocalKey(key string) string {
 		return key
 	}
 	if member != "" {
-		return localPart(concept) + "[" + localPart(member) + "]"
+		parts := strings.Split(member, ",")
+		for i, m := range parts {
+			parts[i] = localPart(m)
+		}
+		return localPart(concept) + "[" + strings.Join(parts, ",") + "]"
 	}
 	return localPart(concept)
 }
