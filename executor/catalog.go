@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/ledgerline/research/corpus"
@@ -17,26 +18,39 @@ type figureCache struct {
 	entries map[string][]planner.FigureEntry // guarded by mu; by document id
 }
 
-// catalog returns the planner's view of docs, with the figures each
-// filing reports.
-func (e *Engine) catalog(ctx context.Context, docs []corpus.Document) (*planner.Catalog, error) {
+// catalog returns the planner's view of docs, with the figures of the
+// filings of the issuers question names (and tickers): those are the
+// filings a plan for it can read, and reading every filing's facts would
+// cost a Postgres run a query per filing for nothing.
+func (e *Engine) catalog(ctx context.Context, docs []corpus.Document, question string, tickers []string) (*planner.Catalog, error) {
 	cat := planner.NewCatalog(docs)
+	if err := e.loadFigures(ctx, cat, docs, planner.RouteQuestion(question, cat, tickers).Issuers); err != nil {
+		return nil, err
+	}
+	return cat, nil
+}
+
+// loadFigures gives cat the figures of the filings of issuers.
+func (e *Engine) loadFigures(ctx context.Context, cat *planner.Catalog, docs []corpus.Document, issuers []string) error {
 	e.figures.mu.Lock()
 	defer e.figures.mu.Unlock()
 	if e.figures.entries == nil {
 		e.figures.entries = map[string][]planner.FigureEntry{}
 	}
 	for _, d := range docs {
+		if !slices.Contains(issuers, d.Ticker) || cat.KnowsFigures(d.ID) {
+			continue
+		}
 		entries, ok := e.figures.entries[d.ID]
 		if !ok {
 			facts, err := e.cfg.Store.Facts(ctx, corpus.FactFilter{DocumentID: d.ID})
 			if err != nil {
-				return nil, fmt.Errorf("executor: read the figures of %s: %w", d.ID, err)
+				return fmt.Errorf("executor: read the figures of %s: %w", d.ID, err)
 			}
 			entries = planner.FigureEntries(facts)
 			e.figures.entries[d.ID] = entries
 		}
 		cat.SetFigures(d.ID, entries)
 	}
-	return cat, nil
+	return nil
 }

@@ -39,7 +39,7 @@ func (e *Engine) DryRun(ctx context.Context, req Request) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("executor: list the corpus: %w", err)
 	}
-	cat, err := e.catalog(ctx, docs)
+	cat, err := e.catalog(ctx, docs, req.Question, req.Tickers)
 	if err != nil {
 		return nil, err
 	}

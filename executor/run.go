@@ -72,7 +72,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 		ids[i] = d.ID
 	}
 	snapshot := ledger.CorpusSnapshot(ids)
-	cat, err := e.catalog(ctx, docs)
+	cat, err := e.catalog(ctx, docs, req.Question, req.Tickers)
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +91,9 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 			return res, err
 		}
 		req.Question, req.Mode = run.Question, run.Mode
+		if err := e.loadFigures(ctx, cat, docs, planner.RouteQuestion(req.Question, cat, req.Tickers).Issuers); err != nil {
+			return nil, err
+		}
 	}
 	rs := &runState{
 		e: e, req: req, runID: run.ID, start: start,
