@@ -18,6 +18,9 @@ type Catalog struct {
 	// figures are the figures each filing reports, by document id; set by
 	// SetFigures, empty when the caller gave none.
 	figures map[string][]FigureEntry
+	// passagesOnly is set by WithoutFigures: a plan over it reads every
+	// figure from the passages that state it, never with lookup_fact.
+	passagesOnly bool
 }
 
 // NewCatalog builds a catalog from the documents of a corpus (as

@@ -44,7 +44,7 @@ func Check(req Requirement, l *ledger.RunLedger, calcs map[string]bool, met map[
 		if l == nil {
 			return nil, false
 		}
-		return checkPassage(l, req.ID, issuer, period, c.AllOf)
+		return checkPassage(l, req.ID, issuer, period, c.AllOf, IsCausal(req))
 	case CondFact:
 		if l == nil {
 			return nil, false
@@ -83,7 +83,13 @@ func ledgerRequirement(l *ledger.RunLedger, id string) *ledger.Requirement {
 	return nil
 }
 
-func checkPassage(l *ledger.RunLedger, reqID, issuer, period string, groups [][]string) ([]string, bool) {
+// IsCausal reports whether req is a causal question's link: one sentence
+// must state that the cause brought about the effect (see Linked).
+func IsCausal(req Requirement) bool {
+	return req.Aspect == "causal" || strings.HasSuffix(req.ID, "-causal")
+}
+
+func checkPassage(l *ledger.RunLedger, reqID, issuer, period string, groups [][]string, link bool) ([]string, bool) {
 	lr := ledgerRequirement(l, reqID)
 	if lr == nil || len(lr.Evidence) == 0 {
 		return nil, false
@@ -108,6 +114,15 @@ func checkPassage(l *ledger.RunLedger, reqID, issuer, period string, groups [][]
 			continue
 		}
 		seen[id] = true
+		if link {
+			for _, sen := range Sentences(e.Excerpt) {
+				if sc, all := m.score(sen); all && Linked(sen, groups) {
+					hits = append(hits, hit{id, sc})
+					break
+				}
+			}
+			continue
+		}
 		if _, score, ok := m.best(e.Excerpt); ok {
 			hits = append(hits, hit{id, score})
 		}

@@ -87,6 +87,7 @@ func (c *Catalog) SetFigures(documentID string, entries []FigureEntry) {
 func (c *Catalog) WithoutFigures() *Catalog {
 	cp := *c
 	cp.figures = nil
+	cp.passagesOnly = true
 	return &cp
 }
 

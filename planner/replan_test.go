@@ -11,7 +11,7 @@ import (
 
 func TestReplanWidensUntilSpent(t *testing.T) {
 	cat := smallCatalog()
-	q := "Compare gross margins at Apple and NVIDIA."
+	q := "Compare gross margins at Apple and NVIDIA and what drove them."
 	g, err := (&RulesPlanner{}).Plan(t.Context(), q, RouteQuestion(q, cat, nil), cat)
 	if err != nil {
 		t.Fatal(err)

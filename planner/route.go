@@ -24,6 +24,11 @@ type Route struct {
 	// FiscalYears are the fiscal years named ("2022", "fiscal 2024",
 	// "FY23", "2021-2023"), ascending; empty means the latest.
 	FiscalYears []int
+	// IssuerYears, when set, gives each issuer its own fiscal years: the
+	// question binds years to issuers ("NVIDIA's fiscal 2023 revenue with
+	// Apple's fiscal 2024 net sales"). It is set only when every issuer
+	// gets a year and not all get the same ones.
+	IssuerYears map[string][]int
 	// Aspects are the Lexicon aspects the question asks about, in the order
 	// named; "general" when it names none.
 	Aspects []string
@@ -49,6 +54,9 @@ type Causal struct {
 	Cause, Effect []string
 	// CauseAspects and EffectAspects are the aspect names the words come from.
 	CauseAspects, EffectAspects []string
+	// CauseWords are the question's own words for a cause no aspect names
+	// ("advertising", "tier"); a linking sentence must hold every one.
+	CauseWords []string
 }
 
 var (
@@ -99,6 +107,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	issuers, notCovered, taken := findIssuers(question, cat, tickers)
 	rt.Issuers, rt.NotCovered = issuers, notCovered
 	rt.FiscalYears = findFiscalYears(question)
+	rt.IssuerYears = bindYears(question, cat, rt.Issuers)
 	rt.Figures = FindFigures(question)
 	rt.AsksFigure = len(rt.Figures) > 0 || figureShaped.MatchString(question)
 	lower := routerNorm(question)
@@ -113,12 +122,24 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	if i := slices.Index(names, "revenue"); i >= 0 {
 		if slices.Contains(names, "revenue_growth") {
 			names = slices.Delete(names, i, i+1)
-		} else if anyTerm(normalizeText(question), ChangeWords) {
+		} else if anyTerm(normalizeText(question), growthWords) {
 			names[i] = "revenue_growth"
 			aspects[i].value = "revenue_growth"
 		}
 	}
-	rt.Causal = findCausal(lower, aspects)
+	// The figures the question names stand in for aspects when the
+	// aspects alone give no causal reading.
+	causes := slices.Clone(aspects)
+	for _, f := range rt.Figures {
+		sp := span{start: f.at, end: f.at + len(f.Phrase), value: figurePrefix + f.Phrase}
+		if !slices.ContainsFunc(aspects, func(a span) bool { return a.start < sp.end && sp.start < a.end }) {
+			causes = append(causes, sp)
+		}
+	}
+	slices.SortStableFunc(causes, func(a, b span) int { return a.start - b.start })
+	if rt.Causal = findCausal(lower, aspects, taken); rt.Causal == nil {
+		rt.Causal = findCausal(lower, causes, taken)
+	}
 	switch {
 	case len(names) > 0:
 		rt.Aspects = names
@@ -129,6 +150,13 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	}
 	return rt
 }
+
+// growthWords show that a question about revenue asks how it changed
+// over time: the change words, less those that compare levels ("compare",
+// "higher", "lower"), which a comparison of two issuers' revenue uses too.
+var growthWords = slices.DeleteFunc(slices.Clone(ChangeWords), func(w string) bool {
+	return w == "compare" || w == "higher" || w == "lower"
+})
 
 // anyTerm reports whether the normalised text holds any of terms.
 func anyTerm(text string, terms []string) bool {
@@ -213,12 +241,34 @@ func shouted(q string) bool {
 
 // findFiscalYears returns the fiscal years a question names, ascending.
 func findFiscalYears(q string) []int {
-	set := map[int]bool{}
+	var years []int
+	for _, ys := range findYearSpans(q) {
+		years = appendNewInts(years, ys.years...)
+	}
+	slices.Sort(years)
+	return years
+}
+
+// yearSpan is a stretch of a question naming fiscal years.
+type yearSpan struct {
+	start, end int
+	years      []int
+}
+
+// findYearSpans returns the stretches of q that name fiscal years, in
+// order, each with the years it names.
+func findYearSpans(q string) []yearSpan {
+	var out []yearSpan
+	var cur *yearSpan
 	taken := make(claims, len(q))
 	add := func(y int) {
 		if y >= 1993 && y <= 2100 {
-			set[y] = true
+			cur.years = appendNewInts(cur.years, y)
 		}
+	}
+	open := func(start, end int) {
+		out = append(out, yearSpan{start: start, end: end})
+		cur = &out[len(out)-1]
 	}
 	for _, m := range yearRange.FindAllStringSubmatchIndex(q, -1) {
 		a, _ := strconv.Atoi(q[m[2]:m[3]])
@@ -228,6 +278,7 @@ func findFiscalYears(q string) []int {
 		}
 		// "2021 and 2023" names two years; "2021-2023" and "2021 to 2023" a range.
 		sep := strings.ToLower(strings.TrimSpace(q[m[3]:m[4]]))
+		open(m[0], m[1])
 		if strings.HasPrefix(sep, "and") {
 			add(a)
 			add(b)
@@ -243,6 +294,7 @@ func findFiscalYears(q string) []int {
 			continue
 		}
 		y, _ := strconv.Atoi(q[m[2]:m[3]])
+		open(m[0], m[1])
 		if m[3]-m[2] == 2 {
 			if y >= 93 {
 				y += 1900
@@ -261,14 +313,21 @@ func findFiscalYears(q string) []int {
 			continue
 		}
 		y, _ := strconv.Atoi(q[m[0]:m[1]])
+		open(m[0], m[1])
 		add(y)
 	}
-	years := make([]int, 0, len(set))
-	for y := range set {
-		years = append(years, y)
+	out = slices.DeleteFunc(out, func(y yearSpan) bool { return len(y.years) == 0 })
+	slices.SortFunc(out, func(a, b yearSpan) int { return a.start - b.start })
+	return out
+}
+
+func appendNewInts(list []int, add ...int) []int {
+	for _, a := range add {
+		if !slices.Contains(list, a) {
+			list = append(list, a)
+		}
 	}
-	slices.Sort(years)
-	return years
+	return list
 }
 
 // findAspects returns the Lexicon aspects a lower-cased question names, in
@@ -338,12 +397,15 @@ var causalVerbs = regexp.MustCompile(`\b(improve[sd]?|improving|drive[sn]?|drove
 var reverseCausal = regexp.MustCompile(`\b(because\s+of|due\s+to|driven\s+by|as\s+a\s+result\s+of|thanks\s+to|caused\s+by|attributable\s+to|owing\s+to|on\s+the\s+back\s+of|fueled\s+by|fuelled\s+by|helped\s+by|hurt\s+by|pressured\s+by)\b`)
 
 // findCausal reads "did X improve Y", "X improved Y" and "Y because of X",
-// where X and Y are different aspects of the question.
-func findCausal(lower string, aspects []span) *Causal {
-	if len(aspects) < 2 {
+// where Y is an aspect of the question and X another aspect or, when no
+// aspect stands there, the question's own words for the cause ("did the
+// advertising tier cause margins to rise": advertising, tier). Words in
+// taken (the issuers' names) are not a cause.
+func findCausal(lower string, aspects []span, taken claims) *Causal {
+	if len(aspects) == 0 {
 		return nil
 	}
-	try := func(at int, causeBefore bool) *Causal {
+	try := func(at, end int, causeBefore bool) *Causal {
 		var before, after []string
 		for _, a := range aspects {
 			if a.value == "general" || a.value == "outlook" {
@@ -360,32 +422,95 @@ func findCausal(lower string, aspects []span) *Causal {
 			cause, effect = after, before
 		}
 		effect = slices.DeleteFunc(effect, func(n string) bool { return slices.Contains(cause, n) })
-		if len(cause) == 0 || len(effect) == 0 {
+		if len(effect) == 0 {
 			return nil
 		}
 		c := &Causal{CauseAspects: cause, EffectAspects: effect}
-		for _, n := range cause {
-			a, _ := AspectByName(n)
-			c.Cause = appendNew(c.Cause, a.Terms...)
+		if len(cause) == 0 {
+			// The cause in the question's own words.
+			from, to := 0, at
+			if !causeBefore {
+				from, to = end, len(lower)
+			}
+			c.CauseWords = causeWords(lower, from, to, aspects, taken)
+			if len(c.CauseWords) == 0 {
+				return nil
+			}
 		}
-		for _, n := range effect {
-			a, _ := AspectByName(n)
-			c.Effect = appendNew(c.Effect, a.Terms...)
-		}
+		c.CauseAspects, c.Cause = causeTerms(cause)
+		c.EffectAspects, c.Effect = causeTerms(effect)
 		return c
 	}
 	if m := reverseCausal.FindStringIndex(lower); m != nil {
-		if c := try(m[0], false); c != nil {
+		if c := try(m[0], m[1], false); c != nil {
 			return c
 		}
 	}
 	for _, m := range causalVerbs.FindAllStringIndex(lower, -1) {
-		if c := try(m[0], true); c != nil {
+		if c := try(m[0], m[1], true); c != nil {
 			return c
 		}
 	}
 	return nil
 }
+
+// figurePrefix marks a figure the question names among the spans a
+// causal reading considers: "figure:operating margin".
+const figurePrefix = "figure:"
+
+// causeTerms returns the aspect names among names and the words a
+// sentence may use for them: an aspect's terms, a figure's phrase.
+func causeTerms(names []string) (aspects, terms []string) {
+	for _, n := range names {
+		if phrase, ok := strings.CutPrefix(n, figurePrefix); ok {
+			terms = appendNew(terms, phrase)
+			continue
+		}
+		a, _ := AspectByName(n)
+		aspects = append(aspects, n)
+		terms = appendNew(terms, a.Terms...)
+	}
+	return aspects, terms
+}
+
+// causeWords are the content words of lower[from:to] that name a cause:
+// letter words of three letters or more, not stop words, not an issuer's
+// name, not in an aspect's span; at most four, or none when the stretch
+// holds more (a clause, not a noun phrase).
+func causeWords(lower string, from, to int, aspects []span, taken claims) []string {
+	var out []string
+	i := from
+	for i < to {
+		for i < to && !isLetterByte(lower[i]) {
+			i++
+		}
+		j := i
+		for j < to && (isLetterByte(lower[j]) || lower[j] == '\'') {
+			j++
+		}
+		if j == i {
+			break
+		}
+		w := strings.TrimSuffix(strings.TrimSuffix(lower[i:j], "'s"), "'")
+		inAspect := slices.ContainsFunc(aspects, func(a span) bool { return i < a.end && a.start < j })
+		verb := causalVerbs.MatchString(w) || anyTerm(w, whyWords)
+		if len(w) >= 3 && !verb && !questionStopwords[w] && !causeStopwords[w] && !taken.overlaps(i, min(j, len(taken))) && !inAspect {
+			out = appendNew(out, w)
+		}
+		i = j
+	}
+	if len(out) > 4 {
+		return nil
+	}
+	return out
+}
+
+func isLetterByte(c byte) bool { return 'a' <= c && c <= 'z' || c >= 0x80 }
+
+// causeStopwords are the words of a yes-or-no causal question around its
+// cause that are not the cause.
+var causeStopwords = map[string]bool{"the": true, "its": true, "their": true, "his": true, "her": true,
+	"not": true, "yes": true, "really": true, "actually": true, "indeed": true, "ever": true, "all": true}
 
 // appendNew appends the items of add that list does not hold.
 func appendNew(list []string, add ...string) []string {
@@ -395,4 +520,69 @@ func appendNew(list []string, add ...string) []string {
 		}
 	}
 	return list
+}
+
+// bindYears gives each issuer the fiscal years named after its mention and
+// before the next issuer's (or, for years before any issuer, the first
+// issuer's). It returns nil unless two or more issuers are named, every one
+// gets a year, and they do not all get the same years: then the years are
+// the question's, for every issuer.
+func bindYears(question string, cat *Catalog, issuers []string) map[string][]int {
+	if len(issuers) < 2 {
+		return nil
+	}
+	spans := findYearSpans(question)
+	if len(spans) < 2 {
+		return nil
+	}
+	lower := routerNorm(question)
+	type mention struct {
+		at     int
+		ticker string
+	}
+	var mentions []mention
+	for _, t := range issuers {
+		at := -1
+		names := append([]string{t, cat.ShortName(t), shortName(cat.Company(t))}, cat.issuerNames(t)...)
+		for _, n := range names {
+			n = strings.TrimSpace(asciiLower(n))
+			if len(n) < 2 {
+				continue
+			}
+			for _, sp := range findWord(lower, n) {
+				if at < 0 || sp.start < at {
+					at = sp.start
+				}
+			}
+		}
+		if at < 0 {
+			return nil // named by --tickers, not in the question
+		}
+		mentions = append(mentions, mention{at, t})
+	}
+	slices.SortFunc(mentions, func(a, b mention) int { return a.at - b.at })
+	out := map[string][]int{}
+	for _, ys := range spans {
+		owner := mentions[0].ticker
+		for _, m := range mentions {
+			if m.at <= ys.start {
+				owner = m.ticker
+			}
+		}
+		out[owner] = appendNewInts(out[owner], ys.years...)
+	}
+	same := true
+	for _, t := range issuers {
+		if len(out[t]) == 0 {
+			return nil
+		}
+		slices.Sort(out[t])
+		if !slices.Equal(out[t], out[issuers[0]]) {
+			same = false
+		}
+	}
+	if same {
+		return nil
+	}
+	return out
 }

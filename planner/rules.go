@@ -186,8 +186,12 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 		return ps
 	}
 	var ps []filingPeriod
-	if len(b.rt.FiscalYears) > 0 {
-		for _, fy := range b.rt.FiscalYears {
+	years := b.rt.FiscalYears
+	if ys, ok := b.rt.IssuerYears[t]; ok {
+		years = ys
+	}
+	if len(years) > 0 {
+		for _, fy := range years {
 			var d corpus.Document
 			ok := false
 			if b.rt.Quarterly {
@@ -198,9 +202,22 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 			}
 			next := false
 			if !ok && !b.rt.Quarterly {
-				if d, ok = b.cat.Filing(t, fy+1, "10-K"); ok {
-					next = true
-					b.note("The corpus holds no %s filing for fiscal %d; its figures are read from the prior-year column of the %s 10-K for fiscal %d.", t, fy, t, fy+1)
+				// An annual report prints two or three years: a later
+				// 10-K holds the year as a comparative.
+				for later := fy + 1; later <= fy+2 && !ok; later++ {
+					if d, ok = b.cat.Filing(t, later, "10-K"); ok {
+						next = true
+						b.note("The corpus holds no %s filing for fiscal %d; its figures are read from the prior-year columns of the %s 10-K for fiscal %d.", t, fy, t, later)
+					}
+				}
+			}
+			if !ok && b.rt.Outlook {
+				// Expectations for a year after the latest filing are
+				// that filing's forward-looking statements.
+				if latest, found := b.cat.Latest(t, "10-K"); found && latest.FiscalYear < fy {
+					d, ok = latest, true
+					b.note("Fiscal %d is after %s's latest annual report (fiscal %d); what management expects for it is read from that report.", fy, t, latest.FiscalYear)
+					fy = latest.FiscalYear
 				}
 			}
 			if !ok {
@@ -386,6 +403,15 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		}
 	}
 
+	if len(figures) > 0 && b.figuresOnly() {
+		// The question asks for the figures, not for why they moved. A
+		// figure read from a converted filing's table is corroborated by
+		// the filing's own words stating it, when it has them.
+		if tableFigures {
+			b.planFigureStatement(t, p, a, m)
+		}
+		return figures
+	}
 	id := prefix + "-" + kindSuffix(a.Kind)
 	need := fmt.Sprintf("%s's explanation of what drove its %s in its %s %s", company, a.Label, label, form)
 	switch a.Kind {
@@ -426,6 +452,49 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		b.addNode(tools.SearchFilings, b.searchArgs(t, p, a.Label+" expect future", "", 8), []string{oid})
 	}
 	return figures
+}
+
+// planFigureStatement plans an optional passage of the filing stating the
+// aspect's figures, beside the figures read from its tables.
+func (b *builder) planFigureStatement(t string, p filingPeriod, a Aspect, m reqMeta) {
+	label := tools.PeriodLabel(p.fy)
+	var words, labels []string
+	for _, metric := range a.Metrics {
+		if mt, ok := tools.MetricByName(metric); ok {
+			words = appendNew(words, mt.Label)
+			words = appendNew(words, mt.Aliases...)
+			labels = append(labels, mt.Label)
+		}
+	}
+	if len(words) == 0 {
+		return
+	}
+	id := t + "-" + label + "-" + a.Name + "-statement"
+	if !b.addReq(Requirement{
+		ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: KindFigure, Required: false,
+		Need:       fmt.Sprintf("the %s %s's own words stating %s's %s", label, p.doc.Form, b.cat.ShortName(t), joinAnd(labels)),
+		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: joinAnd(labels), AllOf: [][]string{words, {FigureTerm}}},
+	}, m) {
+		return
+	}
+	b.addNode(tools.SearchFilings, b.searchArgs(t, p, "total "+strings.Join(labels, " "), "", 10), []string{id})
+}
+
+// figuresOnly reports whether the question asks for figures and nothing
+// about them: it asks for a number ("what was", "how much") or compares
+// issuers' figures, and asks neither why nor what is expected. Such a
+// question is answered by the figures; management's explanation is not
+// planned.
+func (b *builder) figuresOnly() bool {
+	if asksWhy(b.question) || b.rt.Outlook || b.rt.Causal != nil {
+		return false
+	}
+	return b.rt.AsksFigure || len(b.rt.Issuers) >= 2 && comparesFigures(b.question)
+}
+
+// comparesFigures reports whether a question sets figures side by side.
+func comparesFigures(q string) bool {
+	return anyTerm(normalizeText(q), []string{"compare", "comparison", "versus", "vs", "against", "relative to", "side by side", "higher", "lower", "larger", "smaller", "bigger"})
 }
 
 func kindSuffix(k RequirementKind) string {
@@ -632,22 +701,49 @@ func (b *builder) planCausal(t string, p filingPeriod, c *Causal, ii int) {
 			queryTerms = append(queryTerms, a.Label)
 		}
 	}
-	if len(c.Cause) == 0 || len(c.Effect) == 0 {
+	groups := [][]string{slices.Clone(c.Cause)}
+	if len(c.CauseWords) > 0 {
+		causeLabels = append(causeLabels, strings.Join(c.CauseWords, " "))
+		queryTerms = append(queryTerms, c.CauseWords...)
+		groups = nil
+		for _, w := range c.CauseWords {
+			groups = append(groups, []string{w})
+		}
+	}
+	if len(groups) == 0 || len(groups[0]) == 0 || len(c.Effect) == 0 {
 		return
 	}
+	groups = append(groups, slices.Clone(c.Effect))
 	aspect := ""
 	if len(c.EffectAspects) > 0 {
 		aspect = c.EffectAspects[0]
 	}
 	id := t + "-" + label + "-causal"
 	cause, effect := joinAnd(causeLabels), joinAnd(effectLabels)
+	if effect == "" {
+		effect = c.Effect[0]
+	}
 	b.addReq(Requirement{
 		ID: id, Issuer: t, Period: label, Aspect: aspect, Kind: KindExplanation, Required: true,
 		Need: fmt.Sprintf("a passage in which %s's filing for %s links %s to %s, in one sentence", company, label, cause, effect),
 		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: cause + " and " + effect,
-			AllOf: [][]string{slices.Clone(c.Cause), slices.Clone(c.Effect)}},
+			AllOf: groups},
 	}, reqMeta{aspect: -1, issuer: ii, extra: true})
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, strings.Join(queryTerms, " "), "", 10), []string{id})
+
+	// What the filing does say moved the effect, as context: a correct
+	// answer to a question whose premise the filing does not bear out
+	// quotes the stated driver instead.
+	eid := t + "-" + label + "-causal-context"
+	if _, dup := b.reqIdx[eid]; dup {
+		return
+	}
+	b.addReq(Requirement{
+		ID: eid, Issuer: t, Period: label, Aspect: aspect, Kind: KindExplanation, Required: false,
+		Need:       fmt.Sprintf("what %s's filing for %s says drove its %s", company, label, effect),
+		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: effect, AllOf: [][]string{slices.Clone(c.Effect), DriverWords}},
+	}, reqMeta{aspect: -1, issuer: ii, extra: true})
+	b.addNode(tools.SearchFilings, b.searchArgs(t, p, strings.Join(c.Effect[:min(2, len(c.Effect))], " ")+" increased decreased primarily due to", "", 8), []string{eid})
 }
 
 func joinAnd(items []string) string {

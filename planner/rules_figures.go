@@ -189,7 +189,7 @@ func slug(s string) string {
 // lookup_fact: an inline-XBRL annual report, or a filing whose reported
 // figures the catalog knows and that shows the first of the metrics.
 func (b *builder) canLookup(p filingPeriod, metrics []string) bool {
-	if !p.found {
+	if !p.found || b.cat.passagesOnly {
 		return false
 	}
 	if !b.cat.KnowsFigures(p.doc.ID) {

@@ -147,7 +147,11 @@ func TestRulesPlans(t *testing.T) {
 		if err := json.Unmarshal(n.Args, &a); err != nil || n.Tool != tools.LookupFact || a != (tools.LookupFactArgs{Ticker: "AAPL", Label: "revenue", Period: "FY2024"}) {
 			t.Errorf("revenue node %s %s", n.Tool, n.Args)
 		}
-		mustReq(t, g, "AAPL-FY2024-revenue-explanation", KindExplanation, CondPassage, true)
+		// A question that asks for the figure is answered by it: no
+		// explanation is planned.
+		if _, ok := reqByID(g, "AAPL-FY2024-revenue-explanation"); ok {
+			t.Errorf("an explanation was planned for a question asking only for the figure")
+		}
 		if !slices.Equal(g.FiscalYears, []int{2024}) || !slices.Equal(g.Tickers, []string{"AAPL"}) {
 			t.Errorf("scope %v %v", g.Tickers, g.FiscalYears)
 		}
@@ -225,12 +229,26 @@ func TestRulesPlans(t *testing.T) {
 		}
 	})
 	t.Run("a year the corpus lacks", func(t *testing.T) {
-		_, g := planFor(t, cat, "What was Apple's gross margin in 2019?", 0)
-		if len(g.Requirements) != 1 || g.Requirements[0].ID != "AAPL-FY2019-margins-explanation" || !g.Requirements[0].Required {
+		_, g := planFor(t, cat, "What was Apple's gross margin in 2015?", 0)
+		if len(g.Requirements) != 1 || g.Requirements[0].ID != "AAPL-FY2015-margins-explanation" || !g.Requirements[0].Required {
 			t.Fatalf("requirements %+v", g.Requirements)
 		}
-		if !strings.Contains(strings.Join(g.Notes, " "), "no AAPL filing for fiscal 2019") {
+		if !strings.Contains(strings.Join(g.Notes, " "), "no AAPL filing for fiscal 2015") {
 			t.Errorf("notes %q", g.Notes)
+		}
+	})
+	t.Run("a year two annual reports back", func(t *testing.T) {
+		// A 10-K prints three years of income: fiscal 2019 is a column of
+		// the fiscal 2021 report.
+		_, g := planFor(t, cat, "What was Apple's revenue in 2019?", 0)
+		if !strings.Contains(strings.Join(g.Notes, " "), "10-K for fiscal 2021") {
+			t.Errorf("notes %q", g.Notes)
+		}
+		// The fiscal 2021 filing is a text conversion: without its table
+		// figures in the catalog, a passage stating the figure serves.
+		r := mustReq(t, g, "AAPL-FY2019-revenue-figure-revenue", KindFigure, CondPassage, true)
+		if n := servers(g, r.ID); len(n) != 1 || n[0].Tool != tools.SearchFilings {
+			t.Errorf("servers %+v", n)
 		}
 	})
 	t.Run("outlook only", func(t *testing.T) {

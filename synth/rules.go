@@ -41,9 +41,9 @@ type Rules struct {
 // ErrNoInput is returned for a nil Input.
 var ErrNoInput = errors.New("synth: no input: pass the run's route, plan and ledger")
 
-// maxQuoteShown bounds the bytes of a quotation shown in the answer; the
-// citation's excerpt always holds the whole sentence.
-const maxQuoteShown = 600
+// maxQuotesPerTopic bounds the sentences quoted for one issuer and aspect
+// (its explanation and its outlook together).
+const maxQuotesPerTopic = 3
 
 // Synthesize writes the answer. Its Status is a proposal from in.Met:
 // supported when every required requirement is met, partial when some are,
@@ -76,10 +76,15 @@ type writer struct {
 	calcs   []tools.Calculation
 	gaps    []validator.Gap
 	gapOf   map[string]validator.Gap // requirement id -> its gap
+
+	tabled      map[string]bool // fact requirements the comparison table states
+	quoted      map[string]bool // sentences quoted so far, normalised
+	topicQuotes map[string]int  // sentences quoted per issuer and aspect
 }
 
 func newWriter(r Rules, in *Input) *writer {
-	w := &writer{in: in, maxQuotes: r.MaxQuotesPerRequirement, citeKey: map[string]int{}, gapOf: map[string]validator.Gap{}}
+	w := &writer{in: in, maxQuotes: r.MaxQuotesPerRequirement, citeKey: map[string]int{}, gapOf: map[string]validator.Gap{},
+		quoted: map[string]bool{}, topicQuotes: map[string]int{}, tabled: map[string]bool{}}
 	if w.maxQuotes <= 0 {
 		w.maxQuotes = 2
 	}
@@ -132,6 +137,10 @@ func (w *writer) answer() *validator.Answer {
 		lines = append(lines, w.nothing()...)
 	} else {
 		lines = append(lines, w.opening(issuers)...)
+		if table := w.comparisonTable(issuers); len(table) > 0 {
+			lines = append(lines, "")
+			lines = append(lines, table...)
+		}
 		for _, t := range issuers {
 			section := w.section(t)
 			if len(section) == 0 {
@@ -404,19 +413,133 @@ func (w *writer) factPeriodEnd(t, p string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// section is one issuer's part of the answer.
+// section is one issuer's part of the answer: its figures first, then its
+// calculations, then the passages that explain them. Figures the
+// comparison table states (tabled) are not repeated.
 func (w *writer) section(t string) []string {
-	var body []string
+	var mine []planner.Requirement
 	for _, r := range w.reqs {
-		if r.Issuer != t {
-			continue
+		if r.Issuer == t && !w.tabled[r.ID] {
+			mine = append(mine, r)
 		}
+	}
+	slices.SortStableFunc(mine, func(a, b planner.Requirement) int { return cmp.Compare(figureRank(a), figureRank(b)) })
+	var body []string
+	for _, r := range mine {
 		body = append(body, w.requirement(r)...)
 	}
 	if len(body) == 0 {
 		return nil
 	}
 	return append([]string{w.name(t) + ":"}, body...)
+}
+
+// figureRank orders an issuer's requirements: figures, calculations, the
+// rest.
+func figureRank(r planner.Requirement) int {
+	switch {
+	case r.Completion.Kind == planner.CondFact:
+		return 0
+	case r.Completion.Kind == planner.CondCalculation:
+		return 1
+	case r.Kind == planner.KindFigure:
+		return 0
+	}
+	return 2
+}
+
+// comparisonTable sets the met figures and calculations of two or more
+// issuers side by side: a row per issuer and period, a column per figure,
+// each cell cited. It marks the fact requirements it states in w.tabled,
+// so the issuers' sections do not repeat them; calculations stay there too,
+// with their formula and inputs.
+func (w *writer) comparisonTable(issuers []string) []string {
+	type row struct {
+		issuer, period string
+		cells          map[string]string
+	}
+	var cols []string
+	var rows []*row
+	rowOf := map[string]*row{}
+	var tabled []string
+	for _, r := range w.reqs {
+		if r.Issuer == "" || !w.in.Met[r.ID] {
+			continue
+		}
+		var label, value string
+		switch r.Completion.Kind {
+		case planner.CondFact:
+			ids, _ := planner.Check(r, w.l, w.calcsMet, w.in.Met)
+			f, e := w.pickFact(r, ids)
+			if f == nil || strings.TrimSpace(e.Excerpt) == "" || slices.ContainsFunc(w.conflicts, func(c ledger.Contradiction) bool {
+				return slices.Contains(c.EvidenceIDs, e.ID)
+			}) {
+				continue // filings that disagree are shown side by side below
+			}
+			label = upperFirst(metricLabel(f.Concept))
+			if r.Completion.Topic != "" {
+				label = upperFirst(r.Completion.Topic)
+			}
+			amount, _, _ := strings.Cut(readableAmount(f.Value, f.Unit), " (")
+			value = amount + " " + w.citeEvidence(e)
+			tabled = append(tabled, r.ID)
+		case planner.CondCalculation:
+			calc := w.in.Calculations[r.ID]
+			if calc == nil || !strings.Contains(calc.Expression, "/") {
+				continue
+			}
+			label, _, _ = strings.Cut(w.calcLabel(r), ",")
+			var marks strings.Builder
+			for _, n := range exprNamePattern.FindAllString(calc.Expression, -1) {
+				if f := w.facts[calc.Inputs[n]]; f != nil && w.evidence[f.EvidenceID] != nil {
+					marks.WriteString(w.citeEvidence(w.evidence[f.EvidenceID]))
+				}
+			}
+			if marks.Len() == 0 {
+				continue
+			}
+			value = calc.Result.Mul(oneHundred).StringFixed(1) + "% " + dedupMarkers(marks.String())
+		default:
+			continue
+		}
+		key := r.Issuer + "\x00" + r.Period
+		rw := rowOf[key]
+		if rw == nil {
+			rw = &row{issuer: r.Issuer, period: r.Period, cells: map[string]string{}}
+			rowOf[key] = rw
+			rows = append(rows, rw)
+		}
+		if _, dup := rw.cells[label]; dup {
+			continue
+		}
+		rw.cells[label] = value
+		if !slices.Contains(cols, label) {
+			cols = append(cols, label)
+		}
+	}
+	distinct := map[string]bool{}
+	for _, rw := range rows {
+		distinct[rw.issuer] = true
+	}
+	if len(distinct) < 2 || len(cols) == 0 {
+		return nil
+	}
+	for _, id := range tabled {
+		w.tabled[id] = true
+	}
+	slices.SortStableFunc(rows, func(a, b *row) int {
+		return cmp.Compare(slices.Index(issuers, a.issuer), slices.Index(issuers, b.issuer))
+	})
+	lines := []string{"| Issuer | Period | " + strings.Join(cols, " | ") + " |", "|---|---|" + strings.Repeat("--:|", len(cols))}
+	for _, rw := range rows {
+		desc, _ := w.period(rw.issuer, rw.period)
+		cells := []string{w.name(rw.issuer), desc}
+		for _, c := range cols {
+			cells = append(cells, cmp.Or(rw.cells[c], "not found"))
+		}
+		lines = append(lines, "| "+strings.Join(cells, " | ")+" |")
+	}
+	return lines
 }
 
 // crossIssuer is what concerns no single issuer: unmet cross-issuer
@@ -663,6 +786,7 @@ func (w *writer) calcLabel(r planner.Requirement) string {
 func (w *writer) passage(r planner.Requirement) []string {
 	ids, _ := planner.Check(r, w.l, w.calcsMet, w.in.Met)
 	groups := r.Completion.AllOf
+	causal := planner.IsCausal(r)
 	type cand struct {
 		sentence, id string
 		score        int
@@ -678,6 +802,9 @@ func (w *writer) passage(r planner.Requirement) []string {
 			if _, ok := planner.SentenceMatch(s, groups); !ok || strings.TrimSpace(s) == "" {
 				continue
 			}
+			if causal && !planner.Linked(s, groups) {
+				continue
+			}
 			key := validator.Normalize(s)
 			if seen[key] {
 				continue
@@ -691,20 +818,43 @@ func (w *writer) passage(r planner.Requirement) []string {
 	slices.SortStableFunc(cands, func(a, b cand) int {
 		return cmp.Or(cmp.Compare(fragment(a.sentence), fragment(b.sentence)), b.score-a.score)
 	})
+	// The cap is on explanations, outlook and risks together; passages
+	// stating a figure count apart.
+	topic := r.Issuer + "\x00" + r.Aspect
+	if r.Kind == planner.KindFigure {
+		topic += "\x00figure"
+	}
+	room := min(w.maxQuotes, maxQuotesPerTopic-w.topicQuotes[topic])
 	var chosen []cand
 	for _, c := range cands {
-		if len(chosen) == w.maxQuotes || (len(chosen) > 0 && fragment(c.sentence) == 1) {
+		if len(chosen) >= room || (len(chosen) > 0 && fragment(c.sentence) == 1) {
 			break
 		}
-		// Overlapping passages give the same sentence whole and cut short.
+		// Overlapping passages give the same sentence whole and cut short;
+		// a sentence quoted for another requirement is not quoted again.
 		n := strings.ToLower(validator.Normalize(c.sentence))
 		if slices.ContainsFunc(chosen, func(o cand) bool {
 			m := strings.ToLower(validator.Normalize(o.sentence))
 			return strings.Contains(m, n) || strings.Contains(n, m)
-		}) {
+		}) || w.quoted[n] {
 			continue
 		}
 		chosen = append(chosen, c)
+	}
+	for _, c := range chosen {
+		w.quoted[strings.ToLower(validator.Normalize(c.sentence))] = true
+	}
+	w.topicQuotes[topic] += len(chosen)
+	if len(chosen) == 0 && len(cands) > 0 {
+		// Every sentence meeting it is quoted above already (or the
+		// topic's quotations are spent): point to the best one.
+		for _, c := range cands {
+			if w.quoted[strings.ToLower(validator.Normalize(c.sentence))] {
+				return []string{"- " + w.passageLabel(r) + ": the sentence quoted above " + w.cite(c.id, strings.TrimSpace(c.sentence)) + "."}
+			}
+		}
+		chosen = cands[:1]
+		w.quoted[strings.ToLower(validator.Normalize(cands[0].sentence))] = true
 	}
 	cands = chosen
 	if len(cands) == 0 {
@@ -712,7 +862,7 @@ func (w *writer) passage(r planner.Requirement) []string {
 	}
 	quotes := make([]string, len(cands))
 	for i, c := range cands {
-		quotes[i] = "\"" + quoteText(c.sentence) + "\" " + w.cite(c.id, strings.TrimSpace(c.sentence))
+		quotes[i] = quoteText(c.sentence) + " " + w.cite(c.id, strings.TrimSpace(c.sentence))
 	}
 	return []string{"- " + w.passageLabel(r) + ": " + strings.Join(quotes, " ")}
 }
@@ -776,6 +926,9 @@ func (w *writer) causeEffect(r planner.Requirement) (cause, effect string) {
 	}
 	if c := w.in.Route.Causal; c != nil {
 		cause, effect = label(c.CauseAspects, c.Cause), label(c.EffectAspects, c.Effect)
+		if len(c.CauseWords) > 0 {
+			cause = strings.Join(c.CauseWords, " ")
+		}
 	}
 	if cause == "" && len(r.Completion.AllOf) > 0 && len(r.Completion.AllOf[0]) > 0 {
 		cause = r.Completion.AllOf[0][0]
@@ -828,25 +981,33 @@ func unmarked(s string) string {
 	return strings.NewReplacer("[", "(", "]", ")", "\n", " ").Replace(s)
 }
 
-// quoteText is how a quoted sentence is shown: white space collapsed, inner
-// double quotes made single, brackets made parentheses (so that no
-// bracketed number reads as a marker), and a long one shortened at a word.
-// The citation's excerpt keeps the sentence exactly.
+// quoteText is how a quoted sentence is shown: the filing's bytes, curly
+// quotes, dashes and all, with each run of white space (a line break of a
+// converted filing's layout) as one space, and wrapped in quotation marks
+// that cannot be mistaken for the sentence's own: straight ones, or curly
+// ones when the sentence holds a straight one (and no curly one; with both,
+// its straight marks become single ones). A bracketed number, which
+// would read as a citation marker, is the only other change: its brackets
+// become parentheses. The sentence is never shortened; the citation's
+// excerpt is the sentence exactly as the evidence holds it.
 func quoteText(s string) string {
-	s = validator.Normalize(s)
-	s = strings.NewReplacer("\"", "'", "[", "(", "]", ")").Replace(s)
-	if len(s) <= maxQuoteShown {
-		return s
+	s = strings.Join(strings.Fields(s), " ")
+	if bracketNumber.MatchString(s) {
+		s = bracketNumber.ReplaceAllString(s, "($1)")
 	}
-	cut := maxQuoteShown
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	if strings.Contains(s, "\"") {
+		if !strings.ContainsAny(s, "“”") {
+			return "“" + s + "”"
+		}
+		// Both kinds: the straight marks become single ones, so that the
+		// quotation still reads as one.
+		s = strings.ReplaceAll(s, "\"", "'")
 	}
-	if i := strings.LastIndexByte(s[:cut], ' '); i > maxQuoteShown/2 {
-		cut = i
-	}
-	return strings.TrimRight(s[:cut], " ,;:") + " …"
+	return "\"" + s + "\""
 }
+
+// bracketNumber is a bracketed number in quoted text.
+var bracketNumber = regexp.MustCompile(`\[(\d+)\]`)
 
 // fragment is 1 when a sentence starts in lower case: the tail of a
 // sentence cut at a passage's start.

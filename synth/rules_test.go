@@ -217,14 +217,18 @@ func TestRulesTwoIssuers(t *testing.T) {
 	for _, want := range []string{
 		"This answer covers Apple (AAPL) FY2024 (fiscal year ended 2024-09-28) and NVIDIA (NVDA) FY2023 (fiscal year ended 2023-01-29).",
 		"Fiscal years end on different dates: AAPL 2024-09-28, NVDA 2023-01-29; figures are not for the same twelve months.",
-		"- Revenue, FY2024: $391.04 billion (391,035 million) for the fiscal year ended 2024-09-28 [1].",
+		// Issuers side by side first, each figure cited.
+		"| Issuer | Period | Revenue | Cost of revenue | Gross margin |",
+		"| Apple (AAPL) | FY2024 (fiscal year ended 2024-09-28) | $391.04 billion [1] | $210.35 billion [2] | 46.2% [1][2] |",
 		"- Gross margin, FY2024 = (revenue - cost of revenue) / revenue = (391,035 - 210,352) / 391,035 (millions) = 46.2% [1][2].",
 		"- Gross margin, FY2023 = (revenue - cost of revenue) / revenue = (26,974 - 11,618) / 26,974 (millions) = 56.9%",
-		"\"Products gross margin percentage increased during 2024 compared to 2023 due to cost savings, partially offset by a different Products mix.\" [3]",
+		"\"Products gross margin percentage increased during 2024 compared to 2023 due to cost savings, partially offset by a different Products mix.\" [5]",
 		"Outlook on gross margin, FY2024, in management's words",
 		"\"The Company expects its gross margins to be subject to volatility and downward pressure.\"",
-		// Inner quotes and brackets of a quoted sentence cannot read as markers.
-		"as described in 'Inventory' (1) of Note 1.",
+		// A quoted sentence keeps its own quotation marks (the quotation
+		// is wrapped in the other kind); a bracketed number cannot read as
+		// a marker.
+		"“The year-over-year decrease in gross margin was primarily due to inventory provisions of $2.17 billion, as described in \"Inventory\" (1) of Note 1.” [8]",
 	} {
 		if !strings.Contains(ans.Answer, want) {
 			t.Errorf("answer lacks %q", want)
@@ -403,7 +407,7 @@ func TestRulesDisagreeingFilings(t *testing.T) {
 		t.Fatal(err)
 	}
 	line := lineContaining(ans.Answer, "disagree")
-	if !strings.Contains(line, "$391.04 billion (391,035 million) in the FY2024 10-K [1] versus $401.00 billion (401,000 million) in the FY2025 10-K [") {
+	if !strings.Contains(line, "$391.04 billion (391,035 million) in the FY2024 10-K [") || !strings.Contains(line, "] versus $401.00 billion (401,000 million) in the FY2025 10-K [") {
 		t.Errorf("disagreement line = %q", line)
 	}
 	assertVerbatim(t, f.in.Ledger, ans)

@@ -91,27 +91,27 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 				break
 			}
 		}
-		if len(res.facts) == 0 {
-			// The next year's annual filing shows this year beside its own.
-			next := filingsOf(mine, year+1, true)
-			for _, d := range next {
+		// A later annual filing shows this year beside its own: the next
+		// year's as its comparative, the one after as the comparative's
+		// comparative (an income statement prints three years).
+		for back := 1; back <= 2 && len(res.facts) == 0; back++ {
+			later := filingsOf(mine, year+back, true)
+			for _, d := range later {
 				tried = append(tried, fmt.Sprintf("the %s comparative in the %s for %s", PeriodLabel(year), d.Form, PeriodLabel(d.FiscalYear)))
 			}
 			for _, concept := range c.Concepts {
-				for _, d := range next {
-					cur, err := ff.current(d, concept, c.YearToDate)
+				for _, d := range later {
+					f, err := ff.current(d, concept, c.YearToDate)
 					if err != nil {
 						return nil, err
 					}
-					if cur == nil {
-						continue
+					for step := 0; step < back && f != nil; step++ {
+						if f, err = ff.comparative(d, concept, *f); err != nil {
+							return nil, err
+						}
 					}
-					prior, err := ff.comparative(d, concept, *cur)
-					if err != nil {
-						return nil, err
-					}
-					if prior != nil {
-						if err := ff.add(res, d, concept, outflow(*prior, c.Outflow), comparativeNote(d)); err != nil {
+					if f != nil {
+						if err := ff.add(res, d, concept, outflow(*f, c.Outflow), comparativeNote(d)); err != nil {
 							return nil, err
 						}
 					}

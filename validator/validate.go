@@ -608,10 +608,10 @@ func linePrefix(line string) string {
 func splitSentences(s string) []string {
 	var out []string
 	start := 0
-	quoted := false
+	var qs quoteState
 	for i := 0; i < len(s); i++ {
 		if q, size := quoteAt(s, i); size > 0 {
-			quoted = q.toggle(quoted)
+			qs.see(q)
 			i += size - 1
 			continue
 		}
@@ -621,7 +621,7 @@ func splitSentences(s string) []string {
 		j := i + 1
 		for j < len(s) {
 			if q, size := quoteAt(s, j); size > 0 {
-				quoted = q.toggle(quoted)
+				qs.see(q)
 				j += size
 				continue
 			}
@@ -636,7 +636,7 @@ func splitSentences(s string) []string {
 			break
 		}
 		i = j - 1
-		if quoted {
+		if qs.quoted() {
 			continue
 		}
 		k := j
@@ -677,15 +677,37 @@ const (
 	quoteClose
 )
 
-func (q quoteMark) toggle(quoted bool) bool {
-	switch q {
-	case quoteOpen:
-		return true
-	case quoteClose:
-		return false
-	}
-	return !quoted
+// quoteState follows the quotations of a line. A quotation opened by a
+// straight mark closes at the next straight mark, whatever curly marks the
+// quoted text holds (“GAAP” inside a quoted sentence); one opened by a
+// curly mark closes at its closing mark, nesting, with straight marks
+// inside it taken as the quoted text's own.
+type quoteState struct {
+	straight bool // inside a straight-quoted span
+	curly    int  // depth of curly quotation marks
 }
+
+func (st *quoteState) see(q quoteMark) {
+	switch {
+	case st.straight:
+		if q == quoteStraight {
+			st.straight = false
+		}
+	case st.curly > 0:
+		switch q {
+		case quoteOpen:
+			st.curly++
+		case quoteClose:
+			st.curly--
+		}
+	case q == quoteStraight:
+		st.straight = true
+	case q == quoteOpen:
+		st.curly = 1
+	}
+}
+
+func (st *quoteState) quoted() bool { return st.straight || st.curly > 0 }
 
 // quoteAt returns the double quotation mark at s[i] and its size, or size 0.
 func quoteAt(s string, i int) (quoteMark, int) {
@@ -725,14 +747,14 @@ func trimTrailingSpace(ps []piece) {
 // text is evidence, not the answer's own words.
 func outsideQuotes(s string) string {
 	var b strings.Builder
-	quoted := false
+	var qs quoteState
 	for i := 0; i < len(s); i++ {
 		if q, size := quoteAt(s, i); size > 0 {
-			quoted = q.toggle(quoted)
+			qs.see(q)
 			i += size - 1
 			continue
 		}
-		if !quoted {
+		if !qs.quoted() {
 			b.WriteByte(s[i])
 		}
 	}

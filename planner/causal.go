@@ -1,0 +1,162 @@
+package planner
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// A causal question ("did X cause Y?") is answered by a sentence that
+// states the link, not by one that merely names both: "Free cash flows are
+// driven primarily by increasing operating income and ... capital
+// expenditures" names capital expenditures and operating income together
+// but says neither caused the other, and "Operating income increased due
+// to higher sales, partially offset by capital expenditures" names the
+// second as a counterweight, not a cause. Linked reads the shape of the
+// sentence: the effect, then a connective that introduces a reason, then
+// the cause ("Y increased primarily due to X"); or the cause, then a verb
+// of causing, then the effect ("X drove Y"). A cause that only appears in
+// an offsetting clause ("partially offset by X") is not a cause.
+
+// reasonConnectives introduce the cause after the effect.
+var reasonConnectives = []string{
+	"due to", "driven by", "because", "as a result of", "result of", "resulting from", "attributable to",
+	"primarily from", "primarily reflects", "reflects", "reflecting", "reflected", "owing to", "caused by",
+	"related to", "from higher", "from lower", "from increased", "from the growth", "benefited from",
+	"benefiting from", "helped by", "thanks to", "led by", "fueled by", "supported by",
+}
+
+// causingVerbs introduce the effect after the cause.
+var causingVerbs = []string{
+	"drove", "drives", "driving", "contributed to", "contributes to", "led to", "leads to", "resulted in",
+	"results in", "caused", "causes", "boosted", "helped", "lifted", "pressured", "hurt", "impacted",
+	"affected", "weighed on",
+}
+
+// offsetMarkers start a clause of counterweights, not causes.
+var offsetMarkers = []string{"offset by", "offset in part", "partially offset", "partly offset", "despite", "although", "except"}
+
+// Linked reports whether sentence states that the cause groups (every one
+// of groups but the last; a word of each) brought about the effect (a word
+// of the last group), by the shape described above. With fewer than two
+// groups it is false.
+func Linked(sentence string, groups [][]string) bool {
+	if len(groups) < 2 {
+		return false
+	}
+	m := compileGroups(groups)
+	cause, effect := m.groups[:len(m.groups)-1], m.groups[len(m.groups)-1]
+	s := normalizeText(sentence)
+	effects := termPositions(s, effect)
+	if len(effects) == 0 {
+		return false
+	}
+	offset := firstOf(s, offsetMarkers, 0)
+	// Effect, then a reason connective, then every cause before any
+	// offsetting clause that follows the connective.
+	for _, k := range positionsOf(s, reasonConnectives) {
+		if !anyBefore(effects, k) {
+			continue
+		}
+		end := len(s)
+		if o := firstOf(s, offsetMarkers, k+1); o >= 0 {
+			end = o
+		}
+		if allWithin(s, cause, k, end) {
+			return true
+		}
+	}
+	// Cause, then a causing verb, then the effect; the cause stands in no
+	// offsetting clause.
+	for _, k := range positionsOf(s, causingVerbs) {
+		if offset >= 0 && offset < k {
+			continue
+		}
+		if allWithin(s, cause, 0, k) && anyAfter(effects, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// termPositions returns where any of the normalised terms starts in s, on
+// the word boundaries termIn uses.
+func termPositions(s string, terms []string) []int {
+	var out []int
+	for _, t := range terms {
+		for from := 0; from < len(s); {
+			i := strings.Index(s[from:], t)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + 1
+			if termIn(s[i:min(len(s), i+len(t)+3)], t) && (i == 0 || !isWordBefore(s, i)) {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+func isWordBefore(s string, i int) bool {
+	prev, _ := utf8.DecodeLastRuneInString(s[:i])
+	return isWord(prev)
+}
+
+// positionsOf returns where any of phrases starts in s as whole words.
+func positionsOf(s string, phrases []string) []int {
+	var out []int
+	for _, p := range phrases {
+		for _, sp := range findWord(s, p) {
+			out = append(out, sp.start)
+		}
+	}
+	return out
+}
+
+// firstOf returns the first position at or after from where one of
+// phrases starts as whole words, or -1.
+func firstOf(s string, phrases []string, from int) int {
+	best := -1
+	for _, p := range positionsOf(s, phrases) {
+		if p >= from && (best < 0 || p < best) {
+			best = p
+		}
+	}
+	return best
+}
+
+func anyBefore(pos []int, k int) bool {
+	for _, p := range pos {
+		if p < k {
+			return true
+		}
+	}
+	return false
+}
+
+func anyAfter(pos []int, k int) bool {
+	for _, p := range pos {
+		if p > k {
+			return true
+		}
+	}
+	return false
+}
+
+// allWithin reports whether every group has a term starting in s[from:to].
+func allWithin(s string, groups [][]string, from, to int) bool {
+	for _, g := range groups {
+		ok := false
+		for _, p := range termPositions(s, g) {
+			if p >= from && p < to {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
