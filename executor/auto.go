@@ -1,15 +1,21 @@
 package executor
 
 import (
+	"fmt"
+
 	"github.com/ledgerline/research/ledger"
 	"github.com/ledgerline/research/planner"
 )
 
-// ModeAuto asks the engine to choose the path per question class: the
-// planned, multi-step path (rules) where the evaluation shows it beats one
-// fixed retrieval pass, and the fixed path (baseline) where it does not.
-// It is resolved before the run is recorded; the result names the mode
-// that ran.
+// ModeAuto asks the engine to choose the path. With a model configured
+// (Config.Model), every question the router does not refuse runs in model
+// mode: the model plans and writes, and the rules planner and synthesizer
+// stand in, saying so, where it fails. Without one, the choice is per
+// question class between the offline paths: the planned, multi-step path
+// (rules) where the evaluation shows it beats one fixed retrieval pass,
+// and the fixed path (baseline) where it does not. It is resolved before
+// the run is recorded; the result names the mode that ran, the class and
+// that auto mode chose it.
 const ModeAuto ledger.Mode = "auto"
 
 // QuestionClass names the evaluation's task class a routed question falls
@@ -61,13 +67,45 @@ var autoModes = map[string]ledger.Mode{
 	"refusal":       ledger.ModeBaseline,
 }
 
-// AutoMode returns the mode auto mode runs a routed question in, and its
-// class. Callers that record a run before it starts (a job queue) resolve
-// auto mode with it, so the run's recorded mode is the one that runs.
+// AutoMode returns the mode auto mode runs a routed question in when no
+// model is configured, and its class: the per-class table above. Callers
+// with an engine use (*Engine).AutoMode, which knows whether it has a
+// model; callers that record a run for another process to execute (a job
+// queue) use AutoModeFor with what they know of that process.
 func AutoMode(rt planner.Route) (ledger.Mode, string) {
+	return AutoModeFor(rt, false)
+}
+
+// AutoModeFor returns the mode auto mode runs a routed question in, and
+// its class, for an engine that has a model configured (withModel) or
+// not. With a model every class runs in model mode but refusal: a refused
+// question is refused before any path, and is recorded in the offline
+// table's mode.
+func AutoModeFor(rt planner.Route, withModel bool) (ledger.Mode, string) {
 	class := QuestionClass(rt)
+	if withModel && class != "refusal" {
+		return ledger.ModeModel, class
+	}
 	if m, ok := autoModes[class]; ok {
 		return m, class
 	}
 	return ledger.ModeBaseline, class
+}
+
+// AutoMode returns the mode auto mode runs a routed question in on this
+// engine, and its class: model mode when the engine has a model
+// configured, the per-class choice of the offline paths otherwise.
+func (e *Engine) AutoMode(rt planner.Route) (ledger.Mode, string) {
+	return AutoModeFor(rt, e.cfg.Model != nil)
+}
+
+// autoNote says why auto mode chose mode for a question of class.
+func (e *Engine) autoNote(class string, mode ledger.Mode) string {
+	if mode == ledger.ModeModel {
+		return fmt.Sprintf("auto mode: a model is configured (%s), so a question of class %s runs in model mode; the rules planner and synthesizer stand in where the model fails", e.cfg.Model.Model, class)
+	}
+	if class == "refusal" {
+		return fmt.Sprintf("auto mode: the question is refused before any path (recorded in %s mode)", mode)
+	}
+	return fmt.Sprintf("auto mode: no model is configured, so a question of class %s runs in %s mode, the offline path the evaluation found better for it (docs/evaluation.md)", class, mode)
 }

@@ -32,5 +32,34 @@ func TestAutoModeChoosesPerClass(t *testing.T) {
 		if res.Mode != tt.mode || !strings.Contains(strings.Join(res.Notes, "\n"), "class "+tt.class) {
 			t.Errorf("%q: ran in %s (notes %v); want class %s in %s mode", tt.question, res.Mode, res.Notes, tt.class, tt.mode)
 		}
+		if res.RequestedMode != ModeAuto || res.Class != tt.class {
+			t.Errorf("%q: requested mode %q class %q; want auto and %s", tt.question, res.RequestedMode, res.Class, tt.class)
+		}
+		led, err := lg.Load(context.Background(), res.RunID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if led.Run.Mode != tt.mode {
+			t.Errorf("%q: the ledger recorded the run in %s mode; want %s, the mode that ran", tt.question, led.Run.Mode, tt.mode)
+		}
+	}
+}
+
+// A mode asked for is not auto's choice, and the result still names the
+// question's class.
+func TestExplicitModeNamesClass(t *testing.T) {
+	eng, lg := newEngine(t, nil)
+	for _, mode := range []ledger.Mode{ledger.ModeRules, ledger.ModeBaseline} {
+		res, err := eng.Run(context.Background(), Request{Question: threeIssuers, Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkResult(t, lg, res)
+		if res.Mode != mode || res.RequestedMode != "" || res.Class != "comparison" {
+			t.Errorf("mode %s requested %q class %q; want %s, not auto, class comparison", res.Mode, res.RequestedMode, res.Class, mode)
+		}
+		if strings.Contains(strings.Join(res.Notes, "\n"), "auto mode") {
+			t.Errorf("notes %v speak of auto mode for a mode asked for", res.Notes)
+		}
 	}
 }

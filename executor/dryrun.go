@@ -45,7 +45,7 @@ func (e *Engine) DryRun(ctx context.Context, req Request) (*Plan, error) {
 	}
 	p := &Plan{Route: planner.RouteQuestion(req.Question, cat, req.Tickers)}
 	if req.Mode == ModeAuto {
-		mode, class := AutoMode(p.Route)
+		mode, class := e.AutoMode(p.Route)
 		req.Mode = mode
 		p.Notes = append(p.Notes, fmt.Sprintf("auto mode: a question of class %s would run in %s mode", class, mode))
 	}

@@ -165,7 +165,7 @@ func (e *Engine) spendLimited(rs *runState) bool {
 // model calls (synthesis and grading in model mode) and a share of the
 // wall-clock.
 func (rs *runState) holdback(l budget.Limits) (calls int, wall time.Duration) {
-	if rs.req.Mode == ledger.ModeModel {
+	if rs.useModel() {
 		calls = 1
 		if rs.e.cfg.Model.GraderModel != "" {
 			calls = 2
@@ -182,7 +182,7 @@ func (rs *runState) holdback(l budget.Limits) (calls int, wall time.Duration) {
 
 // synthesisTimeout bounds synthesis and validation.
 func (rs *runState) synthesisTimeout() time.Duration {
-	if rs.req.Mode == ledger.ModeModel {
+	if rs.useModel() {
 		return 30 * time.Second
 	}
 	return 5 * time.Second
@@ -192,7 +192,7 @@ func (rs *runState) synthesisTimeout() time.Duration {
 // for the whole of gathering, under its own key; the returned function
 // releases it just before synthesis reserves for real.
 func (rs *runState) reserveSynthesis(ctx context.Context) (func(), error) {
-	if rs.req.Mode != ledger.ModeModel {
+	if !rs.useModel() {
 		return func() {}, nil
 	}
 	e := rs.e

@@ -26,6 +26,8 @@ type Result struct {
 	RunID          string                 `json:"run_id"`
 	Status         ledger.RunStatus       `json:"status"`
 	Mode           ledger.Mode            `json:"mode"`
+	RequestedMode  ledger.Mode            `json:"requested_mode,omitempty"` // "auto" when auto mode chose Mode; empty when Mode was asked for
+	Class          string                 `json:"class,omitempty"`          // the question's class (QuestionClass), whatever the mode
 	Question       string                 `json:"question"`
 	Answer         string                 `json:"answer"`
 	Citations      []Citation             `json:"citations"`
@@ -195,7 +197,10 @@ func (rs *runState) finish(ctx context.Context, ans *validator.Answer, report *v
 		RunID: rs.runID, Status: ans.Status, Mode: rs.req.Mode, Question: rs.req.Question,
 		Answer: ans.Answer, Citations: []Citation{}, Requirements: []RequirementResult{},
 		Gaps: ans.Gaps, Contradictions: ans.Contradictions, Calculations: ans.Calculations,
-		NotCovered: rs.route.NotCovered, Figures: []Figure{},
+		NotCovered: rs.route.NotCovered, Figures: []Figure{}, Class: QuestionClass(rs.route),
+	}
+	if rs.requested == ModeAuto {
+		res.RequestedMode = ModeAuto
 	}
 	if ans.Status == ledger.StatusRefused {
 		res.RefusalReason = rs.route.Reason

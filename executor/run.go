@@ -21,16 +21,22 @@ import (
 
 // runState is one run in flight.
 type runState struct {
-	e      *Engine
-	req    Request
-	runID  string
-	scopes []budget.Scope
-	start  time.Time
-	cat    *planner.Catalog
-	route  planner.Route
-	graph  *planner.Graph
-	env    *tools.Env
-	reqs   map[string]planner.Requirement
+	e   *Engine
+	req Request
+	// requested is the mode the caller asked for: ModeAuto when auto
+	// mode chose req.Mode.
+	requested ledger.Mode
+	// modelOff, in model mode, says why the model is not called: the
+	// rules planner and synthesizer stand in for the whole run.
+	modelOff string
+	runID    string
+	scopes   []budget.Scope
+	start    time.Time
+	cat      *planner.Catalog
+	route    planner.Route
+	graph    *planner.Graph
+	env      *tools.Env
+	reqs     map[string]planner.Requirement
 	// gatherCtx ends at the gathering deadline: the wall-clock limit less
 	// what synthesis holds back.
 	gatherDeadline time.Time
@@ -76,11 +82,13 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	autoNote := ""
+	// Auto mode is resolved before the run is recorded, with what this
+	// engine has: the recorded mode is the one that runs.
+	requested, autoNote := req.Mode, ""
 	if req.Mode == ModeAuto {
-		mode, class := AutoMode(planner.RouteQuestion(req.Question, cat, req.Tickers))
+		mode, class := e.AutoMode(planner.RouteQuestion(req.Question, cat, req.Tickers))
 		req.Mode = mode
-		autoNote = fmt.Sprintf("auto mode: a question of class %s runs in %s mode, the path the evaluation found better for it (docs/evaluation.md)", class, mode)
+		autoNote = e.autoNote(class, mode)
 	}
 	run, resumed, err := e.cfg.Ledger.OpenRun(ctx, ledger.Run{ID: req.RunID, Question: req.Question, Mode: req.Mode, CorpusSnapshot: snapshot})
 	if err != nil {
@@ -90,13 +98,17 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 		if res, ok, err := e.recordedResult(ctx, run.ID); err != nil || ok {
 			return res, err
 		}
+		if requested == ModeAuto && run.Mode != req.Mode {
+			// Resolved when the run was first recorded: that mode holds.
+			autoNote = fmt.Sprintf("auto mode: the run was recorded in %s mode when it was first opened (by the queue, or by an engine configured otherwise), and continues in that mode", run.Mode)
+		}
 		req.Question, req.Mode = run.Question, run.Mode
 		if err := e.loadFigures(ctx, cat, docs, planner.RouteQuestion(req.Question, cat, req.Tickers).Issuers); err != nil {
 			return nil, err
 		}
 	}
 	rs := &runState{
-		e: e, req: req, runID: run.ID, start: start,
+		e: e, req: req, requested: requested, runID: run.ID, start: start,
 		scopes:      []budget.Scope{budget.RunScope(run.ID)},
 		cat:         cat,
 		reqs:        map[string]planner.Requirement{},
@@ -110,6 +122,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	if autoNote != "" {
 		rs.note(autoNote)
+		rs.event(ctx, ledger.EventDecision, "", 0, autoNote, nil)
 	}
 	rs.failedBefore = map[string]bool{}
 	if resumed {
@@ -166,8 +179,8 @@ func (rs *runState) execute(ctx context.Context) (*Result, error) {
 		return nil, fmt.Errorf("executor: set the run's budget: %w", err)
 	}
 	if rs.req.Mode == ledger.ModeModel {
-		if err := budget.CheckModels(limits, e.cfg.Prices, rs.models()...); err != nil {
-			return nil, &RequestError{"model", err.Error()}
+		if err := rs.checkModel(ctx, limits); err != nil {
+			return nil, err
 		}
 	}
 	holdCalls, holdTime := rs.holdback(limits)
@@ -205,6 +218,34 @@ func (rs *runState) execute(ctx context.Context) (*Result, error) {
 	return rs.synthesize(ctx)
 }
 
+// checkModel decides whether a model-mode run can call its model. A model
+// without a price under a spend limit is refused when model mode was asked
+// for; when auto mode chose it, the run goes on with the rules planner and
+// synthesizer, and says why. A run recorded in model mode that resumes on
+// an engine without a model does the same.
+func (rs *runState) checkModel(ctx context.Context, limits budget.Limits) error {
+	if rs.e.cfg.Model == nil {
+		rs.modelOff = "this engine has no model configured"
+	} else if err := budget.CheckModels(limits, rs.e.cfg.Prices, rs.models()...); err != nil {
+		if rs.requested != ModeAuto {
+			return &RequestError{"model", err.Error()}
+		}
+		rs.modelOff = fmt.Sprintf("the model cannot be priced (%v) and the run's spend is limited", err)
+	}
+	if rs.modelOff != "" {
+		msg := "model mode without a model call: " + rs.modelOff + "; the rules planner plans this run and the rules synthesizer writes its answer"
+		rs.note(msg)
+		rs.event(ctx, ledger.EventDecision, "", 0, msg, nil)
+	}
+	return nil
+}
+
+// useModel reports whether the run's planning and synthesis call the
+// model.
+func (rs *runState) useModel() bool {
+	return rs.req.Mode == ledger.ModeModel && rs.modelOff == ""
+}
+
 // models lists the models model mode calls.
 func (rs *runState) models() []string {
 	m := rs.e.cfg.Model
@@ -232,24 +273,49 @@ func (rs *runState) plan(ctx context.Context) error {
 	rules := &planner.RulesPlanner{MaxNodes: e.cfg.MaxNodes}
 	var g *planner.Graph
 	var err error
-	switch rs.req.Mode {
-	case ledger.ModeModel:
+	fellBack := ""
+	switch {
+	case rs.useModel():
 		mp := &planner.ModelPlanner{
 			Caller: rs.caller("plan"), Model: e.cfg.Model.Model, MaxTokens: e.cfg.Model.tokens("plan"),
 			Limits: planner.Limits{MaxNodes: e.cfg.MaxNodes}, Fallback: rules,
 		}
 		g, err = mp.Plan(ctx, rs.req.Question, rs.route, rs.cat)
-		if err != nil {
-			rs.note("model planner failed (" + err.Error() + "); planned with the rules planner")
+		switch {
+		case err != nil:
+			fellBack = "the model planner failed: " + err.Error()
 			g, err = rules.Plan(ctx, rs.req.Question, rs.route, rs.cat)
+			if err == nil {
+				g.Planner = fallbackPlanner
+			}
+		case g.Planner == fallbackPlanner:
+			// The planner's last note says why it fell back.
+			fellBack = "the model's plan could not be used"
+			if n := len(g.Notes); n > 0 {
+				fellBack = fallbackReason(g.Notes[n-1], "model planner: ", "; fell back to the rules planner")
+				g.Notes = g.Notes[:n-1]
+			}
+		case !strings.HasPrefix(g.Planner, "model:"):
+			rs.note("planning: the question names no issuer the corpus holds, so the rules planner planned it without a model call")
 		}
-	case ledger.ModeBaseline:
+	case rs.req.Mode == ledger.ModeBaseline:
 		g, err = baselinePlan(ctx, rules, rs.req.Question, rs.route, rs.cat)
+	case rs.req.Mode == ledger.ModeModel:
+		// checkModel said why the model is not called.
+		g, err = rules.Plan(ctx, rs.req.Question, rs.route, rs.cat)
+		if err == nil {
+			g.Planner = fallbackPlanner
+		}
 	default:
 		g, err = rules.Plan(ctx, rs.req.Question, rs.route, rs.cat)
 	}
 	if err != nil {
 		return fmt.Errorf("executor: plan: %w", err)
+	}
+	if fellBack != "" {
+		msg := "planning fell back to rules: " + fellBack + "; the rules planner planned this run"
+		rs.note(msg)
+		rs.event(ctx, ledger.EventDecision, "", 0, msg, nil)
 	}
 	if err := planner.Validate(g, planner.Limits{MaxNodes: e.cfg.MaxNodes}); err != nil {
 		return fmt.Errorf("executor: the plan is invalid: %w", err)
@@ -383,7 +449,7 @@ func (rs *runState) stopped(reqID string) bool {
 // keeps those inside the run's scope with fresh ids.
 func (rs *runState) replan(ctx context.Context, unmet []planner.Requirement, round int) []planner.Node {
 	var nodes []planner.Node
-	if rs.req.Mode == ledger.ModeModel {
+	if rs.useModel() {
 		mp := &planner.ModelPlanner{
 			Caller: rs.caller(fmt.Sprintf("replan-%d", round)), Model: rs.e.cfg.Model.Model, MaxTokens: rs.e.cfg.Model.tokens("plan"),
 			Limits: planner.Limits{MaxNodes: rs.e.cfg.MaxNodes},
@@ -397,9 +463,16 @@ func (rs *runState) replan(ctx context.Context, unmet []planner.Requirement, rou
 				rs.event(ctx, ledger.EventDecision, "", 0, n, nil)
 			}
 		}
-		if err != nil {
-			rs.note(fmt.Sprintf("model re-planning round %d failed: %v", round, err))
+		switch {
+		case err == nil:
+		case rs.halted() || ctx.Err() != nil || errors.Is(err, budget.ErrExhausted):
+			rs.note(fmt.Sprintf("model re-planning round %d stopped: %v", round, err))
 			nodes = nil
+		default:
+			msg := fmt.Sprintf("re-planning round %d fell back to rules: the model's call failed (%v); the rules planner re-planned the round", round, err)
+			rs.note(msg)
+			rs.event(ctx, ledger.EventDecision, "", 0, msg, nil)
+			nodes = planner.Replan(rs.graph, unmet, round)
 		}
 	} else {
 		nodes = planner.Replan(rs.graph, unmet, round)
@@ -547,30 +620,67 @@ func (rs *runState) synthesize(ctx context.Context) (*Result, error) {
 		BudgetExhausted: rs.exhaustedDim() != "", NotCovered: rs.route.NotCovered,
 	}
 	valid, report := validator.Validate(vin)
-	if rs.req.Mode == ledger.ModeModel && e.cfg.Model.GraderModel != "" {
+	if rs.useModel() && e.cfg.Model.GraderModel != "" {
 		valid, report, grade, unverified = rs.gradeLoop(sctx, in, valid, report)
 	}
 	return rs.finish(sctx, valid, report, &gradeInfo{grade: grade, unverified: unverified})
 }
 
-// answer runs the mode's synthesizer.
+// answer runs the mode's synthesizer. In model mode the rules synthesizer
+// stands in when the model's answer cannot be used, and a note says so;
+// the validator judges either answer alike.
 func (rs *runState) answer(ctx context.Context, in *synth.Input) (*validator.Answer, error) {
-	if rs.req.Mode != ledger.ModeModel {
+	if !rs.useModel() {
 		return synth.Rules{}.Synthesize(ctx, in)
 	}
-	m := &synth.Model{Caller: rs.caller("answer"), Model: rs.e.cfg.Model.Model, MaxTokens: rs.e.cfg.Model.tokens("answer"), Fallback: synth.Rules{}}
+	fb := &fallbackSynth{next: synth.Rules{}}
+	m := &synth.Model{Caller: rs.caller("answer"), Model: rs.e.cfg.Model.Model, MaxTokens: rs.e.cfg.Model.tokens("answer"), Fallback: fb}
 	ans, notes, err := m.SynthesizeNoted(ctx, in)
+	why := ""
+	if fb.used && len(notes) > 0 {
+		// The synthesizer's last note says why it fell back.
+		why = fallbackReason(notes[len(notes)-1], "model synthesizer: ", "; answered with the rules synthesizer")
+		notes = notes[:len(notes)-1]
+	}
 	for _, n := range notes {
 		rs.note(n)
 		rs.event(ctx, ledger.EventDecision, "", 0, n, nil)
 	}
 	if err != nil {
-		msg := "model synthesizer failed (" + err.Error() + "); answered with the rules synthesizer"
+		why = "the model synthesizer failed: " + err.Error()
+		ans, err = synth.Rules{}.Synthesize(ctx, in)
+	} else if fb.used && why == "" {
+		why = "the model's answer could not be used"
+	}
+	if why != "" {
+		msg := "synthesis fell back to rules: " + why + "; the rules synthesizer wrote this answer"
 		rs.note(msg)
 		rs.event(ctx, ledger.EventDecision, "", 0, msg, nil)
-		return synth.Rules{}.Synthesize(ctx, in)
 	}
-	return ans, nil
+	return ans, err
+}
+
+// fallbackPlanner is the Planner of a graph the rules planner made in
+// place of the model's.
+const fallbackPlanner = "rules (fallback)"
+
+// fallbackSynth is the model synthesizer's fallback; it records that it
+// was used.
+type fallbackSynth struct {
+	next synth.Synthesizer
+	used bool // set by Synthesize; the synthesizer calls it from one goroutine
+}
+
+func (f *fallbackSynth) Synthesize(ctx context.Context, in *synth.Input) (*validator.Answer, error) {
+	f.used = true
+	return f.next.Synthesize(ctx, in)
+}
+
+// fallbackReason is a planner's or synthesizer's note on why it fell back,
+// without its own words for who it was and what it did instead, which
+// the run's note says.
+func fallbackReason(note, who, instead string) string {
+	return strings.TrimSuffix(strings.TrimPrefix(note, who), instead)
 }
 
 type gradeInfo struct {

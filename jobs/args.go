@@ -22,14 +22,15 @@ const MaxAttempts = 5
 
 // RunArgs are a research run's job arguments, as River stores them.
 type RunArgs struct {
-	Tenant   string         `json:"tenant"`
-	RunID    string         `json:"run_id"`
-	Question string         `json:"question"`
-	Tickers  []string       `json:"tickers,omitempty"`
-	Mode     string         `json:"mode,omitempty"`   // rules, model or baseline; "" means rules
-	Limits   *budget.Limits `json:"limits,omitempty"` // nil means executor.DefaultLimits
-	MaxCalls int            `json:"max_calls,omitempty"`
-	BatchID  string         `json:"batch_id,omitempty"` // the batch that submitted the run, if any
+	Tenant        string         `json:"tenant"`
+	RunID         string         `json:"run_id"`
+	Question      string         `json:"question"`
+	Tickers       []string       `json:"tickers,omitempty"`
+	Mode          string         `json:"mode,omitempty"`           // rules, model or baseline, as recorded; "" means rules
+	RequestedMode string         `json:"requested_mode,omitempty"` // "auto" when auto mode chose Mode at submission
+	Limits        *budget.Limits `json:"limits,omitempty"`         // nil means executor.DefaultLimits
+	MaxCalls      int            `json:"max_calls,omitempty"`
+	BatchID       string         `json:"batch_id,omitempty"` // the batch that submitted the run, if any
 }
 
 // Kind is the job kind, "research_run".

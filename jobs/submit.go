@@ -31,6 +31,11 @@ type Submission struct {
 	Mode     string         // auto, rules, model or baseline; "" means auto (resolved when the run is recorded)
 	Limits   *budget.Limits // the run's budget; nil means executor.DefaultLimits
 	MaxCalls int            // model and tool calls in all; 0 means no cap beyond Limits
+	// ModelConfigured says the workers that run the job have a model
+	// (executor.Config.Model): auto mode then resolves to model mode for
+	// every question it does not refuse, as the workers' engines would
+	// (executor.AutoModeFor). False means the offline per-class choice.
+	ModelConfigured bool
 	// IdempotencyKey, when set, makes the submission safe to repeat: a key
 	// the tenant submitted before returns that run's id and enqueues
 	// nothing. At most MaxKeyLen bytes, no control characters.
@@ -205,11 +210,12 @@ func (q *queue) enqueue(ctx context.Context, tx pgx.Tx, batchID string, subs []S
 			out[i].reused = true
 			continue
 		}
+		requested := ""
 		if s.Mode == "" || ledger.Mode(s.Mode) == executor.ModeAuto {
 			// Auto mode is the default; the run is recorded with the mode
-			// that will run it.
-			mode, _ := executor.AutoMode(planner.RouteQuestion(s.Question, q.catalog, s.Tickers))
-			s.Mode = string(mode)
+			// that will run it, and the job says auto chose it.
+			mode, _ := executor.AutoModeFor(planner.RouteQuestion(s.Question, q.catalog, s.Tickers), s.ModelConfigured)
+			s.Mode, requested = string(mode), string(executor.ModeAuto)
 		}
 		_, resumed, err := q.ledger.OpenRunTx(ctx, tx, ledger.Run{
 			ID: runID, Question: s.Question, Mode: ledger.Mode(s.Mode), CorpusSnapshot: q.snapshot,
@@ -223,7 +229,7 @@ func (q *queue) enqueue(ctx context.Context, tx pgx.Tx, batchID string, subs []S
 		out[i].runID = runID
 		newRuns = append(newRuns, runID)
 		params = append(params, river.InsertManyParams{Args: RunArgs{
-			Tenant: q.tenant, RunID: runID, Question: s.Question, Tickers: s.Tickers, Mode: s.Mode,
+			Tenant: q.tenant, RunID: runID, Question: s.Question, Tickers: s.Tickers, Mode: s.Mode, RequestedMode: requested,
 			Limits: s.Limits, MaxCalls: s.MaxCalls, BatchID: batchID,
 		}})
 	}

@@ -185,9 +185,11 @@ func TestSubmitRefusesBadSubmissions(t *testing.T) {
 }
 
 // TestSubmitResolvesAutoMode: without a mode a submission runs in auto
-// mode, resolved when the run is recorded, so the recorded mode is the one
-// that runs: the planned graph for a comparison, the fixed pass for an
-// outlook question about one issuer.
+// mode, resolved when the run is recorded as the workers' engines resolve
+// it, so the recorded mode is the one that runs: without a model, the
+// planned graph for a comparison and the fixed pass for an outlook
+// question about one issuer; with one, model mode for every question but
+// a refused one. The job says auto chose the mode.
 func TestSubmitResolvesAutoMode(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -196,15 +198,21 @@ func TestSubmitResolvesAutoMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	const outlook = "Does Acme expect its gross margin pressure to persist?"
 	for _, tt := range []struct {
 		question, mode string
+		model          bool
 		want           ledger.Mode
 	}{
-		{questions[0], "", ledger.ModeRules},                                                    // a three-issuer comparison
-		{"Does Acme expect its gross margin pressure to persist?", "auto", ledger.ModeBaseline}, // outlook, one issuer
-		{"Does Acme expect its gross margin pressure to persist?", "rules", ledger.ModeRules},   // an explicit mode is kept
+		{questions[0], "", false, ledger.ModeRules},                 // a three-issuer comparison
+		{outlook, "auto", false, ledger.ModeBaseline},               // outlook, one issuer
+		{outlook, "rules", false, ledger.ModeRules},                 // an explicit mode is kept
+		{questions[0], "", true, ledger.ModeModel},                  // with a model, model mode
+		{outlook, "auto", true, ledger.ModeModel},                   // for every class
+		{"Should I buy Acme stock?", "", true, ledger.ModeBaseline}, // but a refusal, refused before any path
+		{outlook, "baseline", true, ledger.ModeBaseline},            // an explicit mode is kept
 	} {
-		id, err := Submit(ctx, pool, "acme", Submission{Question: tt.question, Mode: tt.mode})
+		id, err := Submit(ctx, pool, "acme", Submission{Question: tt.question, Mode: tt.mode, ModelConfigured: tt.model})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,7 +221,23 @@ func TestSubmitResolvesAutoMode(t *testing.T) {
 			t.Fatal(err)
 		}
 		if run.Mode != tt.want {
-			t.Errorf("%q in mode %q was recorded as %s; want %s", tt.question, tt.mode, run.Mode, tt.want)
+			t.Errorf("%q in mode %q (model %v) was recorded as %s; want %s", tt.question, tt.mode, tt.model, run.Mode, tt.want)
+		}
+		var raw []byte
+		if err := pool.QueryRow(ctx, `SELECT j.args FROM river_job j JOIN run_submissions s ON s.job_id = j.id
+			WHERE s.tenant_id = 'acme' AND s.run_id = $1`, id).Scan(&raw); err != nil {
+			t.Fatal(err)
+		}
+		var args RunArgs
+		if err := json.Unmarshal(raw, &args); err != nil {
+			t.Fatal(err)
+		}
+		wantRequested := ""
+		if tt.mode == "" || tt.mode == "auto" {
+			wantRequested = "auto"
+		}
+		if args.Mode != string(tt.want) || args.RequestedMode != wantRequested {
+			t.Errorf("%q in mode %q: job mode %q requested %q; want %s and %q", tt.question, tt.mode, args.Mode, args.RequestedMode, tt.want, wantRequested)
 		}
 	}
 }

@@ -192,8 +192,14 @@ func (rw *runWorker) Work(ctx context.Context, job *river.Job[RunArgs]) error {
 		log.Error("no engine for the tenant", "error", err.Error())
 		return err
 	}
+	mode := ledger.Mode(a.Mode)
+	if ledger.Mode(a.RequestedMode) == executor.ModeAuto {
+		// The run is recorded in the mode auto chose; the engine resumes
+		// it in that mode and names auto as the mode asked for.
+		mode = executor.ModeAuto
+	}
 	res, err := eng.Run(ctx, executor.Request{
-		RunID: a.RunID, Question: a.Question, Tickers: a.Tickers, Mode: ledger.Mode(a.Mode),
+		RunID: a.RunID, Question: a.Question, Tickers: a.Tickers, Mode: mode,
 		Limits: a.Limits, MaxCalls: a.MaxCalls,
 	})
 	if err == nil {

@@ -106,7 +106,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		t.Fatal(err)
 	}
 	logger := slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	cfg := Config{Logger: logger, Registry: h.reg, Metrics: h.metrics, PollInterval: 20 * time.Millisecond}
+	cfg := Config{Logger: logger, Registry: h.reg, Metrics: h.metrics, PollInterval: 20 * time.Millisecond, ModelConfigured: o.model != nil}
 	if !o.noWorker {
 		startWorker(t, pool, executor.Config{Model: o.model, Prices: configs.Prices()}, h.metrics, logger)
 	}

@@ -61,6 +61,11 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 			"model mode is not available: this server has no model configured (its operator sets OPENAI_BASE_URL and RESEARCH_MODEL); use mode rules or baseline")
 		return
 	}
+	withModel, err := s.autoWithModel(r.Context(), p, spec.mode)
+	if err != nil {
+		s.internalError(w, r, "check the daily spend", err)
+		return
+	}
 	adm, err := s.admit(r.Context(), p, string(spec.mode), spec.idemKey)
 	var le *LimitError
 	switch {
@@ -89,6 +94,7 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 	runID, err := s.cfg.Submit(ctx, s.pool, p.tenant.ID, jobs.Submission{
 		Question: spec.question, Tickers: spec.tickers, Mode: string(spec.mode),
 		Limits: &limits, MaxCalls: spec.limits.maxCalls, IdempotencyKey: spec.idemKey,
+		ModelConfigured: withModel,
 	})
 	if err != nil && !adm.pending {
 		if derr := s.dropAdmission(ctx, p.tenant.ID, adm.id); derr != nil {
@@ -114,9 +120,31 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 			slog.String("run_id", runID), slog.String("error", err.Error()))
 	}
 	s.metrics.runsSubmitted.WithLabelValues(string(spec.mode)).Inc()
-	s.log.Info("run queued", slog.String("request_id", info(r.Context()).id), slog.String("tenant", p.tenant.ID),
-		slog.String("run_id", runID), slog.String("mode", string(spec.mode)))
+	attrs := []any{slog.String("request_id", info(r.Context()).id), slog.String("tenant", p.tenant.ID),
+		slog.String("run_id", runID), slog.String("mode", string(spec.mode))}
+	if spec.mode == executor.ModeAuto {
+		// Whether auto mode could choose the model (not when the tenant's
+		// day has no money left for it).
+		attrs = append(attrs, slog.Bool("auto_with_model", withModel))
+	}
+	s.log.Info("run queued", attrs...)
 	s.acceptedRun(w, runID, spec.mode)
+}
+
+// autoWithModel says whether auto mode may resolve to model mode for the
+// tenant's run: the workers have a model and the tenant's day has money
+// left for it. A tenant whose daily spend is used up gets the offline
+// paths, as rules and baseline runs still work for it.
+func (s *Server) autoWithModel(ctx context.Context, p principal, mode ledger.Mode) (bool, error) {
+	if mode != executor.ModeAuto || !s.cfg.ModelConfigured {
+		return s.cfg.ModelConfigured, nil
+	}
+	err := s.checkDailySpend(ctx, p.tenant.ID, p.tenant.Limits.DailySpendUSD, s.now().UTC())
+	var le *LimitError
+	if errors.As(err, &le) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 func (s *Server) acceptedRun(w http.ResponseWriter, runID string, mode ledger.Mode) {

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -149,10 +152,12 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		"Research a question over the ingested filings: route it, plan a task graph of evidence\n"+
 			"requirements and tool calls, gather the evidence concurrently under the budget, and answer\n"+
 			"only with verbatim, cited evidence, or say what is missing. Progress goes to stderr.\n"+
-			"Modes: auto (the default: rules for figures, comparisons and issuers outside the corpus, baseline\n"+
-			"for explanations, outlook and causal questions, as docs/evaluation.md measured), rules (planned\n"+
-			"task graph, no model), baseline (one fixed retrieval pass and the extractive answer), model\n"+
-			"(planner and synthesizer are model calls; needs --base-url and --model).\n\n"+
+			"Modes: auto (the default: with a model configured, model mode, falling back to the rules planner\n"+
+			"and synthesizer where the model fails; without one, rules for figures, comparisons and issuers\n"+
+			"outside the corpus and baseline for explanations, outlook and causal questions, as\n"+
+			"docs/evaluation.md measured), rules (planned task graph, no model), baseline (one fixed retrieval\n"+
+			"pass and the extractive answer), model (planner and synthesizer are model calls; needs --base-url\n"+
+			"and --model). The result names the mode that ran and the question's class.\n\n"+
 			"Exit status: the run's end state, after the result is printed. 0 supported or partial (an\n"+
 			"answer); 3 insufficient_evidence; 4 conflicting_evidence; 5 budget_exhausted; 6 refused;\n"+
 			"1 an error, nothing answered (a flag value that is not valid too); 2 no question or an unknown\n"+
@@ -163,7 +168,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	mf.register(fs)
 	var tickers listFlag
 	fs.Var(&tickers, "tickers", "issuers to include besides those the question names (comma-separated)")
-	mode := fs.String("mode", "auto", "auto (per question class, the path the evaluation found better), rules, baseline or model")
+	mode := fs.String("mode", "auto", "auto (model mode with a model configured; otherwise per question class, the path the evaluation found better), rules, baseline or model")
 	budgetUSD := fs.String("budget-usd", "0.50", "the run's spend limit in USD (model calls)")
 	maxCalls := fs.Int("max-calls", 0, "model and tool calls in all; 0 means only the per-kind limits")
 	timeout := fs.Duration("timeout", 60*time.Second, "the run's wall-clock budget")
@@ -283,7 +288,7 @@ func askExit(status ledger.RunStatus) error {
 // sources, the gaps and the budget used.
 func writeReport(w io.Writer, r *executor.Result) error {
 	fmt.Fprintf(w, "Status: %s\n", r.Status)
-	fmt.Fprintf(w, "Run:    %s (%s mode, %d ms)\n\n", r.RunID, r.Mode, r.ElapsedMS)
+	fmt.Fprintf(w, "Run:    %s (%s)\n\n", r.RunID, runDetail(r))
 	fmt.Fprintln(w, r.Answer)
 	if len(r.Citations) > 0 {
 		fmt.Fprintln(w, "\nSources:")
@@ -329,39 +334,98 @@ func writeReport(w io.Writer, r *executor.Result) error {
 	return nil
 }
 
+// runDetail is how a run went, as the reports print it: "auto → model
+// mode, class comparison, 147 ms".
+func runDetail(r *executor.Result) string {
+	mode := string(r.Mode) + " mode"
+	if r.RequestedMode != "" && r.RequestedMode != r.Mode {
+		mode = string(r.RequestedMode) + " → " + mode
+	}
+	parts := []string{mode}
+	if r.Class != "" {
+		parts = append(parts, "class "+r.Class)
+	}
+	parts = append(parts, fmt.Sprintf("%d ms", r.ElapsedMS))
+	return strings.Join(parts, ", ")
+}
+
+// writeMarkdown prints the text report as Markdown: the status, the
+// answer, the sources as a numbered list with each excerpt quoted whole,
+// the figures, gaps, contradictions and notes, and the budget used. Text
+// from the filings and the answer is printed as it is, escaped only where
+// Markdown would read it as markup.
 func writeMarkdown(w io.Writer, r *executor.Result) error {
-	fmt.Fprintf(w, "**Status:** `%s` · run `%s` · %s mode · %d ms\n\n", r.Status, r.RunID, r.Mode, r.ElapsedMS)
-	fmt.Fprintln(w, r.Answer)
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "**Status:** `%s`\n\n", r.Status)
+	fmt.Fprintf(bw, "Run `%s` (%s)\n\n", r.RunID, runDetail(r))
+	if r.Answer != "" {
+		fmt.Fprintf(bw, "%s\n", mdBlock(r.Answer, ""))
+	}
 	if len(r.Citations) > 0 {
-		fmt.Fprintln(w, "\n| [n] | Ticker | Form | Period end | Section | Page | Excerpt |")
-		fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
-		for _, c := range r.Citations {
-			page := ""
-			if c.Page != nil {
-				page = fmt.Sprint(*c.Page)
+		fmt.Fprint(bw, "\n## Sources\n\n")
+		// The validator numbers citations 1..k; a list that is not so
+		// numbered is printed with its numbers in brackets, since Markdown
+		// renumbers an ordered list from its first item.
+		ordered := true
+		for i, c := range r.Citations {
+			if c.Index != r.Citations[0].Index+i {
+				ordered = false
 			}
-			fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", c.Index, c.Ticker, c.Form, c.PeriodEnd, c.Section, page,
-				strings.ReplaceAll(oneLine(c.Excerpt, 200), "|", "\\|"))
+		}
+		for i, c := range r.Citations {
+			if i > 0 {
+				fmt.Fprintln(bw)
+			}
+			// The item's quote is indented to its text.
+			marker := fmt.Sprintf("%d. ", c.Index)
+			indent := strings.Repeat(" ", len(marker))
+			if !ordered {
+				marker, indent = fmt.Sprintf("- \\[%d\\] ", c.Index), "  "
+			}
+			page := "no page"
+			if c.Page != nil {
+				page = fmt.Sprintf("page %d", *c.Page)
+			}
+			meta := []string{"**" + mdText(c.Ticker) + "**", mdText(c.Form)}
+			if c.PeriodEnd != "" {
+				meta = append(meta, "period end "+mdText(c.PeriodEnd))
+			}
+			if c.Section != "" {
+				meta = append(meta, mdText(c.Section))
+			}
+			meta = append(meta, page, "evidence `"+c.EvidenceID+"`")
+			fmt.Fprintf(bw, "%s%s\n\n", marker, strings.Join(meta, ", "))
+			fmt.Fprintf(bw, "%s\n", mdBlock(c.Excerpt, indent+"> "))
 		}
 	}
 	if len(r.Figures) > 0 {
-		fmt.Fprintln(w, "\n**Figures**")
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "| Issuer | Metric | Period | Value | Unit | Source |")
-		fmt.Fprintln(w, "|---|---|---|---:|---|---|")
+		fmt.Fprint(bw, "\n## Figures\n\n")
+		fmt.Fprintln(bw, "| Issuer | Metric | Period | Value | Unit | Source |")
+		fmt.Fprintln(bw, "|---|---|---|---:|---|---|")
 		for _, f := range r.Figures {
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", mdCell(f.Issuer), mdCell(f.Metric), mdCell(f.Period), f.Value.String(), mdCell(f.Unit), mdCell(figureSource(f)))
+			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s |\n", mdCell(f.Issuer), mdCell(f.Metric), mdCell(f.Period), f.Value.String(), mdCell(f.Unit), mdCell(figureSource(f)))
 		}
 	}
 	if len(r.Gaps) > 0 {
-		fmt.Fprintln(w, "\n**Gaps**")
-		fmt.Fprintln(w)
+		fmt.Fprint(bw, "\n## Gaps\n\n")
 		for _, g := range r.Gaps {
-			fmt.Fprintf(w, "- %s: %s\n", g.What, g.Why)
+			fmt.Fprintf(bw, "- %s: %s\n", mdText(g.What), mdText(g.Why))
 		}
 	}
-	fmt.Fprintf(w, "\n*Budget used:* %s\n", usedLine(r.Budget))
-	return nil
+	if len(r.Contradictions) > 0 {
+		fmt.Fprint(bw, "\n## Contradictions\n\n")
+		for _, c := range r.Contradictions {
+			fmt.Fprintf(bw, "- %s (%s)\n", mdText(c.Difference), mdText(strings.Join(c.EvidenceIDs, ", ")))
+		}
+	}
+	if len(r.Notes) > 0 {
+		fmt.Fprint(bw, "\n## Notes\n\n")
+		for _, n := range r.Notes {
+			fmt.Fprintf(bw, "- %s\n", mdText(n))
+		}
+	}
+	fmt.Fprintf(bw, "\n*Budget used:* %s\n", mdText(usedLine(r.Budget)))
+	return bw.Flush()
 }
 
 func writePlan(w io.Writer, p *executor.Plan, limits *budget.Limits) error {
@@ -432,7 +496,7 @@ func figureSource(f executor.Figure) string {
 
 // mdCell is s made safe for a markdown table cell.
 func mdCell(s string) string {
-	return strings.ReplaceAll(oneLine(s, 200), "|", "\\|")
+	return mdText(oneLine(s, 200))
 }
 
 func oneLine(s string, n int) string {
@@ -442,4 +506,135 @@ func oneLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// mdBlock is text (an answer, an excerpt) as Markdown lines, each after
+// prefix ("> " quotes it): every character kept, escaped only where
+// Markdown would read it as markup, each newline a hard line break ("\"
+// at the end of the line) and each blank line a paragraph break.
+func mdBlock(text, prefix string) string {
+	lines := strings.Split(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(text), "\n")
+	blank := func(i int) bool { return i >= len(lines) || strings.TrimSpace(lines[i]) == "" }
+	var b strings.Builder
+	for i, line := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if blank(i) {
+			b.WriteString(strings.TrimRight(prefix, " "))
+			continue
+		}
+		b.WriteString(prefix)
+		b.WriteString(mdLine(line, i == 0 || blank(i-1)))
+		if !blank(i + 1) {
+			b.WriteByte('\\')
+		}
+	}
+	return b.String()
+}
+
+// mdText is one line of text escaped for Markdown, as mdBlock escapes it;
+// a newline in it becomes a space.
+func mdText(s string) string {
+	return mdLine(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s), true)
+}
+
+var (
+	// mdEntity is what follows an '&' that Markdown reads as an entity.
+	mdEntity = regexp.MustCompile(`^&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});`)
+	// mdCitation is an answer's [n] marker, which Markdown prints as it is
+	// unless a link follows it.
+	mdCitation = regexp.MustCompile(`^\[[0-9]+\]`)
+	// mdListNumber is an ordered list item's start.
+	mdListNumber = regexp.MustCompile(`^[0-9]{1,9}[.)]([ \t]|$)`)
+	// mdHeading is an ATX heading's start.
+	mdHeading = regexp.MustCompile(`^#{1,6}([ \t]|$)`)
+)
+
+// mdLine escapes one line of text for Markdown: inline markup anywhere
+// (emphasis, code, links, HTML, entities, tables, strikethrough), and at
+// the start of a line what would begin a block (heading, quote, list,
+// rule, setext underline; at the start of a paragraph, indented code).
+func mdLine(line string, paragraphStart bool) string {
+	// Block markup: up to three spaces, then the marker.
+	lead := len(line) - len(strings.TrimLeft(line, " "))
+	rest := line[lead:]
+	switch {
+	case lead >= 4 || (lead < len(line) && line[lead] == '\t'):
+		if !paragraphStart {
+			return mdInline(line) // a continuation line's indentation is dropped, not code
+		}
+		// Indented code: the first blank becomes an entity, which
+		// Markdown does not count as indentation.
+		ent := "&#32;"
+		if line[0] == '\t' {
+			ent = "&#9;"
+		}
+		return ent + mdInline(line[1:])
+	case rest == "":
+		return line
+	case rest[0] == '>', // a quote
+		mdHeading.MatchString(rest),
+		(rest[0] == '-' || rest[0] == '+') && (len(rest) == 1 || rest[1] == ' ' || rest[1] == '\t'), // a list item
+		strings.Trim(rest, "- \t") == "" && strings.Contains(rest, "-"),                             // a rule, or a setext underline
+		!paragraphStart && strings.Trim(rest, "= \t") == "":                                         // a setext underline
+		return line[:lead] + "\\" + rest[:1] + mdInline(rest[1:])
+	case mdListNumber.MatchString(rest):
+		// Only a list that starts at 1 may interrupt a paragraph.
+		i := strings.IndexAny(rest, ".)")
+		if n, _ := strconv.Atoi(rest[:i]); paragraphStart || n == 1 {
+			return line[:lead] + rest[:i] + "\\" + mdInline(rest[i:])
+		}
+	}
+	return mdInline(line)
+}
+
+// mdInline escapes the inline markup of s.
+func mdInline(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '\\':
+			// A backslash escapes the punctuation after it, and one at the
+			// end of a line would break it.
+			if i+1 == len(s) || isASCIIPunct(s[i+1]) {
+				b.WriteByte('\\')
+			}
+		case '`', '*', '|', '~':
+			b.WriteByte('\\')
+		case '_':
+			// Only an underscore inside a word is never emphasis.
+			if i == 0 || i+1 == len(s) || !isWordByte(s[i-1]) || !isWordByte(s[i+1]) {
+				b.WriteByte('\\')
+			}
+		case '[':
+			if m := mdCitation.FindString(s[i:]); m == "" || strings.HasPrefix(s[i+len(m):], "(") || strings.HasPrefix(s[i+len(m):], ":") {
+				b.WriteByte('\\')
+			}
+		case '<':
+			if i+1 < len(s) && (isASCIILetter(s[i+1]) || strings.IndexByte("/!?", s[i+1]) >= 0) {
+				b.WriteByte('\\')
+			}
+		case '&':
+			if mdEntity.MatchString(s[i:]) {
+				b.WriteByte('\\')
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+func isASCIIPunct(c byte) bool {
+	return c < 0x80 && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0
+}
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// isWordByte reports whether c is an ASCII letter or digit. (A letter
+// beyond ASCII is not told apart from Unicode punctuation, beside which
+// an underscore may be emphasis; such an underscore is escaped.)
+func isWordByte(c byte) bool {
+	return isASCIILetter(c) || c >= '0' && c <= '9'
 }

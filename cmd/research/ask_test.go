@@ -52,8 +52,8 @@ func exerciseAsk(t *testing.T, storeArgs ...string) {
 	if v, ok := limits["calls"]; !ok || v != nil {
 		t.Errorf("budget.limits.calls is %#v; want null (no --max-calls)", v)
 	}
-	if res["run_id"] != "cli-run-1" || res["mode"] != "rules" {
-		t.Errorf("run_id %v mode %v", res["run_id"], res["mode"])
+	if res["run_id"] != "cli-run-1" || res["mode"] != "rules" || res["requested_mode"] != "auto" || res["class"] == nil {
+		t.Errorf("run_id %v mode %v requested_mode %v class %v; want auto's choice of rules, with the class", res["run_id"], res["mode"], res["requested_mode"], res["class"])
 	}
 	cits, _ := res["citations"].([]any)
 	if len(cits) == 0 {
@@ -260,7 +260,7 @@ func TestCLIAskFigures(t *testing.T) {
 
 	// The text and markdown reports show them as a table; a finished run's
 	// id returns its recorded answer, figures and all.
-	for _, tt := range []struct{ format, head string }{{"text", "Figures:"}, {"markdown", "**Figures**"}} {
+	for _, tt := range []struct{ format, head string }{{"text", "Figures:"}, {"markdown", "## Figures"}} {
 		code, out, errOut := runCLI(t, append([]string{"ask", q, "--quiet", "--format", tt.format, "--run-id", "figures-1"}, store...)...)
 		if code != 0 || !strings.Contains(out, tt.head) || !strings.Contains(out, "2024-01-01/2024-12-31") ||
 			!strings.Contains(out, "1000000000") || !strings.Contains(out, "derived from xbrl") {
