@@ -21,12 +21,20 @@ type figureCache struct {
 // catalog returns the planner's view of docs, with the figures of the
 // filings of the issuers question names (and tickers): those are the
 // filings a plan for it can read, and reading every filing's facts would
-// cost a Postgres run a query per filing for nothing.
+// cost a Postgres run a query per filing for nothing. The catalog also
+// holds the corpus's word and sentence statistics (built once per set of
+// documents), by which answers weigh the question's words and rank
+// boilerplate down.
 func (e *Engine) catalog(ctx context.Context, docs []corpus.Document, question string, tickers []string) (*planner.Catalog, error) {
 	cat := planner.NewCatalog(docs)
 	if err := e.loadFigures(ctx, cat, docs, planner.RouteQuestion(question, cat, tickers).Issuers); err != nil {
 		return nil, err
 	}
+	stats, err := e.textStats(ctx, docs)
+	if err != nil {
+		return nil, err
+	}
+	cat.SetTextStats(stats)
 	return cat, nil
 }
 

@@ -119,6 +119,7 @@ type Engine struct {
 
 	progressMu sync.Mutex // serializes cfg.Progress calls
 	figures    figureCache
+	stats      textStatsCache
 }
 
 // New returns an engine, or an error naming what the configuration lacks.

@@ -21,6 +21,8 @@ type Catalog struct {
 	// passagesOnly is set by WithoutFigures: a plan over it reads every
 	// figure from the passages that state it, never with lookup_fact.
 	passagesOnly bool
+
+	stats *TextStats // the corpus's word and sentence statistics; set by SetTextStats, nil when none
 }
 
 // NewCatalog builds a catalog from the documents of a corpus (as

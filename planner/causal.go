@@ -160,3 +160,22 @@ func allWithin(s string, groups [][]string, from, to int) bool {
 	}
 	return true
 }
+
+// Explains reports whether sentence gives a reason for one of terms: a
+// term stands before a connective that introduces a reason ("Total
+// revenue ... increased 22% ... due to an increase in advertising
+// revenue"), so the sentence is about the term and says why. A sentence
+// that names the term only inside the reason ("The increase was driven by
+// WhatsApp Business Platform revenue"), or gives no reason ("Our revenue
+// growth may not be sustainable"), does not explain it.
+func Explains(sentence string, terms []string) bool {
+	m := compileGroups([][]string{terms})
+	s := normalizeText(sentence)
+	at := termPositions(s, m.groups[0])
+	for _, k := range positionsOf(s, reasonConnectives) {
+		if anyBefore(at, k) {
+			return true
+		}
+	}
+	return false
+}

@@ -63,7 +63,7 @@ func (r Rules) Synthesize(ctx context.Context, in *Input) (*validator.Answer, er
 type writer struct {
 	in        *Input
 	maxQuotes int
-	qwords    []string // the question's content words, read on first use
+	rel       *planner.Relevance // the question's words and the corpus's statistics, made on first use
 	l         *ledger.RunLedger
 	reqs      []planner.Requirement
 	evidence  map[string]*ledger.Evidence
@@ -789,7 +789,7 @@ func (w *writer) passage(r planner.Requirement) []string {
 	causal := planner.IsCausal(r)
 	type cand struct {
 		sentence, id string
-		score        int
+		score        float64
 	}
 	var cands []cand
 	seen := map[string]bool{}
@@ -810,13 +810,13 @@ func (w *writer) passage(r planner.Requirement) []string {
 				continue
 			}
 			seen[key] = true
-			cands = append(cands, cand{s, id, countTerms(s, groups) + 2*w.questionHits(s) - frontMatter(e)})
+			cands = append(cands, cand{s, id, w.rank(s, e, groups)})
 		}
 	}
 	// Whole sentences first: a passage that starts mid-sentence yields a
 	// fragment, quoted only when no whole sentence holds the words.
 	slices.SortStableFunc(cands, func(a, b cand) int {
-		return cmp.Or(cmp.Compare(fragment(a.sentence), fragment(b.sentence)), b.score-a.score)
+		return cmp.Or(cmp.Compare(fragment(a.sentence), fragment(b.sentence)), cmp.Compare(b.score, a.score))
 	})
 	// The cap is on explanations, outlook and risks together; passages
 	// stating a figure count apart.
@@ -1031,27 +1031,24 @@ func frontMatter(e *ledger.Evidence) int {
 	return 0
 }
 
-// questionHits counts the question's own content words a sentence holds
-// (a word's first five letters standing for its forms), so that of the
-// sentences on the topic, those on the point asked rank first.
-func (w *writer) questionHits(s string) int {
-	if w.qwords == nil {
-		w.qwords = planner.QuestionWords(w.in.Question, w.in.Catalog, w.in.Route.Issuers)
-		if w.qwords == nil {
-			w.qwords = []string{}
-		}
+// rank orders the sentences meeting a passage condition: the condition's
+// words it holds (at most four count), plus its relevance to the question
+// itself (the share of the question's own words it holds, each weighted by
+// how rare it is in filings: six points for all of them), less what of it
+// is boilerplate (a shape many issuers' filings share: up to four points)
+// and a front-matter penalty; a sentence that gives the reason for the
+// topic (planner.Explains) gains three points for an explanation.
+func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
+	if w.rel == nil {
+		w.rel = planner.NewRelevance(w.in.Question, w.in.Catalog, w.in.Route.Issuers)
 	}
-	lower := strings.ToLower(validator.Normalize(s))
-	n := 0
-	for _, q := range w.qwords {
-		if len(q) > 5 {
-			q = q[:5]
-		}
-		if strings.Contains(lower, q) {
-			n++
-		}
+	score := float64(min(countTerms(s, groups), 4)) + 6*w.rel.Score(s) - 4*w.rel.Boilerplate(s) - float64(frontMatter(e))
+	// An explanation is best met by a sentence about the topic that gives
+	// its reason, not one naming the topic inside another's reason.
+	if len(groups) > 1 && sameSet(groups[len(groups)-1], planner.DriverWords) && planner.Explains(s, groups[0]) {
+		score += 3
 	}
-	return n
+	return score
 }
 
 func countTerms(s string, groups [][]string) int {

@@ -1,0 +1,54 @@
+package planner
+
+import "testing"
+
+// A rare word of the question counts for more than a common one: a
+// sentence holding only the common word ("rate") scores below one holding
+// the rare one ("turnover").
+func TestRelevanceWeighsRareWords(t *testing.T) {
+	var docs []StatsDoc
+	for i, issuer := range []string{"AAA", "BBB", "CCC", "DDD"} {
+		text := "The interest rate rose. Our tax rate fell."
+		if i == 0 {
+			text += " Employee turnover was low."
+		}
+		docs = append(docs, StatsDoc{ID: issuer, Issuer: issuer, Text: text})
+	}
+	cat := NewCatalog(nil)
+	cat.SetTextStats(NewTextStats(docs))
+	r := NewRelevance("What is the employee turnover rate?", cat, nil)
+	if r.Words() != 3 {
+		t.Fatalf("words = %d; want employee, turnover, rate", r.Words())
+	}
+	common := r.Score("The interest rate rose.")
+	rare := r.Score("Employee turnover was low.")
+	if !(rare > 0.5 && common < 0.3 && rare > common) {
+		t.Errorf("score of the rare words %.2f, of the common word %.2f", rare, common)
+	}
+	if all := r.Score("Employee turnover rate was low."); all != 1 {
+		t.Errorf("a sentence with every word scores %.2f; want 1", all)
+	}
+	var none *Relevance
+	if none.Score("anything") != 1 || none.Boilerplate("anything") != 0 || none.Words() != 0 {
+		t.Error("a nil Relevance scores every sentence 1 and nothing as boilerplate")
+	}
+}
+
+func TestExplains(t *testing.T) {
+	revenue := []string{"revenue", "net sales"}
+	tests := []struct {
+		sentence string
+		want     bool
+	}{
+		{"Total revenue for 2024 was $164.50 billion, an increase of 22% compared to 2023, due to an increase in advertising revenue.", true},
+		{"The increase was primarily driven by WhatsApp Business Platform revenue.", false},
+		{"Our revenue growth may not be sustainable, and our percentage growth rates may decrease.", false},
+		{"The sales growth primarily reflects increased unit sales.", false},
+		{"Net sales increased 11% primarily reflecting increased unit sales.", true},
+	}
+	for _, tc := range tests {
+		if got := Explains(tc.sentence, revenue); got != tc.want {
+			t.Errorf("Explains(%q) = %v; want %v", tc.sentence, got, tc.want)
+		}
+	}
+}

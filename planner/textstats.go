@@ -1,0 +1,608 @@
+package planner
+
+import (
+	"container/heap"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// StatsDoc is one filing as NewTextStats counts it.
+type StatsDoc struct {
+	ID     string // the document's id
+	Issuer string // its issuer's ticker; "" makes the document an issuer of its own
+	Text   string // canonical text: prose, and table rows whose cells are joined by " | "
+	// Names are the issuer's own names and tickers ("Apple Inc.",
+	// "AAPL"), masked in sentence shapes; their forms without a legal
+	// suffix ("Apple") are masked too.
+	Names []string
+}
+
+// TextStats is what a corpus says of its words and sentences: how many of
+// its documents use each word (for IDF), and which sentence shapes recur
+// across its issuers (boilerplate). It is immutable once built, so any
+// number of goroutines may read it; a nil *TextStats is valid and knows
+// nothing (IDF 1, Boilerplate 0).
+type TextStats struct {
+	docs, issuers int
+	df            map[string]int32 // WordKey -> documents holding the word
+	// common holds, sorted, the hashes of the shingles that filings of at
+	// least commonIssuers(issuers) issuers hold.
+	common []uint64
+	names  nameMask
+}
+
+// Shingle size and the share of issuers that makes a shingle common.
+const (
+	shingleWords   = 5
+	commonMin      = 3   // a shingle is common in no fewer issuers than this
+	commonFraction = 0.3 // nor in fewer than this share of the issuers
+)
+
+// commonIssuers returns how many issuers must hold a shingle for it to be
+// common: max(3, ⌈30% of issuers⌉). With fewer than 3 issuers nothing is.
+func commonIssuers(issuers int) int {
+	return max(commonMin, int(math.Ceil(commonFraction*float64(issuers)-1e-9)))
+}
+
+// NewTextStats counts docs: the documents holding each word (by WordKey,
+// over the whole text, tables included), and the shingles of the shapes of
+// their sentences (see Boilerplate), keeping those common across issuers.
+// Sentences come from Sentences over the text without its table rows
+// (lines holding " | "). The result depends on docs alone, not their order.
+func NewTextStats(docs []StatsDoc) *TextStats {
+	s := &TextStats{docs: len(docs), df: map[string]int32{}}
+	var names []string
+	for _, d := range docs {
+		names = append(names, d.Names...)
+	}
+	s.names = newNameMask(names)
+
+	byIssuer := map[string][]uint64{} // issuer -> its documents' shingles, sorted, distinct
+	seen := map[string]struct{}{}
+	keys := map[string]string{} // the keys of df, by themselves
+	var (
+		toks  []shapeToken
+		words []string
+		doc   []uint64
+	)
+	for _, d := range docs {
+		clear(seen)
+		for w := range textWords(d.Text) {
+			seen[WordKey(w)] = struct{}{}
+		}
+		for k := range seen {
+			// Count under a copy of the key, not a slice of the text, which
+			// the map would keep: assigning to a string key stores the key
+			// given, so every count goes through the one copy.
+			c, ok := keys[k]
+			if !ok {
+				c = strings.Clone(k)
+				keys[c] = c
+			}
+			s.df[c]++
+		}
+
+		doc = doc[:0]
+		for _, sen := range Sentences(withoutTables(d.Text)) {
+			toks, words = s.shape(toks[:0], words, sen)
+			doc = appendShingles(doc, toks)
+		}
+		slices.Sort(doc)
+		doc = slices.Compact(doc)
+		issuer := d.Issuer
+		if issuer == "" {
+			issuer = "\x00" + d.ID
+		}
+		byIssuer[issuer] = mergeSorted(byIssuer[issuer], doc)
+	}
+	s.issuers = len(byIssuer)
+	if s.issuers < commonMin {
+		return s
+	}
+
+	sets := make([][]uint64, 0, len(byIssuer))
+	for _, sh := range byIssuer {
+		sets = append(sets, sh)
+	}
+	s.common = heldByAtLeast(sets, commonIssuers(s.issuers))
+	return s
+}
+
+// Documents returns the number of documents counted.
+func (s *TextStats) Documents() int {
+	if s == nil {
+		return 0
+	}
+	return s.docs
+}
+
+// Issuers returns the number of distinct issuers counted (a document
+// without one counts as its own).
+func (s *TextStats) Issuers() int {
+	if s == nil {
+		return 0
+	}
+	return s.issuers
+}
+
+// IDF returns the smoothed inverse document frequency of word (by its
+// WordKey): ln((N+1)/(df+1)) + 1 over N documents, df of which use it. A
+// word no document uses gets the largest value, ln(N+1) + 1; a nil
+// *TextStats returns 1 for every word.
+func (s *TextStats) IDF(word string) float64 {
+	if s == nil {
+		return 1
+	}
+	df := s.df[WordKey(word)]
+	return math.Log(float64(s.docs+1)/float64(df+1)) + 1
+}
+
+// Boilerplate returns how much of sentence's shape recurs across issuers,
+// in [0, 1]: the share of its shingles that are common.
+//
+// A sentence's shape is its words by WordKey, with each number replaced by
+// a placeholder, and each name of an issuer (StatsDoc.Names, written with
+// a capital, or in capitals for a ticker) and each generic self-reference
+// ("we", "our", "us", a capitalized "Company" or "Registrant") by another.
+// Its shingles are its runs of 5 words that span no number: numbers carry
+// a sentence's facts, and with them masked "$6.0 billion and $3.0 billion
+// as of June 30" would be a shape every issuer shares. A shingle is common
+// when the filings of at least max(3, ⌈30%⌉ of) the issuers hold it; with
+// fewer than 3 issuers none is. So "Apple Inc. assumes no obligation to
+// update any forward-looking statements" and "We assume no obligation..."
+// share one shape, common when enough issuers write it. A sentence of
+// under 5 words, one whose every run of 5 spans a number, and a nil
+// *TextStats give 0.
+func (s *TextStats) Boilerplate(sentence string) float64 {
+	if s == nil || len(s.common) == 0 {
+		return 0
+	}
+	toks, _ := s.shape(nil, nil, sentence)
+	return s.shapeBoilerplate(toks)
+}
+
+// shapeBoilerplate is Boilerplate of a sentence's shape.
+func (s *TextStats) shapeBoilerplate(toks []shapeToken) float64 {
+	if len(toks) < shingleWords {
+		return 0
+	}
+	sh := appendShingles(nil, toks)
+	common := 0
+	for _, h := range sh {
+		if _, ok := slices.BinarySearch(s.common, h); ok {
+			common++
+		}
+	}
+	if len(sh) == 0 {
+		return 0
+	}
+	return float64(common) / float64(len(sh))
+}
+
+// SetTextStats gives the catalog the corpus's word and sentence statistics.
+func (c *Catalog) SetTextStats(s *TextStats) { c.stats = s }
+
+// TextStats returns the statistics SetTextStats gave, or nil (which
+// callers may use as it is: it knows nothing).
+func (c *Catalog) TextStats() *TextStats {
+	if c == nil {
+		return nil
+	}
+	return c.stats
+}
+
+// --- words ---
+
+// keyLen caps a WordKey.
+const keyLen = 7
+
+// WordKey returns the key word is counted under. It is word in lower case
+// without a possessive "'s"; a word of ASCII letters is then stemmed
+// lightly and cut to 7 letters, so "margin" and "margins", "increase",
+// "increased", "increasing" and "increases", "expect", "expected" and
+// "expectations" share a key. Stemming, in order:
+//
+//  1. a plural: "-ies" -> "-y", "-sses" -> "-ss", "-xes", "-ches" and
+//     "-shes" lose "-es", else a final "s" goes unless after "s", "u" or
+//     "i" ("loss", "status", "basis" stay);
+//  2. while a rule applies: "-ation" goes when 4 letters stay, "-ment"
+//     when 6 do ("investment" -> "invest"; "segment", "statement" stay),
+//     "-ied" -> "-y", "-ly" goes when 4 letters stay ("only", "early"
+//     stay), "-ing" and "-ed" go when the stem keeps a vowel and 3
+//     letters (2 for a vowel and a consonant: "used"), though not "-eed"
+//     ("need", "proceed"); after "-ing" or "-ed" a doubled final
+//     consonant other than l, s, z or f is undoubled ("planned" -> "plan"),
+//     and a 3-letter stem of consonant, vowel, consonant gets back its
+//     "e" ("based" -> "base", "using" -> "use");
+//  3. a final "e" goes when 4 letters stay ("increase" -> "increas";
+//     "base", "note" and "sale" stay).
+//
+// The cut at 7 letters joins the forms of a family the rules miss
+// ("develop", "developer", "development"; "depreciate", "depreciation")
+// at the price of a few strangers ("internal" and "international"). Words
+// with digits or letters outside ASCII are only lower-cased.
+func WordKey(w string) string {
+	w = strings.ToLower(w)
+	w = trimPossessive(w)
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return w
+		}
+	}
+	if len(w) >= 4 {
+		w = stem(w)
+	}
+	if len(w) > keyLen {
+		w = w[:keyLen]
+	}
+	return w
+}
+
+func trimPossessive(w string) string {
+	for _, p := range []string{"'s", "’s", "'S", "’S"} {
+		if t, ok := strings.CutSuffix(w, p); ok && t != "" {
+			return t
+		}
+	}
+	return w
+}
+
+// stem strips w (lower-case ASCII letters) as WordKey says.
+func stem(w string) string {
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) >= 5:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && len(w) >= 4 && !strings.ContainsRune("sui", rune(w[len(w)-2])):
+		w = w[:len(w)-1]
+	}
+	for {
+		next, ok := stemOnce(w)
+		if !ok {
+			break
+		}
+		w = next
+	}
+	if len(w) >= 5 && w[len(w)-1] == 'e' {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+func stemOnce(w string) (string, bool) {
+	if t, ok := strings.CutSuffix(w, "ation"); ok && len(t) >= 4 {
+		return t, true
+	}
+	if t, ok := strings.CutSuffix(w, "ment"); ok && len(t) >= 6 {
+		return t, true
+	}
+	if t, ok := strings.CutSuffix(w, "ied"); ok && len(t) >= 2 {
+		return t + "y", true
+	}
+	if t, ok := strings.CutSuffix(w, "ly"); ok && len(t) >= 4 {
+		return t, true
+	}
+	for _, suf := range []string{"ing", "ed"} {
+		t, ok := strings.CutSuffix(w, suf)
+		if !ok || !strings.ContainsAny(t, "aeiouy") || (suf == "ed" && strings.HasSuffix(t, "e")) {
+			continue
+		}
+		switch n := len(t); {
+		case n >= 4 && t[n-1] == t[n-2] && !isVowel(t[n-1]) && !strings.ContainsRune("lszf", rune(t[n-1])):
+			return t[:n-1], true
+		case n == 3 && !isVowel(t[0]) && isVowel(t[1]) && !isVowel(t[2]) && !strings.ContainsRune("wxy", rune(t[2])):
+			return t + "e", true
+		case n == 2 && isVowel(t[0]) && !isVowel(t[1]) && !strings.ContainsRune("wxy", rune(t[1])):
+			return t + "e", true
+		case n >= 3:
+			return t, true
+		}
+	}
+	return w, false
+}
+
+func isVowel(b byte) bool { return strings.IndexByte("aeiou", b) >= 0 }
+
+// textWords yields the words of text: runs of letters and digits, with the
+// separators of a number ("391,035", "46.2") and apostrophes inside a word
+// kept.
+func textWords(text string) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		start := -1
+		for i := 0; i <= len(text); {
+			r, size := rune(0), 1
+			if i < len(text) {
+				r, size = utf8.DecodeRuneInString(text[i:])
+			}
+			word := unicode.IsLetter(r) || unicode.IsDigit(r)
+			if !word && start >= 0 && i+size < len(text) && (r == '.' || r == ',' || r == '\'' || r == '’') {
+				prev, _ := utf8.DecodeLastRuneInString(text[:i])
+				next, _ := utf8.DecodeRuneInString(text[i+size:])
+				if r == '.' || r == ',' {
+					word = unicode.IsDigit(prev) && unicode.IsDigit(next)
+				} else {
+					word = unicode.IsLetter(prev) && unicode.IsLetter(next)
+				}
+			}
+			switch {
+			case word && start < 0:
+				start = i
+			case !word && start >= 0:
+				if !yield(text[start:i]) {
+					return
+				}
+				start = -1
+			}
+			i += size
+		}
+	}
+}
+
+// withoutTables returns text with its table rows (lines holding " | ")
+// blanked, so no sentence runs into a table.
+func withoutTables(text string) string {
+	if !strings.Contains(text, " | ") {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	for line := range strings.Lines(text) {
+		if strings.Contains(line, " | ") {
+			b.WriteByte('\n')
+			continue
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// --- shapes ---
+
+// Placeholders of a shape; no word spells them.
+const (
+	numberWord = "#"
+	selfWord   = "@"
+)
+
+// shapeToken is a word of a sentence's shape and its hash.
+type shapeToken struct {
+	word string
+	hash uint64
+}
+
+// selfWords refer to the filer whatever its name.
+var selfWords = map[string]bool{"we": true, "us": true, "our": true, "ours": true, "ourselves": true}
+
+// selfTitles refer to the filer when capitalized ("the Company").
+var selfTitles = map[string]bool{"company": true, "registrant": true}
+
+// shape appends the shape of sentence to dst: see Boilerplate. words is
+// scratch space for the words as written, returned for reuse.
+func (s *TextStats) shape(dst []shapeToken, words []string, sentence string) ([]shapeToken, []string) {
+	words = words[:0]
+	for w := range textWords(sentence) {
+		words = append(words, trimPossessive(w))
+	}
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		lower := strings.ToLower(w)
+		switch {
+		case strings.ContainsFunc(w, unicode.IsDigit):
+			lower = numberWord
+		case selfWords[lower] || selfTitles[lower] && startsUpper(w):
+			lower = selfWord
+		default:
+			if n := s.names.match(words[i:]); n > 0 {
+				lower = selfWord
+				i += n - 1
+			} else {
+				lower = WordKey(lower)
+			}
+		}
+		dst = append(dst, shapeToken{lower, hashWord(lower)})
+	}
+	return dst, words
+}
+
+func startsUpper(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
+// appendShingles appends the hashes of the shingles of toks to dst,
+// leaving out those that span a number: numbers carry a sentence's facts,
+// and with them masked "$6.0 billion and $3.0 billion as of June 30" would
+// be a shape every issuer shares.
+func appendShingles(dst []uint64, toks []shapeToken) []uint64 {
+	next := 0 // the first window that can start after the latest number
+	for i, t := range toks {
+		if t.word == numberWord {
+			next = i + 1
+			continue
+		}
+		start := i - shingleWords + 1
+		if start < next {
+			continue
+		}
+		h := uint64(fnvOffset)
+		for _, t := range toks[start : i+1] {
+			h = (h ^ t.hash) * fnvPrime
+		}
+		dst = append(dst, mix(h))
+	}
+	return dst
+}
+
+// FNV-1a, 64 bits.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func hashWord(w string) uint64 {
+	h := uint64(fnvOffset)
+	for i := 0; i < len(w); i++ {
+		h = (h ^ uint64(w[i])) * fnvPrime
+	}
+	return h
+}
+
+// mix is splitmix64's finalizer: it spreads a hash's bits.
+func mix(h uint64) uint64 {
+	h ^= h >> 30
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 27
+	h *= 0x94d049bb133111eb
+	return h ^ h>>31
+}
+
+// heldByAtLeast returns, sorted, the values that at least need of sets
+// (each sorted and distinct) hold. It merges the sets as they are, so the
+// count needs no more memory than a heap of cursors.
+func heldByAtLeast(sets [][]uint64, need int) []uint64 {
+	h := make(cursors, 0, len(sets))
+	for _, set := range sets {
+		if len(set) > 0 {
+			h = append(h, set)
+		}
+	}
+	heap.Init(&h)
+	var out []uint64
+	for len(h) > 0 {
+		v, n := h[0][0], 0
+		for len(h) > 0 && h[0][0] == v {
+			n++
+			if h[0] = h[0][1:]; len(h[0]) == 0 {
+				heap.Pop(&h)
+			} else {
+				heap.Fix(&h, 0)
+			}
+		}
+		if n >= need {
+			out = append(out, v)
+		}
+	}
+	return slices.Clip(out)
+}
+
+// cursors is a min-heap of sorted sets by their first values.
+type cursors [][]uint64
+
+func (h cursors) Len() int           { return len(h) }
+func (h cursors) Less(i, j int) bool { return h[i][0] < h[j][0] }
+func (h cursors) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *cursors) Push(x any)        { *h = append(*h, x.([]uint64)) }
+func (h *cursors) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// mergeSorted returns the union of sorted, distinct a and b.
+func mergeSorted(a, b []uint64) []uint64 {
+	if len(a) == 0 {
+		return slices.Clone(b)
+	}
+	out := make([]uint64, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case a[i] > b[j]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}
+
+// nameMask finds issuers' names in a sentence's words.
+type nameMask struct {
+	names map[string][]maskName // by the first word, lower-case; longest first
+}
+
+// maskName is a name as words, lower-case; a ticker matches only when
+// written in capitals, another name only when its first word has a capital
+// ("Apple", "eBay", not "apple").
+type maskName struct {
+	words  []string
+	ticker bool
+}
+
+// newNameMask indexes names and their forms without a legal suffix
+// ("Apple Inc." and "Apple").
+func newNameMask(names []string) nameMask {
+	m := nameMask{names: map[string][]maskName{}}
+	add := func(name string, ticker bool) {
+		var words []string
+		for w := range textWords(name) {
+			words = append(words, strings.ToLower(trimPossessive(w)))
+		}
+		if len(words) == 0 || strings.ContainsFunc(words[0], unicode.IsDigit) {
+			return
+		}
+		n := maskName{words, ticker}
+		list := m.names[words[0]]
+		if slices.ContainsFunc(list, func(o maskName) bool { return o.ticker == ticker && slices.Equal(o.words, words) }) {
+			return
+		}
+		list = append(list, n)
+		slices.SortStableFunc(list, func(a, b maskName) int { return len(b.words) - len(a.words) })
+		m.names[words[0]] = list
+	}
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		ticker := !strings.ContainsAny(n, " .,") && strings.ToUpper(n) == n && len(n) <= 6
+		add(n, ticker)
+		if !ticker {
+			if short := shortName(n); short != "" {
+				add(short, false)
+			}
+		}
+	}
+	return m
+}
+
+// match returns how many of words (as written) a name spans from the
+// first, or 0.
+func (m nameMask) match(words []string) int {
+	if len(m.names) == 0 || len(words) == 0 {
+		return 0
+	}
+	first := strings.ToLower(words[0])
+	for _, n := range m.names[first] {
+		if len(n.words) > len(words) {
+			continue
+		}
+		if n.ticker && words[0] != strings.ToUpper(words[0]) || !n.ticker && words[0] == first {
+			continue
+		}
+		ok := true
+		for k := 1; k < len(n.words); k++ {
+			if strings.ToLower(words[k]) != n.words[k] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return len(n.words)
+		}
+	}
+	return 0
+}
