@@ -41,9 +41,13 @@ type Check struct {
 
 // ItemResult is one golden item run in one mode, with every check.
 type ItemResult struct {
-	ID       string             `json:"id"`
-	Class    Class              `json:"class"`
-	Mode     ledger.Mode        `json:"mode"`
+	ID    string      `json:"id"`
+	Class Class       `json:"class"`
+	Mode  ledger.Mode `json:"mode"`
+	// Split is tune or test for an item of the golden split, paraphrase
+	// for a paraphrase of a test item, and "" for an item the split does
+	// not name (a custom golden file).
+	Split    Split              `json:"split"`
 	Question string             `json:"question"`
 	RunID    string             `json:"run_id,omitempty"`
 	Status   ledger.RunStatus   `json:"status,omitempty"`
@@ -54,8 +58,13 @@ type ItemResult struct {
 	Citations int `json:"citations"`
 	// ValidCitations counts the citations that are evidence of the run
 	// and verbatim.
-	ValidCitations int      `json:"valid_citations"`
-	CitedIssuers   []string `json:"cited_issuers"`
+	ValidCitations int `json:"valid_citations"`
+	// SupportingCitations counts the citations whose excerpt supports the
+	// item (see CitationSupport); CitationSupport gives, per citation in
+	// order, the rule that held, or "" when none did.
+	SupportingCitations int           `json:"supporting_citations"`
+	CitationSupport     []SupportRule `json:"citation_support,omitempty"`
+	CitedIssuers        []string      `json:"cited_issuers"`
 	// IssuersCovered is the share of the required issuers cited; nil when
 	// the item requires none.
 	IssuersCovered *float64 `json:"issuers_covered,omitempty"`
@@ -104,6 +113,10 @@ type RunOpts struct {
 	// Progress, when set, is told about each item as it finishes; calls
 	// are serialised.
 	Progress func(done, total int, r *ItemResult)
+	// Halves assigns each item its split (tune or test); nil puts every
+	// item but paraphrases in SplitAll. Paraphrases are SplitParaphrase
+	// either way.
+	Halves *Halves
 	// RunIDPrefix starts every run id; "" means "eval".
 	RunIDPrefix string
 	Now         func() time.Time // nil means time.Now
@@ -151,6 +164,7 @@ func RunGolden(ctx context.Context, eng *executor.Engine, lg ledger.Store, items
 				}
 				var res *executor.Result
 				*slot, res = runItem(gctx, eng, lg, it, mode, runID, o.Limits)
+				slot.Split = o.Halves.SplitOf(it)
 				if o.Judge != nil {
 					slot.Judge = o.Judge.Score(gctx, it, res)
 				}
@@ -228,6 +242,12 @@ func fillResult(r *ItemResult, it GoldenItem, res *executor.Result, led *ledger.
 		r.IssuersCovered = &share
 	}
 	r.Checks, r.ValidCitations = CheckResult(it, res, led)
+	r.CitationSupport = CitationSupport(it, res, led)
+	for _, rule := range r.CitationSupport {
+		if rule != SupportNone {
+			r.SupportingCitations++
+		}
+	}
 	r.Passed = true
 	for _, c := range r.Checks {
 		r.Passed = r.Passed && c.Passed

@@ -83,6 +83,10 @@ type GoldenItem struct {
 	Tools []string `json:"tools,omitempty"`
 	// Note says where the expectation comes from and why the statuses.
 	Note string `json:"note"`
+	// ParaphraseOf names the golden item this one rewords (an item of
+	// golden_paraphrases.jsonl): it keeps every field of the original but
+	// id and question, and its id is p and the original's digits.
+	ParaphraseOf string `json:"paraphrase_of,omitempty"`
 }
 
 // ExpectsRefusal reports whether the item must be refused.
@@ -153,13 +157,25 @@ func (e Evidence) MatchesText(doc corpus.Document, text string) bool {
 	return false
 }
 
-var goldenID = regexp.MustCompile(`^g[0-9]{3}$`)
+var (
+	goldenID     = regexp.MustCompile(`^g[0-9]{3}$`)
+	paraphraseID = regexp.MustCompile(`^p[0-9]{3}$`)
+)
 
-// Validate checks an item on its own; errors name the field.
+// Validate checks an item on its own; errors name the field. An item's id
+// is g and three digits; a paraphrase's (ParaphraseOf set) is p and the
+// digits of the golden id it rewords. Whether that original exists, is in
+// the test half and has the same class is for Halves.CheckParaphrases.
 func (it *GoldenItem) Validate() error {
 	switch {
-	case !goldenID.MatchString(it.ID):
-		return fmt.Errorf("id %q: want g and three digits, e.g. g001", it.ID)
+	case it.ParaphraseOf == "" && !goldenID.MatchString(it.ID):
+		return fmt.Errorf("id %q: want g and three digits, e.g. g001 (or p and three digits with paraphrase_of)", it.ID)
+	case it.ParaphraseOf != "" && !paraphraseID.MatchString(it.ID):
+		return fmt.Errorf("id %q: a paraphrase's id is p and three digits, e.g. p002", it.ID)
+	case it.ParaphraseOf != "" && !goldenID.MatchString(it.ParaphraseOf):
+		return fmt.Errorf("%s: paraphrase_of %q is not a golden id (g and three digits)", it.ID, it.ParaphraseOf)
+	case it.ParaphraseOf != "" && it.ID[1:] != it.ParaphraseOf[1:]:
+		return fmt.Errorf("%s paraphrases %s: the id must be p and the original's digits", it.ID, it.ParaphraseOf)
 	case !slices.Contains(Classes(), it.Class):
 		return fmt.Errorf("%s: class %q is not one of %v", it.ID, it.Class, Classes())
 	case len([]rune(it.Question)) < executor.MinQuestion || len([]rune(it.Question)) > executor.MaxQuestion:
@@ -221,7 +237,9 @@ func (it *GoldenItem) Validate() error {
 }
 
 // LoadGoldenSet reads a golden set in JSONL (blank lines and lines starting
-// with # are skipped); errors name the line.
+// with # are skipped); errors name the line. Paraphrases (items with
+// paraphrase_of) load too, so golden_paraphrases.jsonl is a golden set of
+// its own.
 func LoadGoldenSet(r io.Reader) ([]GoldenItem, error) {
 	return readJSONL(r, "golden set", func(it *GoldenItem) (string, error) { return it.ID, it.Validate() })
 }

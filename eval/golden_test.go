@@ -116,19 +116,30 @@ func TestGoldenEvidenceInCorpus(t *testing.T) {
 	}
 }
 
-// TestGoldenLayer1 is the CI evaluation: every golden item in rules and
-// baseline mode over the sample corpus, checked exactly, and compared
-// with eval/thresholds.json. A figure below its threshold fails the test
-// and names the items that failed, with why.
+// TestGoldenLayer1 is the CI evaluation: every golden item, and every
+// paraphrase of a test-half item, in rules, baseline and auto mode over the
+// sample corpus, checked exactly, and compared with eval/thresholds.json:
+// the whole set's figures, and the test half's and the paraphrases' pass
+// rate, false_supported and citation_support. A figure past its threshold
+// fails the test and names the items that failed, with why.
 func TestGoldenLayer1(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the golden set over the whole sample corpus")
 	}
 	store := corpustest.Store(t)
 	eng, lg := corpusEngine(t, store)
-	items := loadGolden(t)
+	golden := loadGolden(t)
+	halves, err := LoadGoldenSplit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	paras, err := LoadBuiltinParaphrases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := append(slices.Clone(golden), paras...)
 	modes := []ledger.Mode{ledger.ModeRules, ledger.ModeBaseline, executor.ModeAuto}
-	results, err := RunGolden(context.Background(), eng, lg, items, &RunOpts{Modes: modes, Concurrency: 8})
+	results, err := RunGolden(context.Background(), eng, lg, items, &RunOpts{Modes: modes, Concurrency: 8, Halves: halves})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,13 +147,21 @@ func TestGoldenLayer1(t *testing.T) {
 		t.Fatalf("%d results for %d items in %d modes", len(results), len(items), len(modes))
 	}
 	summary := Summarize(results)
+	if !slices.Equal(summary.Splits, Splits()) {
+		t.Fatalf("splits %v; want every item in %v", summary.Splits, Splits())
+	}
 	var table strings.Builder
 	if err := WriteTable(&table, summary); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("layer 1 over %d items:\n%s", len(items), table.String())
+	t.Logf("layer 1 over the %d golden items:\n%s", len(golden), table.String())
+	table.Reset()
+	if err := WriteSplitTable(&table, summary); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("by split (%d paraphrases of the test half); false sup = false/supported, cite sup = supporting/citations:\n%s", len(paras), table.String())
 
-	scores, err := RunRetrieval(context.Background(), corpus.NewSearcher(store, corpus.HashEmbedder{}), GoldenRetrievalSet(items), Methods, []int{5, 10})
+	scores, err := RunRetrieval(context.Background(), corpus.NewSearcher(store, corpus.HashEmbedder{}), GoldenRetrievalSet(golden), Methods, []int{5, 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +181,7 @@ func TestGoldenLayer1(t *testing.T) {
 				for _, c := range r.Failed() {
 					why = append(why, c.Name+": "+c.Reason)
 				}
-				t.Logf("failed %s %s (%s): %s", r.ID, r.Mode, r.Status, strings.Join(why, "; "))
+				t.Logf("failed %s %s %s (%s): %s", r.ID, r.Split.Label(), r.Mode, r.Status, strings.Join(why, "; "))
 			}
 		}
 	}
@@ -203,7 +222,9 @@ func corpusEngine(t *testing.T, store corpus.Store) (*executor.Engine, *embedded
 func TestThresholdsCoverEveryClass(t *testing.T) {
 	th := loadThresholds(t)
 	has := func(mode ledger.Mode, class Class, m Metric) bool {
-		return slices.ContainsFunc(th.Golden, func(x Threshold) bool { return x.Mode == mode && x.Class == class && x.Metric == m })
+		return slices.ContainsFunc(th.Golden, func(x Threshold) bool {
+			return x.Split == SplitAll && x.Mode == mode && x.Class == class && x.Metric == m
+		})
 	}
 	for _, mode := range []ledger.Mode{ledger.ModeRules, ledger.ModeBaseline, executor.ModeAuto} {
 		for _, c := range append(Classes(), "") {
@@ -217,7 +238,25 @@ func TestThresholdsCoverEveryClass(t *testing.T) {
 			}
 		}
 	}
+	// The reported figures: the test half and its paraphrases, per mode.
+	hasSplit := func(split Split, mode ledger.Mode, m Metric) bool {
+		return slices.ContainsFunc(th.Golden, func(x Threshold) bool {
+			return x.Split == split && x.Mode == mode && x.Class == "" && x.Metric == m
+		})
+	}
+	for _, split := range []Split{SplitTest, SplitParaphrase} {
+		for _, mode := range []ledger.Mode{ledger.ModeRules, ledger.ModeBaseline, executor.ModeAuto} {
+			for _, m := range []Metric{MetricPassRate, MetricFalseSupported, MetricCitationSupport} {
+				if !hasSplit(split, mode, m) {
+					t.Errorf("no %s threshold for %s on the %s split", m, mode, split)
+				}
+			}
+		}
+	}
 	for _, x := range th.Golden {
+		if x.Metric == MetricFalseSupported && !strings.Contains(x.Reason, "goal is 0") {
+			t.Errorf("%s: the reason should say the goal is 0 (%q)", x.Name(), x.Reason)
+		}
 		if x.Metric == MetricCitationValidity || x.Metric == MetricBudgetCompliance {
 			if x.Min != 1 {
 				t.Errorf("%s is %v; citations must always be valid and budgets never exceeded (1.0)", x.Name(), x.Min)
@@ -234,8 +273,16 @@ func TestLoadGoldenSetErrors(t *testing.T) {
 	if _, err := LoadGoldenSet(strings.NewReader(ok)); err != nil {
 		t.Fatalf("a valid item: %v", err)
 	}
+	para := strings.Replace(ok, `"id":"g001"`, `"id":"p001","paraphrase_of":"g001"`, 1)
+	if _, err := LoadGoldenSet(strings.NewReader(para)); err != nil {
+		t.Fatalf("a valid paraphrase: %v", err)
+	}
 	for name, in := range map[string]string{
 		"bad id":                  strings.Replace(ok, `"g001"`, `"x1"`, 1),
+		"p id, no paraphrase_of":  strings.Replace(ok, `"g001"`, `"p001"`, 1),
+		"paraphrase with a g id":  strings.Replace(ok, `"id":"g001"`, `"id":"g001","paraphrase_of":"g001"`, 1),
+		"paraphrase of a p id":    strings.Replace(ok, `"id":"g001"`, `"id":"p001","paraphrase_of":"p001"`, 1),
+		"paraphrase digits":       strings.Replace(ok, `"id":"g001"`, `"id":"p002","paraphrase_of":"g001"`, 1),
 		"duplicate id":            ok + "\n" + ok,
 		"unknown class":           strings.Replace(ok, `"fact"`, `"poetry"`, 1),
 		"unknown field":           strings.Replace(ok, `"note"`, `"notes"`, 1),

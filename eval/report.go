@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -124,6 +125,100 @@ func WriteTable(w io.Writer, s *Summary) error {
 	return tw.Flush()
 }
 
+// WriteSplitTable prints, per mode and class and then over every class
+// ("all"), the splits side by side (the test half, its paraphrases and the
+// tuning half, those that ran): items, pass rate with its count
+// (passed/items), false_supported with its count (false/supported) and
+// citation_support with its count (supporting/citations). It prints
+// nothing when no result has a split.
+func WriteSplitTable(w io.Writer, s *Summary) error {
+	if len(s.Splits) == 0 {
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "mode\tclass\t")
+	for _, sp := range s.Splits {
+		fmt.Fprintf(tw, "%s n\tpass\tfalse sup\tcite sup\t", sp)
+	}
+	fmt.Fprintln(tw)
+	for _, key := range s.splitKeys() {
+		fmt.Fprintf(tw, "%s\t%s\t", key.mode, classLabel(key.class))
+		for _, sp := range s.Splits {
+			row, ok := s.RowOf(sp, key.mode, key.class)
+			if !ok {
+				fmt.Fprint(tw, "-\t-\t-\t-\t")
+				continue
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t", row.Items, passRate(row), falseSupported(row), citationSupport(row))
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
+}
+
+// splitKey is a (mode, class) of the split table.
+type splitKey struct {
+	mode  ledger.Mode
+	class Class
+}
+
+// splitKeys returns the (mode, class) pairs any split has a row of: by
+// mode, then class in Classes order, other classes, then "all".
+func (s *Summary) splitKeys() []splitKey {
+	var out []splitKey
+	for _, m := range s.Modes {
+		var classes []Class
+		for _, r := range s.SplitRows {
+			if r.Mode == m && r.Class != "" && !slices.Contains(classes, r.Class) {
+				classes = append(classes, r.Class)
+			}
+		}
+		slices.SortStableFunc(classes, func(a, b Class) int { return classOrder(a) - classOrder(b) })
+		for _, c := range append(classes, "") {
+			if slices.ContainsFunc(s.SplitRows, func(r Row) bool { return r.Mode == m && r.Class == c }) {
+				out = append(out, splitKey{m, c})
+			}
+		}
+	}
+	return out
+}
+
+// classOrder is a class's place in Classes, other classes after them.
+func classOrder(c Class) int {
+	if i := slices.Index(Classes(), c); i >= 0 {
+		return i
+	}
+	return len(Classes())
+}
+
+func classLabel(c Class) string {
+	if c == "" {
+		return "all"
+	}
+	return string(c)
+}
+
+// passRate is a row's pass rate with its count: "0.75 3/4".
+func passRate(r Row) string {
+	return fmt.Sprintf("%s %d/%d", ratio(r, MetricPassRate), r.Passed, r.Items)
+}
+
+// falseSupported is a row's false_supported with its count: "0.10 1/10".
+func falseSupported(r Row) string {
+	v, _ := r.Value(MetricFalseSupported)
+	return fmt.Sprintf("%.2f %d/%d", v, r.FalseSupported, r.Supported)
+}
+
+// citationSupport is a row's citation_support with its count, or "-" when
+// the row cites nothing.
+func citationSupport(r Row) string {
+	v, ok := r.Value(MetricCitationSupport)
+	if !ok {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f %d/%d", v, r.SupportingCitations, r.Citations)
+}
+
 func ratio(r Row, m Metric) string {
 	v, ok := r.Value(m)
 	if !ok {
@@ -143,15 +238,19 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if r.Corpus != "" {
 		fmt.Fprintf(b, "- Corpus: %s\n", r.Corpus)
 	}
-	items := map[string]bool{}
+	items, paras := map[string]bool{}, map[string]bool{}
 	for _, x := range r.Results {
 		items[x.ID] = true
+		if x.Split == SplitParaphrase {
+			paras[x.ID] = true
+		}
 	}
-	fmt.Fprintf(b, "- Golden items: %d; modes: %s; runs at once: %d (latency is per run)\n", len(items), modeList(r.Summary.Modes), r.Concurrency)
+	fmt.Fprintf(b, "- Golden items: %d (%d of them paraphrases); modes: %s; runs at once: %d (latency is per run)\n", len(items), len(paras), modeList(r.Summary.Modes), r.Concurrency)
 	fmt.Fprintf(b, "- Layer 2 (LLM judge): %s\n\n", r.Judge)
 
 	fmt.Fprintf(b, "## Layer 1: exact checks\n\n")
-	fmt.Fprintf(b, "An item passes when every check passes: status, refusal, issuers cited, issuers reported outside the corpus, figures, evidence cited, citations valid, tools called, budget.\n\n")
+	fmt.Fprintf(b, "An item passes when every check passes: status, refusal, issuers cited, issuers reported outside the corpus, figures, evidence cited, citations valid, tools called, budget. "+
+		"This table is the whole golden set (the tune and test halves together, without paraphrases), as the thresholds without a split hold it.\n\n")
 	b.WriteString("| mode | class | items | pass rate | mean citations | issuers covered | status accuracy | figures | evidence | tokens | cost USD | p50 ms | p90 ms |\n")
 	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, row := range r.Summary.Rows {
@@ -165,6 +264,10 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			row.P50LatencyMS, row.P90LatencyMS)
 	}
 	fmt.Fprintf(b, "\n![pass rate and p50 latency by class and mode](%s)\n\n", ChartFile)
+
+	if len(r.Summary.Splits) > 0 {
+		writeSplitMarkdown(b, r.Summary)
+	}
 
 	if hasMode(r.Summary, ledger.ModeRules) && hasMode(r.Summary, ledger.ModeBaseline) {
 		fmt.Fprintf(b, "## Agentic (rules) against the fixed baseline\n\n")
@@ -204,7 +307,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		for _, c := range x.Failed() {
 			why = append(why, c.Name+": "+c.Reason)
 		}
-		fmt.Fprintf(b, "- `%s` (%s, %s, status %s, run `%s`): %s\n", x.ID, x.Class, x.Mode, orDash(string(x.Status)), x.RunID,
+		fmt.Fprintf(b, "- `%s` (%s, %s, %s, status %s, run `%s`): %s\n", x.ID, x.Class, x.Split.Label(), x.Mode, orDash(string(x.Status)), x.RunID,
 			mdEscape(strings.Join(why, "; ")))
 	}
 	if !anyFailed {
@@ -255,6 +358,40 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeSplitMarkdown writes the section that sets the test half, its
+// paraphrases and the tuning half side by side.
+func writeSplitMarkdown(b *strings.Builder, s *Summary) {
+	fmt.Fprintf(b, "## Test half, paraphrases and tuning half\n\n")
+	b.WriteString("The figures to report are the test half's and its paraphrases' (questions reworded before the code changed); " +
+		"the tuning half is what choices are made on. False supported: of the results that end `supported`, the share that fail a check (supported results that fail / supported results). " +
+		"Citation support: of all citations, the share whose excerpt states an expected figure, quotes an expected passage, " +
+		"is an input of a calculation that gives an expected figure, or holds half the question's content words (eval/README.md).\n\n")
+	b.WriteString("| mode | class |")
+	for _, sp := range s.Splits {
+		fmt.Fprintf(b, " %s items | %s pass rate | %s false supported | %s citation support |", sp, sp, sp, sp)
+	}
+	b.WriteString("\n|---|---|")
+	b.WriteString(strings.Repeat("--:|", 4*len(s.Splits)))
+	b.WriteString("\n")
+	for _, key := range s.splitKeys() {
+		label := classLabel(key.class)
+		if key.class == "" {
+			label = "**all**"
+		}
+		fmt.Fprintf(b, "| %s | %s |", key.mode, label)
+		for _, sp := range s.Splits {
+			row, ok := s.RowOf(sp, key.mode, key.class)
+			if !ok {
+				b.WriteString(" - | - | - | - |")
+				continue
+			}
+			fmt.Fprintf(b, " %d | %s | %s | %s |", row.Items, passRate(row), falseSupported(row), citationSupport(row))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
 }
 
 func hasMode(s *Summary, m ledger.Mode) bool {

@@ -23,22 +23,46 @@ const (
 	MetricBudgetCompliance Metric = "budget_compliance" // runs within every budget limit
 	MetricFigureAccuracy   Metric = "figure_accuracy"   // items expecting figures that state them all
 	MetricEvidenceRecall   Metric = "evidence_recall"   // items naming evidence that cite it all
+	// MetricFalseSupported is the share of the results whose status is
+	// supported that fail a layer-1 check: an answer that claims more than
+	// it shows. 0 when no result is supported; lower is better.
+	MetricFalseSupported Metric = "false_supported"
+	// MetricCitationSupport is the share of the citations, over every
+	// result of the row, whose excerpt supports the item asked (see
+	// CitationSupport); absent when the row cites nothing.
+	MetricCitationSupport Metric = "citation_support"
 )
 
 // Metrics returns every metric.
 func Metrics() []Metric {
 	return []Metric{MetricPassRate, MetricStatusAccuracy, MetricIssuersCovered, MetricCitationValidity,
-		MetricRefusalAccuracy, MetricBudgetCompliance, MetricFigureAccuracy, MetricEvidenceRecall}
+		MetricRefusalAccuracy, MetricBudgetCompliance, MetricFigureAccuracy, MetricEvidenceRecall,
+		MetricFalseSupported, MetricCitationSupport}
+}
+
+// LowerIsBetter reports whether a threshold holds the metric by a maximum
+// (false_supported) rather than a minimum.
+func (m Metric) LowerIsBetter() bool {
+	return m == MetricFalseSupported
 }
 
 // Row is the summary of one mode over one class, or over every item when
-// Class is "".
+// Class is "", of the whole golden set (Split "") or of one split.
 type Row struct {
+	Split Split       `json:"split,omitempty"`
 	Mode  ledger.Mode `json:"mode"`
 	Class Class       `json:"class,omitempty"`
 	Items int         `json:"items"`
 	// Passed counts the items whose every check passed.
 	Passed int `json:"passed"`
+	// Supported counts the results whose status is supported, and
+	// FalseSupported those of them that fail a check (false_supported).
+	Supported      int `json:"supported"`
+	FalseSupported int `json:"false_supported"`
+	// Citations counts the citations of the row's results, and
+	// SupportingCitations those that support their item (citation_support).
+	Citations           int `json:"citations"`
+	SupportingCitations int `json:"supporting_citations"`
 
 	values map[Metric]float64 // absent: the metric does not apply (no item checks it)
 
@@ -71,40 +95,83 @@ func (r Row) Label() string {
 	return string(r.Class)
 }
 
-// Summary is the per-mode, per-class summary of an evaluation.
+// Summary is the per-mode, per-class summary of an evaluation: of the
+// whole golden set (every result but the paraphrases: the tune and test
+// halves together, and items the split does not name), and of each split.
 type Summary struct {
-	Modes []ledger.Mode
-	Rows  []Row // by mode, then class in Classes order, then the "all" row
+	Modes []ledger.Mode // every mode run, in the order first seen
+	Rows  []Row         // the whole set: by mode, then class in Classes order, then the "all" row
+	// Splits are the splits that have results, in Splits order; SplitRows
+	// their rows, by split, then as Rows.
+	Splits    []Split
+	SplitRows []Row
 }
 
-// Row returns the row of mode and class ("" for all), and false when the
-// evaluation had no such items.
+// Row returns the whole set's row of mode and class ("" for all), and
+// false when the evaluation had no such items.
 func (s *Summary) Row(mode ledger.Mode, class Class) (Row, bool) {
-	for _, r := range s.Rows {
-		if r.Mode == mode && r.Class == class {
+	return s.RowOf(SplitAll, mode, class)
+}
+
+// RowOf returns the row of split, mode and class ("" for all), and false
+// when the evaluation had no such items. SplitAll is the whole set.
+func (s *Summary) RowOf(split Split, mode ledger.Mode, class Class) (Row, bool) {
+	rows := s.Rows
+	if split != SplitAll {
+		rows = s.SplitRows
+	}
+	for _, r := range rows {
+		if r.Split == split && r.Mode == mode && r.Class == class {
 			return r, true
 		}
 	}
 	return Row{}, false
 }
 
-// Summarize summarises results by mode and class.
+// Summarize summarises results by mode and class, over the whole set and
+// over each split.
 func Summarize(results []ItemResult) *Summary {
 	s := &Summary{}
-	by := map[ledger.Mode]map[Class][]*ItemResult{}
+	whole := []*ItemResult{}
+	bySplit := map[Split][]*ItemResult{}
 	for i := range results {
 		r := &results[i]
+		if !slices.Contains(s.Modes, r.Mode) {
+			s.Modes = append(s.Modes, r.Mode)
+		}
+		if r.Split != SplitParaphrase {
+			whole = append(whole, r)
+		}
+		if r.Split != SplitAll {
+			bySplit[r.Split] = append(bySplit[r.Split], r)
+		}
+	}
+	s.Rows = summarizeRows(SplitAll, s.Modes, whole)
+	for _, sp := range Splits() {
+		if rs := bySplit[sp]; len(rs) > 0 {
+			s.Splits = append(s.Splits, sp)
+			s.SplitRows = append(s.SplitRows, summarizeRows(sp, s.Modes, rs)...)
+		}
+	}
+	return s
+}
+
+// summarizeRows summarises the results of one split by mode (in the order
+// given) and class.
+func summarizeRows(split Split, modes []ledger.Mode, results []*ItemResult) []Row {
+	var rows []Row
+	by := map[ledger.Mode]map[Class][]*ItemResult{}
+	for _, r := range results {
 		if by[r.Mode] == nil {
 			by[r.Mode] = map[Class][]*ItemResult{}
-			s.Modes = append(s.Modes, r.Mode)
 		}
 		by[r.Mode][r.Class] = append(by[r.Mode][r.Class], r)
 		by[r.Mode][""] = append(by[r.Mode][""], r)
 	}
-	for _, mode := range s.Modes {
+	for _, mode := range modes {
 		for _, c := range append(Classes(), "") {
 			if rs := by[mode][c]; len(rs) > 0 {
-				s.Rows = append(s.Rows, summarizeRow(mode, c, rs))
+				rows = append(rows, summarizeRow(split, mode, c, rs))
 			}
 		}
 		// Classes outside the known ones (a custom golden file) follow.
@@ -116,14 +183,14 @@ func Summarize(results []ItemResult) *Summary {
 		}
 		slices.Sort(extra)
 		for _, c := range extra {
-			s.Rows = append(s.Rows, summarizeRow(mode, c, by[mode][c]))
+			rows = append(rows, summarizeRow(split, mode, c, by[mode][c]))
 		}
 	}
-	return s
+	return rows
 }
 
-func summarizeRow(mode ledger.Mode, class Class, rs []*ItemResult) Row {
-	row := Row{Mode: mode, Class: class, Items: len(rs), values: map[Metric]float64{},
+func summarizeRow(split Split, mode ledger.Mode, class Class, rs []*ItemResult) Row {
+	row := Row{Split: split, Mode: mode, Class: class, Items: len(rs), values: map[Metric]float64{},
 		CostUSD: decimal.Zero, JudgeCostUSD: decimal.Zero}
 	type share struct{ num, den float64 }
 	shares := map[Metric]*share{}
@@ -163,6 +230,13 @@ func summarizeRow(mode ledger.Mode, class Class, rs []*ItemResult) Row {
 		}
 		citations += r.Citations
 		valid += r.ValidCitations
+		row.SupportingCitations += r.SupportingCitations
+		if r.Status == ledger.StatusSupported {
+			row.Supported++
+			if !r.Passed {
+				row.FalseSupported++
+			}
+		}
 		if r.IssuersCovered != nil {
 			issuers += *r.IssuersCovered
 			issuerItems++
@@ -193,6 +267,14 @@ func summarizeRow(mode ledger.Mode, class Class, rs []*ItemResult) Row {
 	}
 	if issuerItems > 0 {
 		row.values[MetricIssuersCovered] = issuers / issuerItems
+	}
+	row.Citations = citations
+	row.values[MetricFalseSupported] = 0
+	if row.Supported > 0 {
+		row.values[MetricFalseSupported] = float64(row.FalseSupported) / float64(row.Supported)
+	}
+	if citations > 0 {
+		row.values[MetricCitationSupport] = float64(row.SupportingCitations) / float64(citations)
 	}
 	row.MeanCitations = float64(citations) / float64(len(rs))
 	row.P50LatencyMS = percentile(lat, 50)

@@ -27,22 +27,35 @@ type Thresholds struct {
 	Retrieval []RetrievalThreshold `json:"retrieval"`
 }
 
-// Threshold is the minimum of one metric for one mode over one class.
+// Threshold is the minimum of one metric, or the maximum of one where
+// lower is better (false_supported), for one mode over one class of one
+// split.
 type Threshold struct {
+	// Split is "" for the whole golden set (the tune and test halves
+	// together, as before the split), or tune, test or paraphrase.
+	Split  Split       `json:"split,omitempty"`
 	Mode   ledger.Mode `json:"mode"`
 	Class  Class       `json:"class,omitempty"` // "" means every item of the mode
 	Metric Metric      `json:"metric"`
-	Min    float64     `json:"min"`
-	Reason string      `json:"reason"` // why this figure: what it guards, what it was when set
+	Min    float64     `json:"min,omitempty"`
+	// Max holds a metric where lower is better (Metric.LowerIsBetter), and
+	// only such a metric; nil for the others.
+	Max    *float64 `json:"max,omitempty"`
+	Reason string   `json:"reason"` // why this figure: what it guards, what it was when set
 }
 
-// Name identifies the threshold in messages: "rules/fact pass_rate".
+// Name identifies the threshold in messages: "rules/fact pass_rate", and
+// "test: rules/all false_supported" for a split's.
 func (t Threshold) Name() string {
 	c := string(t.Class)
 	if c == "" {
 		c = "all"
 	}
-	return fmt.Sprintf("%s/%s %s", t.Mode, c, t.Metric)
+	name := fmt.Sprintf("%s/%s %s", t.Mode, c, t.Metric)
+	if t.Split != SplitAll {
+		name = string(t.Split) + ": " + name
+	}
+	return name
 }
 
 // RetrievalThreshold is the minimum of one retrieval score of one method
@@ -82,10 +95,20 @@ func LoadThresholds(r io.Reader) (*Thresholds, error) {
 			return nil, fmt.Errorf("%s: mode %q is not rules, baseline, auto or model", where, t.Mode)
 		case t.Class != "" && !slices.Contains(Classes(), t.Class):
 			return nil, fmt.Errorf("%s: class %q is not one of %v", where, t.Class, Classes())
+		case t.Split != SplitAll && !slices.Contains(Splits(), t.Split):
+			return nil, fmt.Errorf("%s: split %q is not one of %v (or empty for the whole set)", where, t.Split, Splits())
 		case !slices.Contains(Metrics(), t.Metric):
 			return nil, fmt.Errorf("%s: metric %q is not one of %v", where, t.Metric, Metrics())
+		case t.Metric.LowerIsBetter() && t.Max == nil:
+			return nil, fmt.Errorf("%s: %s is held by max (lower is better); set max, not min", where, t.Metric)
+		case t.Metric.LowerIsBetter() && t.Min != 0:
+			return nil, fmt.Errorf("%s: %s is held by max (lower is better); min %v does not apply", where, t.Metric, t.Min)
+		case !t.Metric.LowerIsBetter() && t.Max != nil:
+			return nil, fmt.Errorf("%s: %s is held by min (higher is better); max applies to false_supported only", where, t.Metric)
 		case t.Min < 0 || t.Min > 1:
 			return nil, fmt.Errorf("%s: min %v is outside 0 to 1", where, t.Min)
+		case t.Max != nil && (*t.Max < 0 || *t.Max > 1):
+			return nil, fmt.Errorf("%s: max %v is outside 0 to 1", where, *t.Max)
 		case strings.TrimSpace(t.Reason) == "":
 			return nil, fmt.Errorf("%s: reason is required: say what the threshold guards", where)
 		case seen[t.Name()]:
@@ -112,44 +135,57 @@ func LoadThresholds(r io.Reader) (*Thresholds, error) {
 	return &th, nil
 }
 
-// Violation is a figure below its threshold.
+// Violation is a figure below its minimum, or above its maximum.
 type Violation struct {
-	Threshold string  `json:"threshold"`
-	Got       float64 `json:"got"`
-	Min       float64 `json:"min"`
-	Reason    string  `json:"reason"`
-	Missing   bool    `json:"missing,omitempty"` // the evaluation produced no such figure
+	Threshold string   `json:"threshold"`
+	Got       float64  `json:"got"`
+	Min       float64  `json:"min"`
+	Max       *float64 `json:"max,omitempty"` // set for a threshold held by its maximum
+	Reason    string   `json:"reason"`
+	Missing   bool     `json:"missing,omitempty"` // the evaluation produced no such figure
 }
 
 func (v Violation) String() string {
-	if v.Missing {
-		return fmt.Sprintf("%s: not measured, although the mode ran (threshold %.3f: %s)", v.Threshold, v.Min, v.Reason)
+	bound, limit := "threshold", v.Min
+	if v.Max != nil {
+		bound, limit = "maximum", *v.Max
 	}
-	return fmt.Sprintf("%s = %.3f, below its threshold %.3f (%s)", v.Threshold, v.Got, v.Min, v.Reason)
+	switch {
+	case v.Missing:
+		return fmt.Sprintf("%s: not measured, although the mode ran (%s %.3f: %s)", v.Threshold, bound, limit, v.Reason)
+	case v.Max != nil:
+		return fmt.Sprintf("%s = %.3f, above its maximum %.3f (%s)", v.Threshold, v.Got, limit, v.Reason)
+	}
+	return fmt.Sprintf("%s = %.3f, below its threshold %.3f (%s)", v.Threshold, v.Got, limit, v.Reason)
 }
 
 // Check compares a summary, and retrieval scores when given, with the
-// thresholds. Thresholds of modes the summary did not run, and retrieval
-// thresholds when scores is nil, are not checked; a threshold whose mode
-// ran but whose figure is absent (a class without items) is a violation.
-// Figures are compared after rounding to four decimals, so 7/8 meets 0.875.
+// thresholds. Thresholds of modes the summary did not run, of splits it
+// has no results of (paraphrases left out), and retrieval thresholds when
+// scores is nil, are not checked; a threshold whose mode and split ran but
+// whose figure is absent (a class without items) is a violation. Figures
+// are compared after rounding to four decimals, so 7/8 meets 0.875; a
+// threshold with Max fails above it, any other below its Min.
 func (th *Thresholds) Check(s *Summary, scores []MethodScore) []Violation {
 	var out []Violation
 	for _, t := range th.Golden {
-		if !slices.Contains(s.Modes, t.Mode) {
+		if !slices.Contains(s.Modes, t.Mode) || (t.Split != SplitAll && !slices.Contains(s.Splits, t.Split)) {
 			continue
 		}
-		row, ok := s.Row(t.Mode, t.Class)
+		row, ok := s.RowOf(t.Split, t.Mode, t.Class)
 		var got float64
 		if ok {
 			got, ok = row.Value(t.Metric)
 		}
-		if !ok {
-			out = append(out, Violation{Threshold: t.Name(), Min: t.Min, Reason: t.Reason, Missing: true})
-			continue
-		}
-		if round4(got) < round4(t.Min) {
-			out = append(out, Violation{Threshold: t.Name(), Got: got, Min: t.Min, Reason: t.Reason})
+		v := Violation{Threshold: t.Name(), Got: got, Min: t.Min, Max: t.Max, Reason: t.Reason}
+		switch {
+		case !ok:
+			v.Got, v.Missing = 0, true
+			out = append(out, v)
+		case t.Max != nil && round4(got) > round4(*t.Max):
+			out = append(out, v)
+		case t.Max == nil && round4(got) < round4(t.Min):
+			out = append(out, v)
 		}
 	}
 	if scores == nil {

@@ -60,6 +60,71 @@ func TestThresholdCheck(t *testing.T) {
 	}
 }
 
+// split sets the split of results.
+func split(sp Split, rs []ItemResult) []ItemResult {
+	for i := range rs {
+		rs[i].Split = sp
+	}
+	return rs
+}
+
+// supported makes the results at the indexes given supported.
+func supported(rs []ItemResult, idx ...int) []ItemResult {
+	for _, i := range idx {
+		rs[i].Status = ledger.StatusSupported
+	}
+	return rs
+}
+
+// TestThresholdMaxCheck checks thresholds held by their maximum
+// (false_supported) and thresholds of a split.
+func TestThresholdMaxCheck(t *testing.T) {
+	loaded, err := LoadThresholds(strings.NewReader(`{"golden":[
+		{"split":"test","mode":"rules","metric":"false_supported","max":0.25,"reason":"1/4 when set; the goal is 0"},
+		{"split":"test","mode":"rules","metric":"pass_rate","min":0.5,"reason":"r"},
+		{"split":"paraphrase","mode":"rules","metric":"citation_support","min":0.5,"reason":"r"},
+		{"mode":"rules","metric":"pass_rate","min":0.5,"reason":"the whole set"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := loaded.Golden[0].Name(); got != "test: rules/all false_supported" {
+		t.Errorf("name %q; want the split before the mode", got)
+	}
+	tests := []struct {
+		name string
+		res  []ItemResult
+		want []string
+	}{
+		// 8 test results, the first 6 pass.
+		{"at the maximum: 1/4", supported(split(SplitTest, results(ledger.ModeRules, ClassFact, 8, 6)), 0, 1, 2, 6), nil},
+		{"none supported is 0", split(SplitTest, results(ledger.ModeRules, ClassFact, 8, 6)), nil},
+		{"supported and passing", supported(split(SplitTest, results(ledger.ModeRules, ClassFact, 8, 6)), 0, 1, 2, 3, 4, 5), nil},
+		{"above the maximum: 1/3", supported(split(SplitTest, results(ledger.ModeRules, ClassFact, 8, 6)), 0, 1, 6), []string{"test: rules/all false_supported"}},
+		{"every supported one fails", supported(split(SplitTest, results(ledger.ModeRules, ClassFact, 8, 6)), 6, 7), []string{"test: rules/all false_supported"}},
+		{"paraphrases cite nothing that supports", append(split(SplitTest, results(ledger.ModeRules, ClassFact, 8, 8)),
+			split(SplitParaphrase, results(ledger.ModeRules, ClassFact, 2, 2))...), []string{"paraphrase: rules/all citation_support"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, v := range loaded.Check(Summarize(tt.res), nil) {
+				got = append(got, v.Threshold)
+				if v.Max != nil && !strings.Contains(v.String(), "above its maximum") {
+					t.Errorf("violation of a maximum reads %q", v)
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("violations %v; want %v", got, tt.want)
+			}
+		})
+	}
+	// A split that did not run is not checked; the whole set still is.
+	vs := loaded.Check(Summarize(results(ledger.ModeRules, ClassFact, 8, 2)), nil)
+	if len(vs) != 1 || vs[0].Threshold != "rules/all pass_rate" {
+		t.Errorf("without splits, violations %v; want only the whole set's pass rate", vs)
+	}
+}
+
 func TestRetrievalThresholdCheck(t *testing.T) {
 	th := &Thresholds{Retrieval: []RetrievalThreshold{
 		{Method: "hybrid", Metric: "recall@10", Min: 0.74, Reason: "r"},
@@ -94,7 +159,13 @@ func TestLoadThresholdsErrors(t *testing.T) {
 		"unknown mode":   `{"golden":[{"mode":"oracle","metric":"pass_rate","min":0.5,"reason":"r"}]}`,
 		"above one":      `{"golden":[{"mode":"rules","metric":"pass_rate","min":1.5,"reason":"r"}]}`,
 		"twice":          `{"golden":[{"mode":"rules","metric":"pass_rate","min":0.5,"reason":"r"},{"mode":"rules","metric":"pass_rate","min":0.6,"reason":"r"}]}`,
-		"unknown field":  `{"golden":[{"mode":"rules","metric":"pass_rate","min":0.5,"reason":"r","max":1}]}`,
+		"unknown field":  `{"golden":[{"mode":"rules","metric":"pass_rate","min":0.5,"reason":"r","ceiling":1}]}`,
+		"max of a min":   `{"golden":[{"mode":"rules","metric":"pass_rate","min":0.5,"max":0.9,"reason":"r"}]}`,
+		"min of a max":   `{"golden":[{"mode":"rules","metric":"false_supported","min":0.1,"reason":"r"}]}`,
+		"min and max":    `{"golden":[{"mode":"rules","metric":"false_supported","min":0.1,"max":0.2,"reason":"r"}]}`,
+		"max above one":  `{"golden":[{"mode":"rules","metric":"false_supported","max":1.5,"reason":"r"}]}`,
+		"unknown split":  `{"golden":[{"split":"holdout","mode":"rules","metric":"pass_rate","min":0.5,"reason":"r"}]}`,
+		"split twice":    `{"golden":[{"split":"test","mode":"rules","metric":"pass_rate","min":0.5,"reason":"r"},{"split":"test","mode":"rules","metric":"pass_rate","min":0.6,"reason":"r"}]}`,
 		"bad method":     `{"retrieval":[{"method":"bm25","metric":"recall@10","min":0.5,"reason":"r"}]}`,
 		"bad cut-off":    `{"retrieval":[{"method":"hybrid","metric":"recall@7","min":0.5,"reason":"r"}]}`,
 	} {

@@ -39,6 +39,7 @@ type evalFlags struct {
 	modes       listFlag
 	classes     listFlag
 	golden      string
+	paraphrases string
 	out         string
 	concurrency int
 	budgetUSD   string
@@ -52,19 +53,27 @@ type evalFlags struct {
 
 var (
 	retrievalOnly = []string{"set", "per-item"}
-	goldenOnly    = []string{"modes", "class", "golden", "out", "concurrency", "budget-usd", "timeout", "judge-model",
+	goldenOnly    = []string{"modes", "class", "golden", "paraphrases", "out", "concurrency", "budget-usd", "timeout", "judge-model",
 		"judge-budget-usd", "check", "no-retrieval", "quiet", "base-url", "model", "grader-model"}
 )
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("eval", "[retrieval] [flags]",
-		"Without an argument: runs the golden set (default: the built-in eval/golden.jsonl) through\n"+
-			"the engine in each mode (--modes, default rules,baseline; model needs --base-url and --model),\n"+
-			"checks every answer exactly (status, refusals, issuers cited, figures, cited evidence,\n"+
-			"citations in the ledger and verbatim, tools called, budget), prints a table per task class and\n"+
-			"mode, scores retrieval over the items that name their evidence, and with --out writes\n"+
-			"report.md, results.jsonl and chart.svg. With --judge-model (a model other than --model) an LLM\n"+
-			"judge also scores faithfulness and relevance. Runs are recorded in the ledger like any other.\n\n"+
+		"Without an argument: runs the golden set (default: the built-in eval/golden.jsonl) and the\n"+
+			"paraphrases of its test half (see --paraphrases) through the engine in each mode (--modes,\n"+
+			"default rules,baseline; model needs --base-url and --model), checks every answer exactly\n"+
+			"(status, refusals, issuers cited, figures, cited evidence, citations in the ledger and verbatim,\n"+
+			"tools called, budget), prints a table per task class and mode over the golden set, and one\n"+
+			"that sets the test half, its paraphrases and the tuning half side by side (pass rate,\n"+
+			"false_supported: supported answers that fail a check, citation_support: citations that\n"+
+			"support the item asked), scores retrieval over the golden items that name their evidence, and\n"+
+			"with --out writes report.md, results.jsonl and chart.svg. With --judge-model (a model other\n"+
+			"than --model) an LLM judge also scores faithfulness and relevance. Runs are recorded in the\n"+
+			"ledger like any other.\n\n"+
+			"--paraphrases takes true (the built-in eval/golden_paraphrases.jsonl), false (none) or the\n"+
+			"path of a paraphrase file; unset, it is true with the built-in golden set and false with a\n"+
+			"custom --golden. Each paraphrase must reword a test-half item of the built-in set (same class).\n"+
+			"Items of a custom --golden file that the built-in split does not name are reported as \"all\".\n\n"+
 			"retrieval: scores full-text, vector, hybrid and hybrid with per-issuer interleaving on a\n"+
 			"retrieval set (default: the built-in eval/retrieval.jsonl) by recall@k, nDCG@k, MRR and\n"+
 			"issuer coverage.\n\n"+
@@ -77,7 +86,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.BoolVar(&f.perItem, "per-item", false, "retrieval: also print each query's rank of the first relevant result")
 	fs.Var(&f.modes, "modes", "modes to run: rules, baseline, model (default rules,baseline)")
 	fs.Var(&f.classes, "class", "run only these task classes (comma-separated; default all)")
-	fs.StringVar(&f.golden, "golden", "", "golden set JSONL (default: the built-in eval/golden.jsonl)")
+	fs.StringVar(&f.golden, "golden", "", "golden set JSONL (default: the built-in eval/golden.jsonl); may hold paraphrases")
+	fs.StringVar(&f.paraphrases, "paraphrases", "", "paraphrases of the test half to run too: true (built-in eval/golden_paraphrases.jsonl), false, or a JSONL path (default: true with the built-in golden set, false with --golden)")
 	fs.StringVar(&f.out, "out", "", "directory to write report.md, results.jsonl and chart.svg into (default: print only)")
 	fs.IntVar(&f.concurrency, "concurrency", 4, "runs at once; latency is measured per run, so 1 measures it most faithfully")
 	fs.StringVar(&f.budgetUSD, "budget-usd", "0.50", "each run's spend limit in USD (model calls)")
@@ -209,7 +219,8 @@ func writeRetrievalTable(w io.Writer, scores []eval.MethodScore, cutoffs []int) 
 // goldenSetup is what the golden evaluation needs, checked before
 // anything is opened.
 type goldenSetup struct {
-	items  []eval.GoldenItem
+	items  []eval.GoldenItem // the golden set, then the paraphrases
+	halves *eval.Halves      // the built-in split, which gives each item its split
 	modes  []ledger.Mode
 	limits budget.Limits
 	model  *executor.ModelConfig
@@ -220,17 +231,40 @@ type goldenSetup struct {
 
 func (f *evalFlags) setup() (*goldenSetup, error) {
 	s := &goldenSetup{}
-	raw := eval.GoldenSetJSONL
+	builtin, err := eval.LoadGoldenSet(bytes.NewReader(eval.GoldenSetJSONL))
+	if err != nil {
+		return nil, fmt.Errorf("built-in golden set: %w", err)
+	}
+	if s.halves, err = eval.LoadGoldenSplit(); err != nil {
+		return nil, err
+	}
+	items := builtin
 	if f.golden != "" {
 		b, err := os.ReadFile(f.golden)
 		if err != nil {
 			return nil, err
 		}
-		raw = b
+		if items, err = eval.LoadGoldenSet(bytes.NewReader(b)); err != nil {
+			return nil, fmt.Errorf("golden set: %w", err)
+		}
+		// Paraphrases in the file (eval/golden_paraphrases.jsonl itself)
+		// must reword test-half items of the built-in set.
+		if err := s.halves.CheckParaphrases(items, builtin); err != nil {
+			return nil, fmt.Errorf("golden set: %w", err)
+		}
 	}
-	items, err := eval.LoadGoldenSet(bytes.NewReader(raw))
+	paras, err := f.loadParaphrases()
 	if err != nil {
-		return nil, fmt.Errorf("golden set: %w", err)
+		return nil, err
+	}
+	for _, p := range paras {
+		if slices.ContainsFunc(items, func(it eval.GoldenItem) bool { return it.ID == p.ID }) {
+			return nil, fmt.Errorf("paraphrase %s is in the golden set too: leave out --paraphrases, or give a file without it", p.ID)
+		}
+	}
+	items = append(items, paras...)
+	if f.check && f.paraphrases == "false" {
+		return nil, errors.New("--check holds the paraphrases to their thresholds too: leave out --paraphrases=false")
 	}
 	if len(f.classes) > 0 {
 		if f.check {
@@ -313,6 +347,44 @@ func (f *evalFlags) setup() (*goldenSetup, error) {
 	return s, nil
 }
 
+// loadParaphrases reads the paraphrases --paraphrases names: true the
+// built-in ones, false none, else a path; unset, the built-in ones with the
+// built-in golden set and none with --golden. Every paraphrase is checked
+// against the built-in golden set and split.
+func (f *evalFlags) loadParaphrases() ([]eval.GoldenItem, error) {
+	switch f.paraphrases {
+	case "false":
+		return nil, nil
+	case "true":
+		return eval.LoadBuiltinParaphrases()
+	case "":
+		if f.golden != "" {
+			return nil, nil
+		}
+		return eval.LoadBuiltinParaphrases()
+	}
+	b, err := os.ReadFile(f.paraphrases)
+	if err != nil {
+		return nil, fmt.Errorf("--paraphrases: %w (want true, false or a JSONL path)", err)
+	}
+	paras, err := eval.LoadGoldenParaphrases(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("--paraphrases %s: %w", f.paraphrases, err)
+	}
+	return paras, nil
+}
+
+// retrievalItems are the items retrieval is scored over: the golden items
+// that are not paraphrases, so the figures stay those the thresholds hold;
+// every item when all are paraphrases.
+func retrievalItems(items []eval.GoldenItem) []eval.GoldenItem {
+	out := slices.DeleteFunc(slices.Clone(items), func(it eval.GoldenItem) bool { return it.ParaphraseOf != "" })
+	if len(out) == 0 {
+		return items
+	}
+	return out
+}
+
 func runEvalGolden(ctx context.Context, f *evalFlags, args []string, stdout, stderr io.Writer) error {
 	s, err := f.setup()
 	if err != nil {
@@ -330,9 +402,19 @@ func runEvalGolden(ctx context.Context, f *evalFlags, args []string, stdout, std
 	}
 	defer env.close()
 
-	fmt.Fprintf(stdout, "%d golden items in %s mode over %s; layer 2 %s\n", len(s.items), modeNames(s.modes), env.corpus, s.judgeNote)
+	nParas := 0
+	for _, it := range s.items {
+		if it.ParaphraseOf != "" {
+			nParas++
+		}
+	}
+	what := fmt.Sprintf("%d golden items", len(s.items))
+	if nParas > 0 {
+		what = fmt.Sprintf("%d golden items and %d paraphrases", len(s.items)-nParas, nParas)
+	}
+	fmt.Fprintf(stdout, "%s in %s mode over %s; layer 2 %s\n", what, modeNames(s.modes), env.corpus, s.judgeNote)
 	start := time.Now()
-	opts := &eval.RunOpts{Modes: s.modes, Limits: &s.limits, Concurrency: f.concurrency, Judge: s.judge}
+	opts := &eval.RunOpts{Modes: s.modes, Limits: &s.limits, Concurrency: f.concurrency, Judge: s.judge, Halves: s.halves}
 	if !f.quiet {
 		opts.Progress = func(done, total int, r *eval.ItemResult) {
 			verdict := "pass"
@@ -343,7 +425,7 @@ func runEvalGolden(ctx context.Context, f *evalFlags, args []string, stdout, std
 				}
 				verdict = "FAIL " + strings.Join(names, ",")
 			}
-			fmt.Fprintf(stderr, "[%d/%d] %s %-8s %-13s %-21s %5d ms  %s\n", done, total, r.ID, r.Mode, r.Class, orDash(string(r.Status)), r.LatencyMS, verdict)
+			fmt.Fprintf(stderr, "[%d/%d] %s %-10s %-8s %-13s %-21s %5d ms  %s\n", done, total, r.ID, r.Split.Label(), r.Mode, r.Class, orDash(string(r.Status)), r.LatencyMS, verdict)
 		}
 	}
 	results, err := eval.RunGolden(ctx, env.engine, env.ledger, s.items, opts)
@@ -354,6 +436,12 @@ func runEvalGolden(ctx context.Context, f *evalFlags, args []string, stdout, std
 	fmt.Fprintf(stdout, "%d runs in %s\n\n", len(results), time.Since(start).Round(time.Millisecond))
 	if err := eval.WriteTable(stdout, summary); err != nil {
 		return err
+	}
+	if len(summary.Splits) > 0 {
+		fmt.Fprintln(stdout, "\nBy split (false sup = supported answers that fail a check / supported answers; cite sup = supporting citations / citations):")
+		if err := eval.WriteSplitTable(stdout, summary); err != nil {
+			return err
+		}
 	}
 	if slices.Contains(s.modes, ledger.ModeRules) && slices.Contains(s.modes, ledger.ModeBaseline) {
 		fmt.Fprintln(stdout, "\nAgentic (rules) against the fixed baseline, by pass rate:")
@@ -378,7 +466,7 @@ func runEvalGolden(ctx context.Context, f *evalFlags, args []string, stdout, std
 		if err != nil {
 			return err
 		}
-		set := eval.GoldenRetrievalSet(s.items)
+		set := eval.GoldenRetrievalSet(retrievalItems(s.items))
 		if len(set) > 0 {
 			scores, err = eval.RunRetrieval(ctx, env.searcher, set, eval.Methods, cutoffs)
 			if err != nil {

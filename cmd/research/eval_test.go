@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ledgerline/research/eval"
 
 	"github.com/ledgerline/research/llm/llmtest"
 )
@@ -105,6 +108,23 @@ func TestCLIEval(t *testing.T) {
 		t.Errorf("eval --check over a partial set exited %d:\n%s", code, stdout)
 	}
 
+	// Paraphrases run beside a custom set when asked for, and the splits
+	// are set side by side: the fixture's g002 is a test-half id.
+	code, stdout, stderr = runCLI(t, append([]string{"eval", "--golden", golden, "--paraphrases", "true", "--class", "refusal",
+		"--modes", "rules", "--quiet", "--no-retrieval", "--out", out}, store...)...)
+	if code != 0 {
+		t.Fatalf("eval with paraphrases exited %d:\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"1 golden items and 5 paraphrases in rules mode", "By split", "test n", "paraphrase n", "false sup", "cite sup"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("eval with paraphrases: output lacks %q:\n%s", want, stdout)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil || !strings.Contains(string(md), "## Test half, paraphrases and tuning half") || !strings.Contains(string(md), "| rules | refusal | 1 | 1.00 1/1 | 0.00 0/0 | - | 5 | 1.00 5/5 | 0.00 0/0 | - |") {
+		t.Errorf("report.md lacks the split table: %v\n%s", err, md)
+	}
+
 	// The retrieval evaluation still works on its own.
 	set := writeFile(t, dir, "retrieval.jsonl", `{"id":"r1","query":"why did gross margin fall","tickers":["ACME"],"fiscal_years":[2024],"form":"10-K","answers":[{"ticker":"ACME","fiscal_year":2024,"form":"10-K","phrase":"higher steel costs"}],"note":"n"}`+"\n")
 	code, stdout, stderr = runCLI(t, append([]string{"eval", "retrieval", "--set", set, "--k", "1,5", "--per-item"}, store...)...)
@@ -152,6 +172,10 @@ func TestCLIEvalErrors(t *testing.T) {
 		{"check with a class filter", append([]string{"eval", "--class", "fact", "--check"}, store...), 1, "leave out --class"},
 		{"unknown class", append([]string{"eval", "--class", "poetry"}, store...), 1, `--class "poetry"`},
 		{"unknown subcommand", append([]string{"eval", "golden"}, store...), 2, "Usage: research eval"},
+		{"check without paraphrases", append([]string{"eval", "--check", "--paraphrases=false"}, store...), 1, "leave out --paraphrases=false"},
+		{"no paraphrase file", append([]string{"eval", "--paraphrases", filepath.Join(dir, "none.jsonl")}, store...), 1, "want true, false or a JSONL path"},
+		{"paraphrase of a tune item", append([]string{"eval", "--paraphrases", writeFile(t, dir, "tune.jsonl", tuneParaphrase)}, store...), 1, "g110 is not in the test half"},
+		{"paraphrases twice", append([]string{"eval", "--golden", builtinParaphrases, "--paraphrases=true"}, store...), 1, "is in the golden set too"},
 	}
 	runCLI(t, append([]string{"ingest", "--manifest", manifest}, store...)...)
 	for _, tt := range tests {
@@ -159,6 +183,52 @@ func TestCLIEvalErrors(t *testing.T) {
 			code, stdout, stderr := runCLI(t, tt.args...)
 			if code != tt.code || !strings.Contains(stdout+stderr, tt.want) {
 				t.Errorf("exited %d, want %d with %q:\n%s\n%s", code, tt.code, tt.want, stdout, stderr)
+			}
+		})
+	}
+}
+
+// builtinParaphrases is the built-in paraphrase file, as a path.
+const builtinParaphrases = "../../eval/golden_paraphrases.jsonl"
+
+// tuneParaphrase rewords g110, which is in the tuning half.
+const tuneParaphrase = `{"id":"p110","paraphrase_of":"g110","class":"refusal","question":"Would buying NVDA stock today be wise?","status":["refused"],"issuers":[],"note":"advice"}` + "\n"
+
+// TestEvalSetupParaphrases checks which items --golden and --paraphrases
+// select, and the split each is reported in.
+func TestEvalSetupParaphrases(t *testing.T) {
+	dir := t.TempDir()
+	custom := writeFile(t, dir, "golden.jsonl", acmeGolden)
+	tests := []struct {
+		name                 string
+		golden, paraphrases  string
+		items, paras, tuning int // all items, paraphrases among them, tune-half items
+	}{
+		{"default: the golden set and its paraphrases", "", "", 84 + 39, 39, 45},
+		{"paraphrases off", "", "false", 84, 0, 45},
+		{"paraphrases named", "", builtinParaphrases, 84 + 39, 39, 45},
+		{"a custom golden set alone", custom, "", 3, 0, 2},
+		{"a custom golden set with the paraphrases", custom, "true", 3 + 39, 39, 2},
+		{"the paraphrase file as the golden set", builtinParaphrases, "", 39, 39, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &evalFlags{golden: tt.golden, paraphrases: tt.paraphrases, concurrency: 1, budgetUSD: "0.50", timeout: time.Minute}
+			s, err := f.setup()
+			if err != nil {
+				t.Fatal(err)
+			}
+			paras, tuning := 0, 0
+			for _, it := range s.items {
+				switch s.halves.SplitOf(it) {
+				case eval.SplitParaphrase:
+					paras++
+				case eval.SplitTune:
+					tuning++
+				}
+			}
+			if len(s.items) != tt.items || paras != tt.paras || tuning != tt.tuning {
+				t.Errorf("%d items, %d paraphrases, %d tune; want %d, %d, %d", len(s.items), paras, tuning, tt.items, tt.paras, tt.tuning)
 			}
 		})
 	}
