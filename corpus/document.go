@@ -20,6 +20,21 @@ const (
 	FormatPDF  Format = "pdf"  // PDF, read through pdftotext -layout
 )
 
+// Preference orders the copies of one filing by how well they read: the
+// inline-XBRL HTML (0), then a text conversion (1), then a PDF (2), then
+// any other format.
+func (f Format) Preference() int {
+	switch f {
+	case FormatHTML:
+		return 0
+	case FormatText:
+		return 1
+	case FormatPDF:
+		return 2
+	}
+	return 3
+}
+
 // Document is one filing in canonical form.
 type Document struct {
 	ID         string    // hex sha256 of Text

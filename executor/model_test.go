@@ -38,16 +38,7 @@ func modelEngine(t *testing.T, store corpus.Store) (*Engine, ledger.Store, *llmt
 // planner plans: a valid plan in the model's shape.
 func rulesPlanReply(t *testing.T, store corpus.Store, question string) string {
 	t.Helper()
-	docs, err := store.Documents(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat := planner.NewCatalog(docs)
-	g, err := (&planner.RulesPlanner{}).Plan(context.Background(), question, planner.RouteQuestion(question, cat, nil), cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := planner.EncodeModelGraph(g)
+	s, err := planner.EncodeModelGraph(rulesGraph(t, store, question))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -163,7 +163,7 @@ func statsDocuments(docs []corpus.Document, maxIssuers int) []corpus.Document {
 		if n := a.Filed.Compare(b.Filed); n != 0 {
 			return n > 0
 		}
-		if n := cmp.Compare(formatOrder(a.Format), formatOrder(b.Format)); n != 0 {
+		if n := cmp.Compare(a.Format.Preference(), b.Format.Preference()); n != 0 {
 			return n < 0
 		}
 		return a.ID < b.ID
@@ -190,18 +190,6 @@ func statsDocuments(docs []corpus.Document, maxIssuers int) []corpus.Document {
 	}
 	slices.SortFunc(out, func(a, b corpus.Document) int { return cmp.Compare(a.ID, b.ID) })
 	return out
-}
-
-func formatOrder(f corpus.Format) int {
-	switch f {
-	case corpus.FormatHTML:
-		return 0
-	case corpus.FormatText:
-		return 1
-	case corpus.FormatPDF:
-		return 2
-	}
-	return 3
 }
 
 // statsKey identifies a set of documents sorted by id: the hash of their

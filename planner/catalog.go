@@ -49,7 +49,7 @@ func NewCatalog(docs []corpus.Document) *Catalog {
 		d.Text = ""
 		k := key{d.Ticker, d.Form, d.PeriodEnd.Unix()}
 		if i, ok := best[k]; ok {
-			if formatRank(d.Format) < formatRank(c.filings[d.Ticker][i].Format) {
+			if d.Format.Preference() < c.filings[d.Ticker][i].Format.Preference() {
 				c.filings[d.Ticker][i] = d
 			}
 			continue
@@ -81,18 +81,6 @@ func NewCatalog(docs []corpus.Document) *Catalog {
 	}
 	c.names = newCorpusNames(loadSECIndex(), c.company, all)
 	return c
-}
-
-func formatRank(f corpus.Format) int {
-	switch f {
-	case corpus.FormatHTML:
-		return 0
-	case corpus.FormatText:
-		return 1
-	case corpus.FormatPDF:
-		return 2
-	}
-	return 3
 }
 
 // Tickers returns the issuers the corpus holds, sorted.

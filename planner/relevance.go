@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -39,7 +40,7 @@ func NewRelevance(question string, cat *Catalog, issuers []string) *Relevance {
 	}
 	for _, w := range words {
 		k := WordKey(w)
-		if k == "" || containsString(r.keys, k) {
+		if k == "" || slices.Contains(r.keys, k) {
 			continue
 		}
 		weight := r.stats.IDF(w)
@@ -92,13 +93,4 @@ func sentenceKeys(s string) map[string]bool {
 		}
 	}
 	return out
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

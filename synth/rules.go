@@ -450,7 +450,9 @@ func figureRank(r planner.Requirement) int {
 
 // comparisonTable sets the met figures and calculations of two or more
 // issuers side by side: a row per issuer and period, a column per figure,
-// each cell cited. It marks the fact requirements it states in w.tabled,
+// each cell cited, "–" where that row has no such figure (one not asked
+// for that period, or not found: a gap line below says which). It marks
+// the fact requirements it states in w.tabled,
 // so the issuers' sections do not repeat them; calculations stay there too,
 // with their formula and inputs.
 func (w *writer) comparisonTable(issuers []string) []string {
@@ -535,7 +537,7 @@ func (w *writer) comparisonTable(issuers []string) []string {
 		desc, _ := w.period(rw.issuer, rw.period)
 		cells := []string{w.name(rw.issuer), desc}
 		for _, c := range cols {
-			cells = append(cells, cmp.Or(rw.cells[c], "not found"))
+			cells = append(cells, cmp.Or(rw.cells[c], "–"))
 		}
 		lines = append(lines, "| "+strings.Join(cells, " | ")+" |")
 	}
@@ -900,7 +902,7 @@ func (w *writer) passageLabel(r planner.Requirement) string {
 // isCausal reports whether r is the requirement that one sentence link a
 // question's cause to its effect.
 func (w *writer) isCausal(r planner.Requirement) bool {
-	if r.Aspect == "causal" || strings.HasSuffix(r.ID, "-causal") {
+	if planner.IsCausal(r) {
 		return true
 	}
 	c := w.in.Route.Causal
