@@ -198,9 +198,23 @@ func TestRulesOverSampleCorpus(t *testing.T) {
 					t.Errorf("answer lacks %q", w)
 				}
 			}
+			// No sentence is quoted twice, and no issuer's topic gets more
+			// than three quotations.
+			for _, c := range ans.Citations {
+				if q := quoteText(c.Excerpt); strings.Count(ans.Answer, q) > 1 {
+					t.Errorf("quoted twice: %s", q)
+				}
+			}
+			w := newWriter(Rules{}, in)
+			w.answer()
+			for topic, n := range w.topicQuotes {
+				if n > maxQuotesPerTopic && !strings.HasSuffix(topic, "\x00figure") {
+					t.Errorf("%d quotations for %q; at most %d", n, topic, maxQuotesPerTopic)
+				}
+			}
 			// What is missing is said: a causal link plainly, the rest on a
 			// "Not found:" line.
-			w := newWriter(Rules{}, in)
+			w = newWriter(Rules{}, in)
 			for _, r := range in.Graph.Requirements {
 				switch {
 				case !r.Required || in.Met[r.ID]:

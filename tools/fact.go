@@ -136,8 +136,8 @@ func lookupHeader(c *lookupCall, what string, year int, res *result, tried []str
 	case year == 0:
 		fmt.Fprintf(&b, "%s: no filing of %s in the run's scope, so no fact for %s.", LookupFact, c.Ticker, what)
 	case len(tried) == 0:
-		fmt.Fprintf(&b, "%s: no filing of %s for %s in the run's scope, nor an annual filing for %s showing it, so no fact for %s.",
-			LookupFact, c.Ticker, PeriodLabel(year), PeriodLabel(year+1), what)
+		fmt.Fprintf(&b, "%s: no filing of %s for %s in the run's scope, nor an annual filing for %s or %s showing it, so no fact for %s.",
+			LookupFact, c.Ticker, PeriodLabel(year), PeriodLabel(year+1), PeriodLabel(year+2), what)
 	case len(res.facts) == 0:
 		fmt.Fprintf(&b, "%s: no displayed fact for %s %s. Tried %s in: %s.", LookupFact, what, PeriodLabel(year),
 			strings.Join(c.Concepts, ", "), strings.Join(tried, "; "))

@@ -382,3 +382,42 @@ func TestLocalKey(t *testing.T) {
 		}
 	}
 }
+
+// An income statement prints three years: a year two reports back is the
+// comparative's comparative of the later 10-K, and a year three back is
+// not found.
+func TestLookupFactTwoYearsBack(t *testing.T) {
+	store := newFixtureStore(t, fixture{ticker: "TRIO", form: "10-K", fiscalYear: 2024, periodEnd: "2024-12-31", text: `TRIO Corp. Annual Report 2024
+Item 8. Financial Statements
+Consolidated Statements of Operations (in millions)
+Revenue | 1,200 | 1,000 | 900
+`, facts: []fixtureFact{
+		{concept: "us-gaap:Revenues", value: "1200000000", unit: "USD", start: "2024-01-01", end: "2024-12-31", line: "Revenue | 1,200", shown: "1,200"},
+		{concept: "us-gaap:Revenues", value: "1000000000", unit: "USD", start: "2023-01-01", end: "2023-12-31", line: "Revenue | 1,200", shown: "1,000"},
+		{concept: "us-gaap:Revenues", value: "900000000", unit: "USD", start: "2022-01-01", end: "2022-12-31", line: "Revenue | 1,200", shown: "900"},
+	}})
+	scope := Scope{Tenant: "acme", Tickers: []string{"TRIO"}}
+	tests := []struct {
+		period, want, wantPeriod string
+	}{
+		{"FY2023", "1000000000", "2023-01-01/2023-12-31"},
+		{"FY2022", "900000000", "2022-01-01/2022-12-31"},
+		{"FY2021", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.period, func(t *testing.T) {
+			env := newEnv(t, store, scope)
+			out := run(t, env, "l1", LookupFact, map[string]any{"ticker": "TRIO", "concept": "Revenues", "period": tt.period})
+			checkRegistered(t, env, out)
+			if tt.want == "" {
+				if len(out.Facts) != 0 || !strings.Contains(out.Text, "nor an annual filing for FY2022 or FY2023") {
+					t.Fatalf("found %d facts; want none, and the response to say what was tried:\n%s", len(out.Facts), out.Text)
+				}
+				return
+			}
+			if len(out.Facts) != 1 || out.Facts[0].Value.String() != tt.want || out.Facts[0].Period != tt.wantPeriod {
+				t.Fatalf("facts %+v; want %s for %s:\n%s", out.Facts, tt.want, tt.wantPeriod, out.Text)
+			}
+		})
+	}
+}

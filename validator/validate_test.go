@@ -452,6 +452,10 @@ func TestSplitSentences(t *testing.T) {
 		{"Why? Because! Done", []string{"Why? ", "Because! ", "Done"}},
 		{"Said \"A rose 5%. B Inc. fell.\" [1] Next.", []string{"Said \"A rose 5%. B Inc. fell.\" [1] ", "Next."}},
 		{"Said “A. B.” [1] “C.” [2]", []string{"Said “A. B.” [1] ", "“C.” [2]"}},
+		// A quoted filing sentence keeps its own quotation marks: curly
+		// ones inside straight ones, straight ones inside curly ones.
+		{"- X: \"Results under “GAAP.” Sales rose.\" [1] Next.", []string{"- X: \"Results under “GAAP.” Sales rose.\" [1] ", "Next."}},
+		{"- X: “As described in \"Inventory.\" Sales rose.” [1] Next.", []string{"- X: “As described in \"Inventory.\" Sales rose.” [1] ", "Next."}},
 		{"", nil},
 	}
 	for _, tc := range tests {
