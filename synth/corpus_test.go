@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -227,6 +228,19 @@ func TestRulesOverSampleCorpus(t *testing.T) {
 						t.Errorf("unmet requirement %s has no Not found line", r.ID)
 					}
 				}
+			}
+			// The answer does not depend on the order concurrent searches
+			// returned the evidence in.
+			slices.Reverse(in.Ledger.Evidence)
+			for i := range in.Ledger.Requirements {
+				slices.Reverse(in.Ledger.Requirements[i].Evidence)
+			}
+			again, err := Rules{}.Synthesize(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.Answer != ans.Answer {
+				t.Errorf("with the evidence in reverse order the answer differs:\n%s", again.Answer)
 			}
 		})
 	}

@@ -789,6 +789,17 @@ func (w *writer) passage(r planner.Requirement) []string {
 	ids, _ := planner.Check(r, w.l, w.calcsMet, w.in.Met)
 	groups := r.Completion.AllOf
 	causal := planner.IsCausal(r)
+	// The evidence in filing order, not in the order concurrent searches
+	// happened to return it, so that equal sentences and equal scores
+	// resolve the same way in every run.
+	ids = slices.Clone(ids)
+	slices.SortFunc(ids, func(a, b string) int {
+		ea, eb := w.evidence[a], w.evidence[b]
+		if ea == nil || eb == nil {
+			return cmp.Compare(a, b)
+		}
+		return cmp.Or(cmp.Compare(ea.DocumentID, eb.DocumentID), cmp.Compare(ea.Start, eb.Start), cmp.Compare(a, b))
+	})
 	type cand struct {
 		sentence, id string
 		score        float64
@@ -816,9 +827,12 @@ func (w *writer) passage(r planner.Requirement) []string {
 		}
 	}
 	// Whole sentences first: a passage that starts mid-sentence yields a
-	// fragment, quoted only when no whole sentence holds the words.
+	// fragment, quoted only when no whole sentence holds the words. Between
+	// equal scores the shorter sentence wins, as in planner.Check, then the
+	// one earlier in the filing.
 	slices.SortStableFunc(cands, func(a, b cand) int {
-		return cmp.Or(cmp.Compare(fragment(a.sentence), fragment(b.sentence)), cmp.Compare(b.score, a.score))
+		return cmp.Or(cmp.Compare(fragment(a.sentence), fragment(b.sentence)), cmp.Compare(b.score, a.score),
+			cmp.Compare(len(a.sentence), len(b.sentence)))
 	})
 	// The cap is on explanations, outlook and risks together; passages
 	// stating a figure count apart.
