@@ -5,6 +5,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/tools"
+	"github.com/shopspring/decimal"
 )
 
 // Years a question binds to an issuer are that issuer's; years that all
@@ -71,5 +76,101 @@ func TestCausalContext(t *testing.T) {
 		if r.Required && r.ID != link.ID {
 			t.Errorf("requirement %s is required; only the link is", r.ID)
 		}
+	}
+}
+
+// A connective split by an adverb ("due primarily to", "driven in part
+// by") still introduces a reason.
+func TestSplitConnectives(t *testing.T) {
+	services := []string{"services"}
+	tests := []struct {
+		sentence string
+		explains bool
+	}{
+		{"Services net sales increased during 2024 compared to 2023 due primarily to higher net sales from advertising.", true},
+		{"Services revenue was driven in part by growth in cloud.", true},
+		{"Services net sales increased due mainly to the App Store.", true},
+		{"Americas net sales increased during 2024 due primarily to higher net sales of Services.", false},
+		{"Services net sales were due for review primarily in 2024.", false},
+	}
+	for _, tc := range tests {
+		if got := Explains(tc.sentence, services); got != tc.explains {
+			t.Errorf("Explains(%q) = %v; want %v", tc.sentence, got, tc.explains)
+		}
+	}
+	if !Linked("Operating income increased due largely to lower capital expenditures.", [][]string{{"capital expenditures"}, {"operating income"}}) {
+		t.Error("an effect due largely to its cause is not linked")
+	}
+	if got := closeConnectives("up due primarily to cost"); len(got) != len("up due primarily to cost") || !strings.HasPrefix(got, "up due to") || !strings.HasSuffix(got, " cost") {
+		t.Errorf("closeConnectives moved the words around it: %q", got)
+	}
+}
+
+// Questions that ask why with a verb of causing, or that put the cause
+// "behind" the effect, are read as such.
+func TestWhyAndBehind(t *testing.T) {
+	cat := smallCatalog()
+	_, g := planFor(t, cat, "what pushed Apple's effective tax rate up in FY2024?", 0)
+	r, ok := reqByID(g, "AAPL-FY2024-general-explanation")
+	if !ok || !r.Required {
+		t.Fatalf("no explanation planned: %+v", g.Requirements)
+	}
+	if len(r.Completion.AllOf) != 2 || !slices.Contains(r.Completion.AllOf[0], "effective tax rate") || !slices.Equal(r.Completion.AllOf[1], DriverWords) {
+		t.Errorf("explanation condition %q: want the figure's names and a reason, not the question's verbs", r.Completion.AllOf)
+	}
+	for _, q := range []string{"what hurt Meta's operating margin in 2024?", "What's behind Apple's higher gross margin?"} {
+		if !asksWhy(q) {
+			t.Errorf("asksWhy(%q) = false", q)
+		}
+	}
+	if asksWhy("What was Apple's revenue in fiscal 2024?") {
+		t.Error("a figure question asks why")
+	}
+	rt := RouteQuestion("Were Meta's job cuts behind its revenue growth in 2024?", cat, nil)
+	if rt.Causal == nil || !slices.Contains(rt.Causal.CauseWords, "cuts") {
+		t.Errorf("causal reading %+v: want job cuts as the cause of revenue growth", rt.Causal)
+	}
+}
+
+// A figure asked for in a later clause ("...: what was the count?") is a
+// figure question, and a row the question names stands for its total
+// where the filing prints one.
+func TestFigureAskedLater(t *testing.T) {
+	if !figureShaped.MatchString("Netflix paid members at year-end 2024: what was the count?") {
+		t.Error("a figure asked after a colon is not figure-shaped")
+	}
+	if figureShaped.MatchString("Netflix explained what was driving churn") {
+		t.Error("\"what was\" inside a clause read as a figure question")
+	}
+	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+	row := func(label string, v int64) corpus.Fact {
+		return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(v), Unit: "USD",
+			PeriodStart: day("2022-01-01"), PeriodEnd: day("2022-12-31"), Start: 10, End: 20}
+	}
+	m, _ := tools.MetricByName("revenue")
+	all := func(FigureEntry) bool { return true }
+	// Segments each print a "Net sales" row: the company's is the total.
+	parts := FigureEntries([]corpus.Fact{row("Net sales", 315_880), row("Net sales", 118_007), row("Total net sales", 513_983)})
+	if k, ok := resolveAmong(parts, m, "What were Amazon's net sales in 2022?", all); !ok || k != "table:Total net sales" {
+		t.Errorf("resolved %q (%v); want the total row", k, ok)
+	}
+	// One "Net revenues" row, the statement's: it is the figure asked.
+	one := FigureEntries([]corpus.Fact{row("Net revenues", 9_795), row("Net revenues", 9_795), row("Total net revenues", 9_795)})
+	if k, ok := resolveAmong(one, m, "What was eBay's net revenue in 2022?", all); !ok || k != "table:Net revenues" {
+		t.Errorf("resolved %q (%v); want the row the question names", k, ok)
+	}
+}
+
+// Codes and acronyms in capitals ("FY24", "EPS") do not make a question
+// one whose capitals mark names: "apple" in it is still Apple.
+func TestCaselessWithCodes(t *testing.T) {
+	cat := smallCatalog()
+	for _, q := range []string{"apple services sales growth FY24 what drove it", "apple EPS in 2024", "apple revenue YE2024"} {
+		if rt := RouteQuestion(q, cat, nil); !slices.Equal(rt.Issuers, []string{"AAPL"}) {
+			t.Errorf("%q: issuers %v; want AAPL", q, rt.Issuers)
+		}
+	}
+	if rt := RouteQuestion("Which apple varieties did Costco sell in 2022?", cat, nil); slices.Contains(rt.Issuers, "AAPL") {
+		t.Errorf("a lower-case ordinary word in a question with case read as Apple: %v", rt.Issuers)
 	}
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -32,6 +33,22 @@ var causingVerbs = []string{
 	"affected", "weighed on",
 }
 
+// closeConnectives closes up a connective split by an adverb ("due
+// primarily to", "driven in part by", "partially offset largely by"),
+// keeping every other word where it was: the words move to the end of the
+// span, padded with spaces.
+func closeConnectives(s string) string {
+	return splitConnective.ReplaceAllStringFunc(s, func(m string) string {
+		sub := splitConnective.FindStringSubmatch(m)
+		joined := sub[1] + " " + sub[3]
+		return joined + strings.Repeat(" ", len(m)-len(joined))
+	})
+}
+
+// splitConnective matches a connective's head, one or more adverbs, and
+// its preposition.
+var splitConnective = regexp.MustCompile(`\b(due|driven|caused|attributable|offset|helped|hurt|led|fueled|fuelled|supported|resulting|benefited|benefiting|related)\s+((?:[a-z]+ly|in\s+(?:large\s+|small\s+|significant\s+)?part|in\s+turn|mainly)\s+)+(to|by|from)\b`)
+
 // offsetMarkers start a clause of counterweights, not causes.
 var offsetMarkers = []string{"offset by", "offset in part", "partially offset", "partly offset", "despite", "although", "except"}
 
@@ -45,7 +62,7 @@ func Linked(sentence string, groups [][]string) bool {
 	}
 	m := compileGroups(groups)
 	cause, effect := m.groups[:len(m.groups)-1], m.groups[len(m.groups)-1]
-	s := normalizeText(sentence)
+	s := closeConnectives(normalizeText(sentence))
 	effects := termPositions(s, effect)
 	if len(effects) == 0 {
 		return false
@@ -170,7 +187,7 @@ func allWithin(s string, groups [][]string, from, to int) bool {
 // growth may not be sustainable"), does not explain it.
 func Explains(sentence string, terms []string) bool {
 	m := compileGroups([][]string{terms})
-	s := normalizeText(sentence)
+	s := closeConnectives(normalizeText(sentence))
 	at := termPositions(s, m.groups[0])
 	for _, k := range positionsOf(s, reasonConnectives) {
 		if anyBefore(at, k) {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"slices"
@@ -91,7 +92,13 @@ func TestFindFigures(t *testing.T) {
 		{"What was the effective tax rate?", []string{"effective_tax_rate"}},
 		{"What share of revenue did NVDA spend on R&D in FY23?", []string{"rd_expense_to_revenue"}},
 		{"stock-based compensation relative to revenue", []string{"sbc_to_revenue"}},
-		{"capex as % of sales", []string{"capex_to_revenue"}},
+		// "capex as a percentage of sales", its words in order with
+		// "percent" for "percentage".
+		{"capex as % of sales", []string{"capex_intensity"}},
+		{"How much cash did GOOGL generate from operating activities in 2024?", []string{"operating_cash_flow"}},
+		// A name of two words is found only as written: "net sales and
+		// income" names no net income.
+		{"Why did net sales and income fall?", []string{"revenue"}},
 		{"AAPL R&D as a % of revenue FY24", []string{"rd_intensity"}},
 		{"other bets operating loss 2024", []string{"operating_income"}},
 		{"Why did gross margin fall?", nil},
@@ -376,5 +383,52 @@ func TestPlanGrossMarginFromGrossProfit(t *testing.T) {
 	}
 	if want := "gross_profit / revenue table:Gross profit table:Total revenues"; !slices.Equal(exprs, []string{want}) {
 		t.Errorf("calculations %q, want [%q]", exprs, want)
+	}
+}
+
+// Names written as analysts shorten them, or with the question's words
+// between theirs, are the catalogue's names; a common word abbreviates
+// nothing.
+func TestLooseFigureNames(t *testing.T) {
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{"Google (Alphabet) cash from ops for the year ended December 2024?", []string{"operating_cash_flow"}},
+		{"How much cash did GOOGL generate from operating activities in 2024?", []string{"operating_cash_flow"}},
+		{"What share of revenue did NVDA spend on R&D in FY23?", []string{"rd_expense_to_revenue"}},
+		{"META FY2024 revenue", []string{"revenue"}},
+	}
+	for _, tc := range tests {
+		var got []string
+		for _, a := range FindFigures(tc.q) {
+			got = append(got, cmp.Or(a.Metric, a.Derived))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("FindFigures(%q) = %q; want %q", tc.q, got, tc.want)
+		}
+	}
+	for _, pair := range [][2]string{{"in", "intensity"}, {"and", "andromeda"}, {"op", "operations"}} {
+		if sameWord(pair[0], pair[1]) {
+			t.Errorf("sameWord(%q, %q): a common or two-letter word stands for a name's word", pair[0], pair[1])
+		}
+	}
+}
+
+// A bare phrase naming a figure asks for it; one that asks anything else
+// does not.
+func TestAsksNumber(t *testing.T) {
+	for q, want := range map[string]bool{
+		"NFLX paid memberships at YE2024":                true,
+		"META FY2024 revenue":                            true,
+		"What was Apple's revenue in fiscal 2024?":       true,
+		"Apple supply chain risks":                       false,
+		"Google capex outlook":                           false,
+		"apple services sales growth FY24 what drove it": false,
+		"Compare Apple and Meta on margins":              false,
+	} {
+		if got := asksNumber(q); got != want {
+			t.Errorf("asksNumber(%q) = %v; want %v", q, got, want)
+		}
 	}
 }

@@ -1087,8 +1087,8 @@ func outsideName(sec *secIndex, cik int, ticker string) string {
 }
 
 // caseless reports whether a question's capitals say nothing of names: it
-// has none but the first letters of sentences, or it is in Title Case (four
-// in five of its longer words capitalised).
+// has none but the first letters of sentences, codes and acronyms, or it
+// is in Title Case (four in five of its longer words capitalised).
 func caseless(toks []token) bool {
 	capital, titled, long := 0, 0, 0
 	for _, t := range toks {
@@ -1096,8 +1096,11 @@ func caseless(toks []token) bool {
 			continue
 		}
 		// A sentence's first word says nothing by its capital, unless the
-		// word is written in capitals or camel case ("NVIDIA", "eBay").
-		if t.shape == shapeCamel || t.shape == shapeCaps && t.letters > 1 || !t.sentStart && t.shape != shapeLower {
+		// word is written in capitals or camel case ("NVIDIA", "eBay"). A
+		// code in capitals ("FY24", "YE2024") or a finance acronym ("EPS")
+		// is written so by everyone and says nothing either.
+		code := t.shape == shapeCaps && (t.digits || acronym(t.key))
+		if !code && (t.shape == shapeCamel || t.shape == shapeCaps && t.letters > 1 || !t.sentStart && t.shape != shapeLower) {
 			capital++
 		}
 		if t.sentStart {

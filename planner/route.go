@@ -109,7 +109,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	rt.FiscalYears = findFiscalYears(question)
 	rt.IssuerYears = bindYears(question, cat, rt.Issuers)
 	rt.Figures = FindFigures(question)
-	rt.AsksFigure = len(rt.Figures) > 0 || figureShaped.MatchString(question)
+	rt.AsksFigure = len(rt.Figures) > 0 || asksNumber(question)
 	lower := routerNorm(question)
 	rt.Quarterly = quarterExpr.MatchString(question)
 	rt.Outlook = anyTerm(normalizeText(question), outlookTriggers)
@@ -391,7 +391,7 @@ func termSpans(s, t string) [][2]int {
 
 // causalVerbs are the verbs of "did X improve Y" and "X improved Y": the
 // cause comes before them, the effect after.
-var causalVerbs = regexp.MustCompile(`\b(improve[sd]?|improving|drive[sn]?|drove|driving|cause[sd]?|causing|boost(s|ed|ing)?|lead\s+to|leads\s+to|led\s+to|result(s|ed)?\s+in|contribute[sd]?\s+to|hurt(s|ing)?|weigh(s|ed)?\s+on|pressure[sd]?|affect(s|ed)?|impact(s|ed)?|help(s|ed)?|lift(s|ed)?|raise[sd]?|reduce[sd]?|lower(s|ed)?|expand(s|ed)?|compress(es|ed)?|benefit(s|ed|ted)?|erode[sd]?|dampen(s|ed)?|fuel(s|ed|led)?|translate[sd]?\s+into|increase[sd]?|decrease[sd]?)\b`)
+var causalVerbs = regexp.MustCompile(`\b(improve[sd]?|improving|drive[sn]?|drove|driving|cause[sd]?|causing|boost(s|ed|ing)?|lead\s+to|leads\s+to|led\s+to|result(s|ed)?\s+in|contribute[sd]?\s+to|hurt(s|ing)?|weigh(s|ed)?\s+on|pressure[sd]?|affect(s|ed)?|impact(s|ed)?|help(s|ed)?|lift(s|ed)?|raise[sd]?|reduce[sd]?|lower(s|ed)?|expand(s|ed)?|compress(es|ed)?|benefit(s|ed|ted)?|erode[sd]?|dampen(s|ed)?|fuel(s|ed|led)?|translate[sd]?\s+into|increase[sd]?|decrease[sd]?|push(es|ed|ing)?|behind)\b`)
 
 // reverseCausal introduce the cause after the effect: "Y rose because of X".
 var reverseCausal = regexp.MustCompile(`\b(because\s+of|due\s+to|driven\s+by|as\s+a\s+result\s+of|thanks\s+to|caused\s+by|attributable\s+to|owing\s+to|on\s+the\s+back\s+of|fueled\s+by|fuelled\s+by|helped\s+by|hurt\s+by|pressured\s+by)\b`)
@@ -441,6 +441,14 @@ func findCausal(lower string, aspects []span, taken claims) *Causal {
 		c.EffectAspects, c.Effect = causeTerms(effect)
 		return c
 	}
+	if m := causeNoun.FindStringSubmatchIndex(lower); m != nil {
+		// "Was X the reason Y rose?", "Y rose. Was X the reason for
+		// that?": the cause stands between the verb and the noun, the
+		// effect anywhere else.
+		if c := causeBetween(lower, m[2], m[3], aspects, taken); c != nil {
+			return c
+		}
+	}
 	if m := reverseCausal.FindStringIndex(lower); m != nil {
 		if c := try(m[0], m[1], false); c != nil {
 			return c
@@ -452,6 +460,39 @@ func findCausal(lower string, aspects []span, taken claims) *Causal {
 		}
 	}
 	return nil
+}
+
+// causeNoun matches a question that names its cause as "the reason" or
+// "the cause": the cause is its first group.
+var causeNoun = regexp.MustCompile(`\b(?:was|were|is|are)\s+(.+?)\s+(?:the|a|one\s+of\s+the)\s+(?:main\s+|primary\s+|real\s+|key\s+|biggest\s+|only\s+)?(?:reason|reasons|cause|causes|driver|drivers)\b`)
+
+// causeBetween reads a causal question whose cause is lower[from:to]:
+// the aspects there, or its own words, cause the aspects outside it.
+func causeBetween(lower string, from, to int, aspects []span, taken claims) *Causal {
+	var cause, effect []string
+	for _, a := range aspects {
+		if a.value == "general" || a.value == "outlook" {
+			continue
+		}
+		if a.start >= from && a.start < to {
+			cause = appendNew(cause, a.value)
+		} else {
+			effect = appendNew(effect, a.value)
+		}
+	}
+	effect = slices.DeleteFunc(effect, func(n string) bool { return slices.Contains(cause, n) })
+	if len(effect) == 0 {
+		return nil
+	}
+	c := &Causal{}
+	if len(cause) == 0 {
+		if c.CauseWords = causeWords(lower, from, to, aspects, taken); len(c.CauseWords) == 0 {
+			return nil
+		}
+	}
+	c.CauseAspects, c.Cause = causeTerms(cause)
+	c.EffectAspects, c.Effect = causeTerms(effect)
+	return c
 }
 
 // figurePrefix marks a figure the question names among the spans a

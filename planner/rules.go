@@ -363,10 +363,17 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 	label := tools.PeriodLabel(p.fy)
 	prefix := t + "-" + label + "-" + a.Name
 	company := b.cat.ShortName(t)
-	groups, query := a.ExplainGroups(), a.Query
+	groups, query, topic := a.ExplainGroups(), a.Query, a.Label
 	if a.Name == "general" {
 		if words := questionWords(b.question, b.cat, b.rt.Issuers); len(words) > 0 {
 			groups, query = [][]string{words}, strings.Join(words, " ")
+		}
+		if terms := b.figureTerms(); len(terms) > 0 && asksWhy(b.question) {
+			// Why a named figure moved: a sentence naming the figure with
+			// a reason, as an aspect's explanation is, whatever verbs the
+			// question used for the move ("pushed up", "higher").
+			groups = [][]string{terms, DriverWords}
+			topic = b.figurePhrases()
 		}
 	}
 	if !p.found {
@@ -425,7 +432,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 	}
 	b.addReq(Requirement{
 		ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: a.Kind, Required: true, Need: need,
-		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: a.Label, AllOf: groups},
+		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: topic, AllOf: groups},
 	}, m)
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, a.Section, 8), []string{id})
 	if tableFigures {
@@ -478,6 +485,33 @@ func (b *builder) planFigureStatement(t string, p filingPeriod, a Aspect, m reqM
 		return
 	}
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, "total "+strings.Join(labels, " "), "", 10), []string{id})
+}
+
+// figureTerms returns the words a sentence may use for the figures the
+// question names: each one's phrase in the question and the catalogue's
+// names for it.
+func (b *builder) figureTerms() []string {
+	var out []string
+	for _, f := range b.rt.Figures {
+		out = appendNew(out, f.Phrase)
+		if m, ok := tools.MetricByName(f.Metric); ok && f.Metric != "" {
+			out = appendNew(out, strings.ToLower(m.Label))
+			out = appendNew(out, m.Aliases...)
+		}
+		if d, ok := tools.DerivedByName(f.Derived); ok && f.Derived != "" {
+			out = appendNew(out, d.Aliases...)
+		}
+	}
+	return out
+}
+
+// figurePhrases names the figures the question names, in its words.
+func (b *builder) figurePhrases() string {
+	var out []string
+	for _, f := range b.rt.Figures {
+		out = appendNew(out, f.Phrase)
+	}
+	return joinAnd(out)
 }
 
 // figuresOnly reports whether the question asks for figures and nothing
@@ -769,7 +803,8 @@ func init() {
 	during before after above below more most much many some any each every other such only own same very can
 	could should would will shall may might must tell say says said describe explain discuss company companies
 	corporation inc filing filings report reports reported annual fiscal year years latest recent according per
-	also just like make made give given main mainly please want know`) {
+	also just like make made give given main mainly please want know compare compared comparison contrast
+	characterize characterise summarize summarise outline versus`) {
 		questionStopwords[w] = true
 	}
 }

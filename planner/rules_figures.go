@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/ledgerline/research/tools"
 )
@@ -297,8 +298,45 @@ func (b *builder) planDerived(t string, p filingPeriod, name string, segs []Segm
 }
 
 // figureShaped shows that a question asks for a number: "what was", "how
-// much", "how many", "what is the number of".
-var figureShaped = regexp.MustCompile(`(?i)^\W*(what\s+(was|were|is|are|'s)\b|how\s+(much|many)\b|give\s+me\b|tell\s+me\b|report\b|show\s+me\b)|\bhow\s+(much|many)\b|\b(number|amount|total)\s+of\b`)
+// much", "how many", "what is the number of", at the start of the question
+// or of a clause of it ("Netflix paid members at year-end: what was the
+// count?").
+var figureShaped = regexp.MustCompile(`(?i)(^|[:;?!]|\.\s)\W*(what\s+(was|were|is|are|'s)\b|how\s+(much|many)\b|give\s+me\b|tell\s+me\b|report\b|show\s+me\b)|\bhow\s+(much|many)\b|\b(number|amount|total)\s+of\b`)
+
+// asksNumber reports whether a question asks for a number: it is shaped
+// as one (figureShaped), or it is a bare phrase naming what to look up
+// ("NFLX paid memberships at YE2024", "META FY2024 revenue"), with no
+// word that asks or bids anything else and no call for reasons or
+// expectations.
+func asksNumber(question string) bool {
+	if figureShaped.MatchString(question) {
+		return true
+	}
+	n := normalizeText(question)
+	for _, w := range strings.FieldsFunc(n, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
+		if askingWords[w] {
+			return false
+		}
+	}
+	return !asksWhy(question) && !anyTerm(n, outlookTriggers) && !anyTerm(n, riskWords)
+}
+
+// askingWords ask or bid something in a question: with none, a question is
+// a bare phrase.
+var askingWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`what what's whats which how how's why when where who whom whose did does do is
+	are was were has have had can could should would will shall may might must explain describe compare discuss
+	summarize summarise tell give show list outline characterize characterise assess evaluate analyze analyse
+	vs versus against between`) {
+		askingWords[w] = true
+	}
+}
+
+// riskWords name risks, which a bare phrase may ask about ("Apple supply
+// chain risks").
+var riskWords = []string{"risk", "risks", "threat", "threats", "uncertaint", "exposure", "competition", "litigation", "regulation"}
 
 // phraseStopwords are words of a figure question that name no figure:
 // periods, positions in time and the verbs around a number.
@@ -310,6 +348,7 @@ var phraseStopwords = map[string]bool{
 	"spent": true, "hold": true, "held": true, "record": true, "recorded": true, "company": true, "annual": true,
 	"january": true, "february": true, "march": true, "april": true, "june": true, "july": true, "august": true,
 	"september": true, "october": true, "november": true, "december": true, "date": true, "today": true,
+	"count": true, "level": true,
 }
 
 // phraseWords are the words of a figure question that may name its figure:

@@ -210,6 +210,8 @@ const keyLen = 7
 //     "i" ("loss", "status", "basis" stay);
 //  2. while a rule applies: "-ation" goes when 4 letters stay, "-ment"
 //     when 6 do ("investment" -> "invest"; "segment", "statement" stay),
+//     "-ition", "-itive" and "-itor" when 4 do ("competition",
+//     "competitive" and "competitor" -> "compet"; "position" stays),
 //     "-ied" -> "-y", "-ly" goes when 4 letters stay ("only", "early"
 //     stay), "-ing" and "-ed" go when the stem keeps a vowel and 3
 //     letters (2 for a vowel and a consonant: "used"), though not "-eed"
@@ -281,6 +283,11 @@ func stemOnce(w string) (string, bool) {
 	}
 	if t, ok := strings.CutSuffix(w, "ment"); ok && len(t) >= 6 {
 		return t, true
+	}
+	for _, suf := range []string{"ition", "itive", "itor"} {
+		if t, ok := strings.CutSuffix(w, suf); ok && len(t) >= 4 {
+			return t, true
+		}
 	}
 	if t, ok := strings.CutSuffix(w, "ied"); ok && len(t) >= 2 {
 		return t + "y", true

@@ -63,7 +63,8 @@ func (r Rules) Synthesize(ctx context.Context, in *Input) (*validator.Answer, er
 type writer struct {
 	in        *Input
 	maxQuotes int
-	rel       *planner.Relevance // the question's words and the corpus's statistics, made on first use
+	rel       *planner.Relevance  // the question's words and the corpus's statistics, made on first use
+	subjects  map[string][]string // per issuer, the parts of its business the question names
 	l         *ledger.RunLedger
 	reqs      []planner.Requirement
 	evidence  map[string]*ledger.Evidence
@@ -593,6 +594,12 @@ func (w *writer) requirement(r planner.Requirement) []string {
 		return nil // the periods are stated above, with any calendar difference
 	}
 	if len(lines) == 0 {
+		if !r.Required {
+			// An optional passage whose sentences all fall short of what
+			// the answer quotes (a table row for a figure's statement)
+			// adds nothing; nothing asked is missing.
+			return nil
+		}
 		return []string{notFoundLine(validator.Gap{What: r.Need, Why: "the evidence meeting it could not be quoted"})}
 	}
 	return lines
@@ -806,16 +813,31 @@ func (w *writer) passage(r planner.Requirement) []string {
 	}
 	var cands []cand
 	seen := map[string]bool{}
+	// A passage stating a figure the answer gives from a table states
+	// that figure: a sentence with the metric's words and another number
+	// is about something else.
+	var stated []decimal.Decimal
+	if r.Kind == planner.KindFigure {
+		stated = w.figureValues(r)
+	}
 	for _, id := range ids {
 		e := w.evidence[id]
 		if e == nil {
 			continue
 		}
 		for _, s := range planner.Sentences(e.Excerpt) {
+			// A heading is not a statement: one standing alone is not
+			// quoted, and one run into the sentence below it is left out.
+			if s = dropHeadings(s); heading(s) {
+				continue
+			}
 			if _, ok := planner.SentenceMatch(s, groups); !ok || strings.TrimSpace(s) == "" {
 				continue
 			}
 			if causal && !planner.Linked(s, groups) {
+				continue
+			}
+			if len(stated) > 0 && (tableRow(s) || !statesValue(s, stated)) {
 				continue
 			}
 			key := validator.Normalize(s)
@@ -841,7 +863,8 @@ func (w *writer) passage(r planner.Requirement) []string {
 		topic += "\x00figure"
 	}
 	room := min(w.maxQuotes, maxQuotesPerTopic-w.topicQuotes[topic])
-	var chosen []cand
+	var chosen, later []cand
+	subjects := map[string]bool{}
 	for _, c := range cands {
 		if len(chosen) >= room || (len(chosen) > 0 && fragment(c.sentence) == 1) {
 			break
@@ -854,6 +877,22 @@ func (w *writer) passage(r planner.Requirement) []string {
 			return strings.Contains(m, n) || strings.Contains(n, m)
 		}) || w.quoted[n] {
 			continue
+		}
+		// Quotations about different things before a second one about
+		// the same ("Services gross margin ..." twice): a sentence whose
+		// subject is already quoted waits until the others are taken.
+		if k := subjectKey(c.sentence); k != "" {
+			if subjects[k] {
+				later = append(later, c)
+				continue
+			}
+			subjects[k] = true
+		}
+		chosen = append(chosen, c)
+	}
+	for _, c := range later {
+		if len(chosen) >= room {
+			break
 		}
 		chosen = append(chosen, c)
 	}
@@ -883,6 +922,142 @@ func (w *writer) passage(r planner.Requirement) []string {
 	return []string{"- " + w.passageLabel(r) + ": " + strings.Join(quotes, " ")}
 }
 
+// figureValues returns the values of the met figures of r's issuer,
+// period and aspect that the answer states from a fact.
+func (w *writer) figureValues(r planner.Requirement) []decimal.Decimal {
+	var out []decimal.Decimal
+	for _, q := range w.reqs {
+		if q.ID == r.ID || q.Issuer != r.Issuer || q.Period != r.Period || q.Aspect != r.Aspect || q.Completion.Kind != planner.CondFact {
+			continue
+		}
+		ids, _ := planner.Check(q, w.l, w.calcsMet, w.in.Met)
+		if f, _ := w.pickFact(q, ids); f != nil {
+			out = append(out, f.Value)
+		}
+	}
+	return out
+}
+
+// statesValue reports whether sentence s states one of values: a number of
+// it that, read at its scale, rounds to the value at the precision it is
+// printed with ("$514.0 billion" and "513,983" both state
+// 513,983,000,000).
+func statesValue(s string, values []decimal.Decimal) bool {
+	for _, loc := range numberPattern.FindAllStringIndex(s, -1) {
+		m := s[loc[0]:loc[1]]
+		n, err := decimal.NewFromString(strings.ReplaceAll(m, ",", ""))
+		if err != nil || n.IsZero() {
+			continue
+		}
+		// The scale a number is read at: the one its word names ("$9.8
+		// billion"); else, for a number of three digits or more as tables
+		// print them, units, thousands or millions. A small bare number
+		// or a percentage states no amount.
+		after := strings.ToLower(strings.TrimLeft(s[loc[1]:], " "))
+		var scales []int32
+		switch {
+		case strings.HasPrefix(after, "%") || strings.HasPrefix(after, "percent"):
+		case strings.HasPrefix(after, "billion"):
+			scales = []int32{9}
+		case strings.HasPrefix(after, "million"):
+			scales = []int32{6}
+		case strings.HasPrefix(after, "thousand"):
+			scales = []int32{3}
+		case len(strings.Trim(strings.ReplaceAll(strings.Split(m, ".")[0], ",", ""), "0")) >= 3:
+			scales = []int32{0, 3, 6}
+		}
+		half := decimal.New(5, -1-decimalPlaces(m))
+		for _, scale := range scales {
+			unit := decimal.New(1, scale)
+			for _, v := range values {
+				if n.Mul(unit).Sub(v.Abs()).Abs().LessThanOrEqual(half.Mul(unit)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// subjectKey names what a sentence is about by its first two words
+// after an article or pronoun ("services gross" for "Services gross
+// margin increased ..."); "" when it has fewer.
+func subjectKey(s string) string {
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' }) {
+		if len(words) == 0 && subjectSkip[w] {
+			continue
+		}
+		words = append(words, w)
+		if len(words) == 2 {
+			return words[0] + " " + words[1]
+		}
+	}
+	return ""
+}
+
+// subjectSkip are the words a sentence may open with before its subject.
+var subjectSkip = map[string]bool{"the": true, "a": true, "an": true, "our": true, "we": true, "in": true,
+	"for": true, "during": true, "this": true, "these": true, "its": true, "their": true, "as": true}
+
+// dropHeadings returns s without the heading lines it starts with
+// ("Competition\nThe market for ... is intensely competitive.").
+func dropHeadings(s string) string {
+	for {
+		first, rest, ok := strings.Cut(s, "\n")
+		if !ok || strings.TrimSpace(rest) == "" || !heading(first) {
+			return s
+		}
+		s = strings.TrimLeft(rest, "\n ")
+	}
+}
+
+// heading reports whether a line reads as a heading rather than a
+// sentence: a few words with no closing punctuation, no amount and no
+// table cells (a table's row is evidence of its figures). A date is no
+// amount: "Year Ended December 31," is a heading.
+func heading(line string) bool {
+	line = strings.TrimSpace(line)
+	if line == "" || strings.Contains(line, " | ") || strings.ContainsRune(line, '\n') || holdsAmount.MatchString(line) {
+		return false
+	}
+	if strings.ContainsAny(line[len(line)-1:], ".;:?!)”\"") {
+		return false
+	}
+	return len(strings.Fields(line)) <= 12
+}
+
+// holdsAmount matches an amount as a row prints it: a currency sign, a
+// percentage, or a number of three digits or more.
+var holdsAmount = regexp.MustCompile(`[$€£%]|\d[\d,.]*\d{2}`)
+
+// tableRow reports whether s is a row of a table rather than a sentence:
+// cells set apart by bars, or mostly numbers.
+func tableRow(s string) bool {
+	if strings.Contains(s, " | ") {
+		return true
+	}
+	words := strings.Fields(s)
+	numbers := 0
+	for _, w := range words {
+		if strings.Trim(w, "$%()-—–,.") == "" || strings.IndexFunc(w, unicode.IsLetter) < 0 {
+			numbers++
+		}
+	}
+	return numbers >= 3 && 10*numbers >= 4*len(words)
+}
+
+// numberPattern matches a number as filings print it: 513,983 or 514.0.
+var numberPattern = regexp.MustCompile(`\d{1,3}(,\d{3})+(\.\d+)?|\d+(\.\d+)?`)
+
+// decimalPlaces is the number of digits after a printed number's point.
+func decimalPlaces(m string) int32 {
+	if i := strings.IndexByte(m, '.'); i >= 0 {
+		return int32(len(m) - i - 1)
+	}
+	return 0
+}
+
 // passageLabel introduces the quotations of a passage requirement.
 func (w *writer) passageLabel(r planner.Requirement) string {
 	topic := r.Completion.Topic
@@ -905,10 +1080,10 @@ func (w *writer) passageLabel(r planner.Requirement) string {
 			return fmt.Sprintf("Risk factors, %s", r.Period)
 		}
 		return fmt.Sprintf("Risk factors on %s, %s", topic, r.Period)
-	case r.Aspect == "general":
-		return fmt.Sprintf("What the %s filing says", r.Period)
 	case slices.ContainsFunc(r.Completion.AllOf, func(g []string) bool { return sameSet(g, planner.DriverWords) }):
 		return fmt.Sprintf("Management's explanation of %s, %s", topic, r.Period)
+	case r.Aspect == "general":
+		return fmt.Sprintf("What the %s filing says", r.Period)
 	}
 	return fmt.Sprintf("What the %s filing says about %s", r.Period, topic)
 }
@@ -1059,12 +1234,58 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 		w.rel = planner.NewRelevance(w.in.Question, w.in.Catalog, w.in.Route.Issuers)
 	}
 	score := float64(min(countTerms(s, groups), 4)) + 6*w.rel.Score(s) - 4*w.rel.Boilerplate(s) - float64(frontMatter(e))
+	// A sentence that runs on (a list of every factor) gathers the
+	// question's words by its length; past forty words it reads worse.
+	if n := len(strings.Fields(s)); n > 40 {
+		score -= float64(n-40) / 40
+	}
 	// An explanation is best met by a sentence about the topic that gives
 	// its reason, not one naming the topic inside another's reason.
 	if len(groups) > 1 && sameSet(groups[len(groups)-1], planner.DriverWords) && planner.Explains(s, groups[0]) {
 		score += 3
+		// What moved the figure in the period, over what may move it:
+		// "increased during 2024 due to" before "are subject to
+		// volatility due to a variety of factors".
+		if reportsChange.MatchString(s) {
+			score += 2
+		}
+		if hedged.MatchString(s) {
+			score -= 2
+		}
+		// The more so when what the sentence explains is the part of the
+		// business the question names ("Services net sales increased ...
+		// due to"), not a whole whose growth the part explains.
+		if subject := w.subjectTerms(e.Ticker); len(subject) > 0 && planner.Explains(s, subject) {
+			score += 3
+		}
 	}
 	return score
+}
+
+// reportsChange matches a sentence that reports a change that happened.
+var reportsChange = regexp.MustCompile(`(?i)\b(increased|decreased|rose|fell|grew|declined|improved|dropped|expanded|contracted|narrowed|widened)\b`)
+
+// hedged matches the language of what may happen (risk factors,
+// cautionary statements) rather than of what did.
+var hedged = regexp.MustCompile(`(?i)\b(may|might|could|can|would|subject to)\b`)
+
+// subjectTerms returns the names of the parts of issuer t's business the
+// question names, which an explanation should be about.
+func (w *writer) subjectTerms(t string) []string {
+	if w.subjects == nil {
+		w.subjects = map[string][]string{}
+	}
+	if terms, ok := w.subjects[t]; ok {
+		return terms
+	}
+	var terms []string
+	if w.in.Catalog != nil {
+		for _, seg := range w.in.Catalog.SegmentsIn(w.in.Question, t) {
+			terms = append(terms, strings.ToLower(seg.Name))
+		}
+	}
+	w.subjects[t] = terms
+	return terms
 }
 
 func countTerms(s string, groups [][]string) int {

@@ -222,7 +222,10 @@ func TestRulesTwoIssuers(t *testing.T) {
 		"| Apple (AAPL) | FY2024 (fiscal year ended 2024-09-28) | $391.04 billion [1] | $210.35 billion [2] | 46.2% [1][2] |",
 		"- Gross margin, FY2024 = (revenue - cost of revenue) / revenue = (391,035 - 210,352) / 391,035 (millions) = 46.2% [1][2].",
 		"- Gross margin, FY2023 = (revenue - cost of revenue) / revenue = (26,974 - 11,618) / 26,974 (millions) = 56.9%",
-		"\"Products gross margin percentage increased during 2024 compared to 2023 due to cost savings, partially offset by a different Products mix.\" [5]",
+		// Both sentences that say why, each explaining the margin of the
+		// part it names.
+		"\"Products gross margin percentage increased during 2024 compared to 2023 due to cost savings, partially offset by a different Products mix.\" [",
+		"\"Services gross margin increased during 2024 due primarily to higher Services net sales.\" [",
 		"Outlook on gross margin, FY2024, in management's words",
 		"\"The Company expects its gross margins to be subject to volatility and downward pressure.\"",
 		// A quoted sentence keeps its own quotation marks (the quotation
@@ -570,6 +573,60 @@ func TestFrontMatterRanksBelow(t *testing.T) {
 	for _, tt := range tests {
 		if got := frontMatter(&tt.e); got != tt.want {
 			t.Errorf("frontMatter(section %q, page %d) = %d, want %d", tt.e.Section, tt.e.Page, got, tt.want)
+		}
+	}
+}
+
+// A sentence states a figure when one of its numbers, at the scale it is
+// printed with, rounds to it; small bare numbers and percentages do not.
+func TestStatesValue(t *testing.T) {
+	v := []decimal.Decimal{decimal.NewFromInt(513_983_000_000)}
+	tests := []struct {
+		s    string
+		want bool
+	}{
+		{"Total net sales increased 9% to $514.0 billion in 2022.", true},
+		{"Net sales were $513,983 million.", true},
+		{"Total net sales 469,822 513,983", true},
+		{"Net sales rose to $514 billion.", true},
+		{"Net sales rose to $520 billion.", false},
+		{"% of net revenues 10 % 9% 11 %", false},
+		{"Revenues $ — $ 55 $ 995", false},
+		{"We increased reserves by $1.3 billion.", false},
+	}
+	for _, tc := range tests {
+		if got := statesValue(tc.s, v); got != tc.want {
+			t.Errorf("statesValue(%q) = %v; want %v", tc.s, got, tc.want)
+		}
+	}
+}
+
+// Headings and table rows are not sentences to quote as a filing's words.
+func TestHeadingsAndRows(t *testing.T) {
+	tests := []struct {
+		s, dropped    string
+		heading, cell bool
+	}{
+		{s: "COMPETITION", dropped: "COMPETITION", heading: true},
+		{s: "Year Ended December 31,", dropped: "Year Ended December 31,", heading: true},
+		{s: "Paid memberships at end of period (1) 89,625", dropped: "Paid memberships at end of period (1) 89,625"},
+		{s: "Competition\nThe market for entertainment video is intensely competitive.", dropped: "The market for entertainment video is intensely competitive."},
+		{s: "Risks Related to Our Business\nOur business is highly competitive.", dropped: "Our business is highly competitive."},
+		{s: "Our business is highly competitive.", dropped: "Our business is highly competitive."},
+		{s: "Total net revenues $ 9,795 $ 10,420 $ 8,894", dropped: "Total net revenues $ 9,795 $ 10,420 $ 8,894", heading: false, cell: true},
+		{s: "Effective tax rate | 24.1% | 14.7%", dropped: "Effective tax rate | 24.1% | 14.7%", cell: true},
+		{s: "Net revenues decreased 6% to $9.8 billion in 2022.", dropped: "Net revenues decreased 6% to $9.8 billion in 2022."},
+	}
+	for _, tc := range tests {
+		got := dropHeadings(tc.s)
+		if got != tc.dropped {
+			t.Errorf("dropHeadings(%q) = %q; want %q", tc.s, got, tc.dropped)
+		}
+		if h := heading(got); h != tc.heading {
+			t.Errorf("heading(%q) = %v; want %v", got, h, tc.heading)
+		}
+		if c := tableRow(got); c != tc.cell {
+			t.Errorf("tableRow(%q) = %v; want %v", got, c, tc.cell)
 		}
 	}
 }
