@@ -174,3 +174,20 @@ func TestCaselessWithCodes(t *testing.T) {
 		t.Errorf("a lower-case ordinary word in a question with case read as Apple: %v", rt.Issuers)
 	}
 }
+
+// A question asking someone's view of what will happen asks for the
+// outlook; a bare future tense asks for a figure no filing reports.
+func TestFutureView(t *testing.T) {
+	cat := smallCatalog()
+	for q, want := range map[string]bool{
+		"How does gross margin pressure compare at Apple and Alphabet, and does management think it will last?": true,
+		"What will Meta's revenue be in 2030?":                   false,
+		"Does Apple expect its gross margin to keep falling?":    true,
+		"What was Apple's gross margin in fiscal 2024?":          false,
+		"Apple's gross margin: do they say it is going to rise?": true,
+	} {
+		if got := RouteQuestion(q, cat, nil).Outlook; got != want {
+			t.Errorf("%q: outlook %v; want %v", q, got, want)
+		}
+	}
+}

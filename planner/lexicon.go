@@ -1,6 +1,9 @@
 package planner
 
-import "slices"
+import (
+	"regexp"
+	"slices"
+)
 
 // Aspect is a financial topic a question can ask about, with what the
 // router looks for in a question and what the planners ask of the filings.
@@ -77,6 +80,11 @@ var outlookTriggers = []string{
 	"persist", "expect", "outlook", "guidance", "going forward", "next year", "future", "continue",
 	"anticipate", "forecast", "coming year", "years ahead", "long term", "long-term", "sustain",
 }
+
+// futureView matches a question that asks someone's view of what will
+// happen ("does management think it will last?"); a bare future tense
+// ("what will revenue be in 2030?") asks for a figure no filing reports.
+var futureView = regexp.MustCompile(`(?i)\b(think|thinks|believe|believes|say|says|see|sees|view|feel|feels|consider|considers)\b[^.?!]*\b(will|going\s+to)\b`)
 
 // Lexicon is every aspect the router recognises, most specific first.
 // "general" is the aspect of a question that names none of the others;

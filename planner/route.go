@@ -112,7 +112,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	rt.AsksFigure = len(rt.Figures) > 0 || asksNumber(question)
 	lower := routerNorm(question)
 	rt.Quarterly = quarterExpr.MatchString(question)
-	rt.Outlook = anyTerm(normalizeText(question), outlookTriggers)
+	rt.Outlook = anyTerm(normalizeText(question), outlookTriggers) || futureView.MatchString(question)
 	aspects := findAspects(lower, claimFigures(lower, rt.Figures, taken))
 	names := make([]string, 0, len(aspects))
 	for _, a := range aspects {

@@ -427,8 +427,13 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 	case KindOutlook:
 		need = fmt.Sprintf("what %s's management expects going forward, in its %s %s", company, label, form)
 	}
-	if a.Name == "general" {
+	switch {
+	case a.Name == "general":
 		need = fmt.Sprintf("what %s's %s %s says on the question", company, label, form)
+	case a.Kind == KindExplanation && !slices.ContainsFunc(groups, func(g []string) bool { return slices.Equal(g, DriverWords) }):
+		// A topic the filing describes ("competition"), not a figure
+		// something drove.
+		need = fmt.Sprintf("what %s's %s %s says about %s", company, label, form, a.Label)
 	}
 	b.addReq(Requirement{
 		ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: a.Kind, Required: true, Need: need,

@@ -820,16 +820,25 @@ func (w *writer) passage(r planner.Requirement) []string {
 	if r.Kind == planner.KindFigure {
 		stated = w.figureValues(r)
 	}
+	describes := !causal && r.Kind != planner.KindOutlook && r.Kind != planner.KindFigure &&
+		!slices.ContainsFunc(groups, func(g []string) bool { return sameSet(g, planner.DriverWords) })
 	for _, id := range ids {
 		e := w.evidence[id]
 		if e == nil {
 			continue
 		}
+		heads := headingsOf(e.Excerpt)
+		cursor := 0
 		for _, s := range planner.Sentences(e.Excerpt) {
 			// A heading is not a statement: one standing alone is not
 			// quoted, and one run into the sentence below it is left out.
 			if s = dropHeadings(s); heading(s) {
 				continue
+			}
+			at := -1
+			if i := strings.Index(e.Excerpt[cursor:], s); i >= 0 {
+				at = cursor + i
+				cursor = at
 			}
 			if _, ok := planner.SentenceMatch(s, groups); !ok || strings.TrimSpace(s) == "" {
 				continue
@@ -845,7 +854,15 @@ func (w *writer) passage(r planner.Requirement) []string {
 				continue
 			}
 			seen[key] = true
-			cands = append(cands, cand{s, id, w.rank(s, e, groups)})
+			score := w.rank(s, e, groups)
+			// A sentence under a heading that names what the question asks
+			// ("Competition") is the filing's own account of it. (Reasons
+			// and expectations are told under headings of figures, which
+			// name every sentence's topic alike.)
+			if h := headingBefore(heads, at); describes && h != "" && w.rel.Score(h) > 0 {
+				score += 2
+			}
+			cands = append(cands, cand{s, id, score})
 		}
 	}
 	// Whole sentences first: a passage that starts mid-sentence yields a
@@ -999,6 +1016,38 @@ func subjectKey(s string) string {
 // subjectSkip are the words a sentence may open with before its subject.
 var subjectSkip = map[string]bool{"the": true, "a": true, "an": true, "our": true, "we": true, "in": true,
 	"for": true, "during": true, "this": true, "these": true, "its": true, "their": true, "as": true}
+
+// headingLine is a heading of an excerpt and where it starts.
+type headingLine struct {
+	at   int
+	text string
+}
+
+// headingsOf returns the heading lines of an excerpt, in order.
+func headingsOf(excerpt string) []headingLine {
+	var out []headingLine
+	at := 0
+	for line := range strings.SplitSeq(excerpt, "\n") {
+		if heading(line) {
+			out = append(out, headingLine{at, strings.TrimSpace(line)})
+		}
+		at += len(line) + 1
+	}
+	return out
+}
+
+// headingBefore returns the last heading of heads that starts before at,
+// or "" (also for at < 0, a sentence not found in its excerpt).
+func headingBefore(heads []headingLine, at int) string {
+	h := ""
+	for _, l := range heads {
+		if at < 0 || l.at >= at {
+			break
+		}
+		h = l.text
+	}
+	return h
+}
 
 // dropHeadings returns s without the heading lines it starts with
 // ("Competition\nThe market for ... is intensely competitive.").
