@@ -30,7 +30,9 @@ func (o *ChunkOpts) sizes() (size, overlap int) {
 // overlapping by about opts.Overlap, ending at a sentence end where one lies
 // near the target, else at a line end, else between words. Chunks never
 // cross a section boundary, so each records one section; each records the
-// page its first byte is on. Chunk text is exactly text[Start:End].
+// page holding most of it (PageIndex.MainPage), so a chunk that opens with
+// the last lines of one page and fills the next is found on the next.
+// Chunk text is exactly text[Start:End].
 func SplitChunks(documentID, text string, opts *ChunkOpts) []Chunk {
 	size, overlap := opts.sizes()
 	pages := NewPageIndex(text)
@@ -54,7 +56,7 @@ func SplitChunks(documentID, text string, opts *ChunkOpts) []Chunk {
 					DocumentID: documentID,
 					Ordinal:    ord,
 					Section:    sec.Name,
-					Page:       pages.Page(pos),
+					Page:       pages.MainPage(pos, trimmed),
 					Start:      pos,
 					End:        trimmed,
 					Text:       text[pos:trimmed],

@@ -1,7 +1,10 @@
 package corpus
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
@@ -113,4 +116,20 @@ func FuzzSplitChunks(f *testing.F) {
 		_, ov := (&ChunkOpts{Size: size, Overlap: overlap}).sizes()
 		checkChunks(t, text, chunks, size, ov)
 	})
+}
+
+// BenchmarkSplitChunks chunks the largest text filing of the sample corpus.
+func BenchmarkSplitChunks(b *testing.B) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpus", "text", "WALMART_2022_10K.txt"))
+	if err != nil {
+		b.Skip("sample corpus not found")
+	}
+	text, _, err := ParseText(bytes.NewReader(raw))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		SplitChunks("doc", text, nil)
+	}
 }

@@ -82,7 +82,7 @@ type Chunk struct {
 	DocumentID string    // owning document
 	Ordinal    int       // position in the document, from 0
 	Section    string    // "Item 7", "Item 1A", ...; "" before the first item
-	Page       int       // 1-based page of Start; 0 when the source has no pages
+	Page       int       // 1-based page holding most of the chunk; 0 when the source has no pages
 	Start      int       // byte offset of the first byte in the canonical text
 	End        int       // byte offset one past the last byte
 	Text       string    // canonical text[Start:End]

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // SearchMode selects the retrieval method.
@@ -58,7 +59,10 @@ type Searcher struct {
 	embedder Embedder
 
 	mu      sync.Mutex
-	checked bool // guarded by mu: the store's embedders matched ours
+	checked bool                   // guarded by mu: the store's embedders matched ours
+	issuers map[string][]string    // guarded by mu: ticker → the words of its registrant's names
+	labels  map[string][]labelSpan // guarded by mu: document id → its labelled facts
+	vocab   *labelVocabulary       // guarded by mu: the filings' row-label vocabulary, once learned
 }
 
 // NewSearcher returns a searcher over store that embeds queries with
@@ -76,6 +80,17 @@ func NewSearcher(store Store, embedder Embedder) *Searcher {
 // chunks matching only some of the words; fused with a deep vector pool, RRF
 // lifted those weak partial matches above strong ones. The vector side goes
 // deeper, since finding what the words miss is what it is for.
+//
+// A long query (IsLongQuestion) filtered to at most one ticker is read as
+// an analyst's question (AnalyzeQuestion): the full-text side searches for
+// any of its words rather than all, without its instructions, its
+// definitions' glue and the names of the issuer the filter selects, and
+// with the row-label words of the abbreviations it uses ("SG&A", "capex"),
+// learned from the stored facts' labels. When the filter names no fiscal
+// year, the filings of the years the question names are searched first and
+// the others fill the rest. Unless the question asks for reasons or
+// expectations, the best max(3K, 30) candidates are then reordered by how
+// many of the question's words the row labels of their tables hold.
 func (s *Searcher) Search(ctx context.Context, req SearchRequest) ([]SearchResult, error) {
 	if req.K <= 0 {
 		req.K = 10
@@ -104,6 +119,11 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) ([]SearchResul
 			return nil, fmt.Errorf("corpus: ticker %q is not a ticker", t)
 		}
 	}
+	tickers := slices.Compact(slices.Sorted(slices.Values(req.Filter.Tickers)))
+	q, err := s.analyze(ctx, req.Query, tickers)
+	if err != nil {
+		return nil, err
+	}
 	var qvec []float32
 	if mode != ModeFullText {
 		if s.embedder == nil {
@@ -112,26 +132,75 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) ([]SearchResul
 		if err := s.checkEmbedder(ctx); err != nil {
 			return nil, err
 		}
-		vecs, err := s.embedder.Embed(ctx, []string{req.Query})
+		vecs, err := s.embedder.Embed(ctx, []string{q.vector})
 		if err != nil {
 			return nil, fmt.Errorf("corpus: embed query: %w", err)
 		}
 		qvec = vecs[0]
 	}
-	tickers := slices.Compact(slices.Sorted(slices.Values(req.Filter.Tickers)))
+	req.Query = q.fullText
 	if len(tickers) < 2 || req.NoInterleave {
-		return s.searchOne(ctx, req, qvec)
+		return s.searchRanked(ctx, req, qvec, q)
 	}
 	// One ranking per ticker, then round robin.
 	lists := make([][]SearchResult, len(tickers))
 	for i, t := range tickers {
 		sub := req
 		sub.Filter.Tickers = []string{t}
-		if lists[i], err = s.searchOne(ctx, sub, qvec); err != nil {
+		if lists[i], err = s.searchRanked(ctx, sub, qvec, q); err != nil {
 			return nil, err
 		}
 	}
 	return interleave(lists, req.K), nil
+}
+
+// searchRanked searches for a question's candidates and reranks them by
+// the row labels of the tables they hold; a short query is searched as
+// written.
+func (s *Searcher) searchRanked(ctx context.Context, req SearchRequest, qvec []float32, q analyzedQuery) ([]SearchResult, error) {
+	if len(q.words) == 0 {
+		return s.searchYears(ctx, req, qvec, q.years)
+	}
+	wide := req
+	wide.K = min(MaxK, max(rerankDepth*req.K, rerankMin))
+	cands, err := s.searchYears(ctx, wide, qvec, q.years)
+	if err != nil {
+		return nil, err
+	}
+	return s.rerankByLabels(ctx, q.words, cands, req.K)
+}
+
+// searchYears searches the filings of the fiscal years a question names
+// first, when the filter names none, and fills the rest of the K results
+// from every year: a question about fiscal 2021 is answered from the 2021
+// filing before a later one that repeats its figures.
+func (s *Searcher) searchYears(ctx context.Context, req SearchRequest, qvec []float32, years []int) ([]SearchResult, error) {
+	if len(years) == 0 || len(req.Filter.FiscalYears) > 0 {
+		return s.searchOne(ctx, req, qvec)
+	}
+	sub := req
+	sub.Filter.FiscalYears = years
+	first, err := s.searchOne(ctx, sub, qvec)
+	if err != nil || len(first) >= req.K {
+		return first, err
+	}
+	rest, err := s.searchOne(ctx, req, qvec)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[string]bool, len(first))
+	for _, r := range first {
+		seen[r.ChunkID] = true
+	}
+	for _, r := range rest {
+		if len(first) == req.K {
+			break
+		}
+		if !seen[r.ChunkID] {
+			first = append(first, r)
+		}
+	}
+	return first, nil
 }
 
 func (s *Searcher) searchOne(ctx context.Context, req SearchRequest, qvec []float32) ([]SearchResult, error) {
@@ -247,4 +316,92 @@ func (s *Searcher) checkEmbedder(ctx context.Context) error {
 	}
 	s.checked = true
 	return nil
+}
+
+// analyzedQuery is a query as each side of a search reads it.
+type analyzedQuery struct {
+	fullText string   // web-search syntax for Store.FullTextSearch
+	vector   string   // the text to embed
+	years    []int    // fiscal years a question names
+	words    []string // a question's words to rerank by; nil for a short query or one asking for reasons
+}
+
+// analyze reads a long question with AnalyzeQuestion: the full-text side
+// searches its words, any of which may match (a question's words are not
+// all in any one passage), without the names of the issuers the filter
+// already selects. Short queries pass through as written.
+func (s *Searcher) analyze(ctx context.Context, query string, tickers []string) (analyzedQuery, error) {
+	out := analyzedQuery{fullText: query, vector: query}
+	// Questions about several issuers are searched as written: the reading
+	// below was measured on questions about one.
+	if !IsLongQuestion(query) || len(tickers) > 1 {
+		return out, nil
+	}
+	drop, err := s.issuerWords(ctx, tickers)
+	if err != nil {
+		return out, err
+	}
+	q := AnalyzeQuestion(query, drop, tickers)
+	if len(q.Words) == 0 {
+		return out, nil
+	}
+	vocab, err := s.vocabulary(ctx)
+	if err != nil {
+		return out, err
+	}
+	for _, tok := range q.Tokens {
+		for _, w := range vocab.expand(tok) {
+			if !slices.Contains(q.Words, w) {
+				q.Words = append(q.Words, w)
+			}
+		}
+	}
+	out.fullText = strings.Join(q.Words, " or ")
+	out.years = q.Years
+	if !q.Reasons {
+		out.words = q.Words // rerank by table row labels
+	}
+	return out, nil
+}
+
+// issuerWords returns the words of the registrant names of the tickers'
+// documents, as the store records them.
+func (s *Searcher) issuerWords(ctx context.Context, tickers []string) ([]string, error) {
+	if len(tickers) == 0 {
+		return nil, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	missing := false
+	for _, t := range tickers {
+		if _, ok := s.issuers[t]; !ok {
+			missing = true
+		}
+	}
+	if missing {
+		docs, err := s.store.Documents(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if s.issuers == nil {
+			s.issuers = map[string][]string{}
+		}
+		for _, t := range tickers {
+			s.issuers[t] = nil // known to hold nothing until a document says otherwise
+		}
+		for _, d := range docs {
+			for _, name := range []string{d.Company, d.Entity.Registrant} {
+				for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+					if !slices.Contains(s.issuers[d.Ticker], w) {
+						s.issuers[d.Ticker] = append(s.issuers[d.Ticker], w)
+					}
+				}
+			}
+		}
+	}
+	var out []string
+	for _, t := range tickers {
+		out = append(out, s.issuers[t]...)
+	}
+	return out, nil
 }

@@ -89,3 +89,22 @@ type Store interface {
 	// Close releases the store's resources.
 	Close() error
 }
+
+// FactLabel is a row label a filing prints beside a figure, with the
+// figure's offset in the canonical text.
+type FactLabel struct {
+	Start int
+	Label string
+}
+
+// FactLabeler is a store that lists the row labels of its facts without
+// reading the facts whole: what Searcher reads to rerank tables and to learn
+// the filings' line-item vocabulary. Both stores implement it; a store that
+// does not is read through Facts.
+type FactLabeler interface {
+	// FactLabels returns the labelled facts of document documentID that
+	// are displayed (Start >= 0), ordered by Start. With documentID "", it
+	// returns every distinct label of every document once, with Start -1,
+	// in no particular order.
+	FactLabels(ctx context.Context, documentID string) ([]FactLabel, error)
+}

@@ -95,3 +95,27 @@ func (p *PageIndex) Page(offset int) int {
 	}
 	return lo + 1
 }
+
+// MainPage returns the page holding most of text[start:end] (the first of
+// equals), or 0 for a text without pages. A chunk that opens with the last
+// lines of one page and goes on to fill the next is found on the next.
+func (p *PageIndex) MainPage(start, end int) int {
+	first, last := p.Page(start), p.Page(max(end-1, start))
+	if first == last {
+		return first
+	}
+	best, most := first, -1
+	for page := first; page <= last; page++ {
+		lo, hi := start, end
+		if page > 1 {
+			lo = max(lo, p.breaks[page-2]+1)
+		}
+		if page-1 < len(p.breaks) {
+			hi = min(hi, p.breaks[page-1])
+		}
+		if hi-lo > most {
+			best, most = page, hi-lo
+		}
+	}
+	return best
+}

@@ -61,3 +61,22 @@ func FuzzParseText(f *testing.F) {
 		}
 	})
 }
+
+func TestPageIndexMainPage(t *testing.T) {
+	text := "aaaa\fbbbbbbbbbb\fcc"
+	p := NewPageIndex(text)
+	for _, tt := range []struct{ start, end, want int }{
+		{0, 4, 1},   // inside page 1
+		{2, 12, 2},  // two bytes of page 1, six of page 2
+		{0, 8, 1},   // four of page 1, three of page 2
+		{10, 19, 2}, // six of page 2, two of page 3
+		{17, 19, 3},
+	} {
+		if got := p.MainPage(tt.start, tt.end); got != tt.want {
+			t.Errorf("MainPage(%d, %d) = %d, want %d", tt.start, tt.end, got, tt.want)
+		}
+	}
+	if got := NewPageIndex("no pages").MainPage(0, 8); got != 0 {
+		t.Errorf("MainPage without pages = %d, want 0", got)
+	}
+}

@@ -18,14 +18,15 @@ import (
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return dispatch(ctx, "bench", benchUsage, []subcommand{
-		{"scale", runBenchScale}, {"search", runBenchSearch}, {"load", runBenchLoad},
+		{"scale", runBenchScale}, {"search", runBenchSearch}, {"pages", runBenchPages}, {"load", runBenchLoad},
 	}, args, stdout, stderr)
 }
 
-const benchUsage = `Usage: research bench (scale | search | load) [flags]
+const benchUsage = `Usage: research bench (scale | search | pages | load) [flags]
 
   scale   search latency and HNSW recall on a synthetic corpus in a scratch schema
   search  search latency over the store the flags select (the ingested corpus)
+  pages   page recall and nDCG of each search mode and of plain BM25 on analyst questions
   load    runs per second and latency of the HTTP API and its worker under concurrent clients
 
 Run 'research bench SUBCOMMAND --help' for its flags.
@@ -176,6 +177,50 @@ func runBenchSearch(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	return writeBenchReport(stdout, *jsonOut, rep, rep.WriteText)
 }
+
+func runBenchPages(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("bench pages", "[--db URL | --data-dir DIR] [flags]",
+		"Searches every question of --questions (JSONL, the format of eval/pages.jsonl) with its\n"+
+			"issuer filter, in each mode and with a plain BM25 over the same chunks, and reports page\n"+
+			"recall@5, recall@10 and nDCG@10 on the test half, the tuning half and both.", stderr)
+	var sf storeFlags
+	sf.register(fs)
+	questions := fs.String("questions", defaultPageQuestions, "JSONL questions with their evidence pages")
+	jsonOut := fs.String("json", "", "also write the figures and each question's first relevant rank as JSON to this file; - writes JSON instead of the table to stdout")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	f, err := os.Open(*questions)
+	if err != nil {
+		return err
+	}
+	qs, err := bench.ReadPageQuestions(f)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	store, emb, closeStore, err := sf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	label := "embedded " + sf.dataDir
+	if sf.db != "" {
+		label = "postgres tenant " + sf.tenant
+	}
+	rep, err := bench.RunPages(ctx, store, emb, qs, &bench.PagesOpts{Store: label}, stderr)
+	if err != nil {
+		return err
+	}
+	return writeBenchReport(stdout, *jsonOut, rep, rep.WriteText)
+}
+
+// defaultPageQuestions is the page-retrieval question set.
+const defaultPageQuestions = "eval/pages.jsonl"
 
 // defaultBenchQueries is the evaluation set, used when it is present.
 const defaultBenchQueries = "eval/retrieval.jsonl"

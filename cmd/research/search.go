@@ -31,7 +31,9 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlagSet("search", "QUERY [flags]",
 		"Hybrid search: Postgres full text (or the embedded index) and vectors, fused by reciprocal\n"+
 			"rank fusion (k = 60). With several tickers each is searched on its own and the results\n"+
-			"interleaved, so one issuer cannot crowd out the others.", stderr)
+			"interleaved, so one issuer cannot crowd out the others. A query of 12 words or more is read\n"+
+			"as a question: its instructions are set aside, the fiscal years it names are searched first,\n"+
+			"and tables whose row labels hold its words rank higher.", stderr)
 	var sf storeFlags
 	sf.register(fs)
 	var tickers, years listFlag

@@ -624,6 +624,39 @@ func (s *Store) FullTextSearch(ctx context.Context, query string, f corpus.Filte
 	return out, nil
 }
 
+// FactLabels implements corpus.FactLabeler.
+func (s *Store) FactLabels(ctx context.Context, documentID string) ([]corpus.FactLabel, error) {
+	unlock, err := s.rlock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	var out []corpus.FactLabel
+	if documentID == "" {
+		seen := map[string]bool{}
+		for _, d := range s.docs {
+			for _, f := range d.facts {
+				if f.Label != "" && !seen[f.Label] {
+					seen[f.Label] = true
+					out = append(out, corpus.FactLabel{Start: -1, Label: f.Label})
+				}
+			}
+		}
+		return out, nil
+	}
+	d, ok := s.byID[documentID]
+	if !ok {
+		return nil, nil
+	}
+	for _, f := range d.facts {
+		if f.Label != "" && f.Start >= 0 {
+			out = append(out, corpus.FactLabel{Start: f.Start, Label: f.Label})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b corpus.FactLabel) int { return a.Start - b.Start })
+	return out, nil
+}
+
 // Facts implements corpus.Store: documents in id order, each one's facts in
 // the order they were added.
 func (s *Store) Facts(ctx context.Context, f corpus.FactFilter) ([]corpus.Fact, error) {

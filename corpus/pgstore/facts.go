@@ -105,3 +105,27 @@ func fromNumeric(n pgtype.Numeric) (decimal.Decimal, error) {
 	}
 	return decimal.NewFromBigInt(n.Int, n.Exp), nil
 }
+
+const (
+	factLabelsSQL = `
+SELECT start_offset, label FROM facts
+WHERE tenant_id = $1 AND document_id = $2 AND label <> '' AND start_offset >= 0
+ORDER BY start_offset, ordinal`
+	allFactLabelsSQL = `
+SELECT DISTINCT -1, label FROM facts WHERE tenant_id = $1 AND label <> ''`
+)
+
+// FactLabels implements corpus.FactLabeler.
+func (s *Store) FactLabels(ctx context.Context, documentID string) ([]corpus.FactLabel, error) {
+	var rows pgx.Rows
+	if documentID == "" {
+		rows, _ = s.pool.Query(ctx, allFactLabelsSQL, s.tenant)
+	} else {
+		rows, _ = s.pool.Query(ctx, factLabelsSQL, s.tenant, documentID)
+	}
+	labels, err := pgx.CollectRows(rows, pgx.RowToStructByPos[corpus.FactLabel])
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: fact labels: %w", err)
+	}
+	return labels, nil
+}

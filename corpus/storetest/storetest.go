@@ -653,6 +653,34 @@ func testFacts(t *testing.T, s corpus.Store) {
 			}
 		}
 	}
+	if l, ok := s.(corpus.FactLabeler); ok {
+		var want []corpus.FactLabel
+		for _, f := range facts {
+			if f.Label != "" && f.Start >= 0 {
+				want = append(want, corpus.FactLabel{Start: f.Start, Label: f.Label})
+			}
+		}
+		slices.SortStableFunc(want, func(a, b corpus.FactLabel) int { return a.Start - b.Start })
+		got, err := l.FactLabels(ctx, doc.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 || !slices.Equal(got, want) {
+			t.Errorf("FactLabels(document) = %+v, want %+v", got, want)
+		}
+		all, err := l.FactLabels(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if n := len(slices.DeleteFunc(slices.Clone(all), func(g corpus.FactLabel) bool { return g.Label != w.Label || g.Start != -1 })); n != 1 {
+				t.Errorf("FactLabels(\"\") holds %q %d times with Start -1, want once", w.Label, n)
+			}
+		}
+		if got, err := l.FactLabels(ctx, "no-such-document"); err != nil || len(got) != 0 {
+			t.Errorf("FactLabels(unknown) = %+v, %v; want nothing", got, err)
+		}
+	}
 	got, err := s.Facts(ctx, corpus.FactFilter{Ticker: "NVDA", Concept: "us-gaap:Revenues", PeriodEnd: day("2023-01-29")})
 	if err != nil {
 		t.Fatal(err)

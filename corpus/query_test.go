@@ -1,0 +1,80 @@
+package corpus_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/ledgerline/research/corpus"
+)
+
+func TestAnalyzeQuestion(t *testing.T) {
+	tests := []struct {
+		name    string
+		q       string
+		drop    []string
+		tickers []string
+		want    []string
+		years   []int
+	}{
+		{
+			name:  "instructions and definitions go, line items and statements stay",
+			q:     "What was the capital expenditure intensity in FY2021, defined as purchases of property and equipment divided by total revenue? Give the answer as a percentage rounded to one decimal place, relying on the cash flow statement.",
+			want:  []string{"capital", "expenditure", "intensity", "purchases", "property", "equipment", "total", "revenue", "cash", "flow", "statement", "2021"},
+			years: []int{2021},
+		},
+		{
+			name:    "the issuer the filter selects is not searched for",
+			q:       "How much did Acme Widgets return to shareholders in fiscal 2022 through ACME's buybacks? Answer in USD millions.",
+			drop:    []string{"acme", "widgets", "inc"},
+			tickers: []string{"ACME"},
+			want:    []string{"return", "shareholders", "fiscal", "2022", "buybacks"},
+			years:   []int{2022},
+		},
+		{
+			name:  "two-digit fiscal years and typographic apostrophes",
+			q:     "Compare the company’s gross margin in FY23 versus 2022 and explain the change in one or two sentences.",
+			want:  []string{"company", "gross", "margin", "2022", "change", "2023"},
+			years: []int{2023, 2022},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := corpus.AnalyzeQuestion(tt.q, tt.drop, tt.tickers)
+			if !slices.Equal(got.Words, tt.want) {
+				t.Errorf("words = %q, want %q", got.Words, tt.want)
+			}
+			if !slices.Equal(got.Years, tt.years) {
+				t.Errorf("years = %v, want %v", got.Years, tt.years)
+			}
+		})
+	}
+}
+
+func TestIsLongQuestion(t *testing.T) {
+	for q, want := range map[string]bool{
+		"gross margin decreased due to": false,
+		"What was the company's capital expenditure in fiscal 2021 relying on the cash flow statement?": true,
+		`What was the "free cash flow" the company reported for fiscal 2021 in its annual report?`:      false,
+		"What was the company's revenue in fiscal 2021 excluding -tariff effects on the top line?":      false,
+		"Acme FY22 capex as a share of revenue, one decimal, from the cash flow statement.":             true,
+		// A planner's keywords, however many, are searched as written.
+		"total net sales cost of sales gross margin operating income research and development expense": false,
+	} {
+		if got := corpus.IsLongQuestion(q); got != want {
+			t.Errorf("IsLongQuestion(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+func TestAnalyzeQuestionReasons(t *testing.T) {
+	for q, want := range map[string]bool{
+		"Why did the company's effective tax rate rise in fiscal 2022 compared with 2021?":          true,
+		"Does management expect gross margin pressure to persist into fiscal 2025, and why?":        true,
+		"What was the company's capital expenditure in fiscal 2022 per the cash flow statement?":    false,
+		"How much did the company return to shareholders through buybacks and dividends in FY2021?": false,
+	} {
+		if got := corpus.AnalyzeQuestion(q, nil, nil).Reasons; got != want {
+			t.Errorf("AnalyzeQuestion(%q).Reasons = %v, want %v", q, got, want)
+		}
+	}
+}
