@@ -22,8 +22,15 @@ test: ## go vet and the race-enabled tests (integration tests need DATABASE_URL)
 
 .PHONY: demo
 demo: build ## ingest the sample corpus into the embedded store and research a three-company question
-	@test -f $(CORPUS)/manifest.jsonl || { echo "no corpus at $(CORPUS): pass CORPUS=path/to/corpus"; exit 1; }
-	./$(BIN) ingest --data-dir $(DATA_DIR) --manifest $(CORPUS)/manifest.jsonl --quiet || true
+	@if test -f $(CORPUS)/manifest.jsonl; then \
+		./$(BIN) ingest --data-dir $(DATA_DIR) --manifest $(CORPUS)/manifest.jsonl --quiet || true; \
+	elif test -d $(DATA_DIR)/docs; then \
+		echo "no corpus at $(CORPUS): using the filings already in $(DATA_DIR)"; \
+	else \
+		echo "no corpus at $(CORPUS): pass CORPUS=path/to/corpus, or fetch a small demo set from SEC EDGAR first:"; \
+		echo "  ./$(BIN) fetch --data-dir $(DATA_DIR) --ticker AAPL,NVDA,GOOGL --forms 10-K --since 2023 --user-agent \"Your Org you@example.com\""; \
+		exit 1; \
+	fi
 	./$(BIN) search --data-dir $(DATA_DIR) "gross margin decreased" --ticker AAPL,NVDA --k 3
 	./$(BIN) ask --data-dir $(DATA_DIR) --dry-run "Compare gross-margin pressure at AAPL, NVDA and GOOGL in their latest fiscal year and say whether management expects it to persist."
 	./$(BIN) ask --data-dir $(DATA_DIR) "Compare gross-margin pressure at AAPL, NVDA and GOOGL in their latest fiscal year and say whether management expects it to persist."

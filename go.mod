@@ -13,6 +13,7 @@ require (
 	github.com/shopspring/decimal v1.6.0
 	golang.org/x/net v0.62.0
 	golang.org/x/sync v0.25.0
+	golang.org/x/time v0.16.0
 )
 
 require (

@@ -8,10 +8,12 @@
 //     for it is an error, never a free call.
 //   - the SEC's list of issuers with a ticker (company_tickers.json, see
 //     Issuers), from which the planner resolves the issuers a question
-//     names. To refresh it, copy the file the SEC serves at
-//     /files/company_tickers.json on its main site over
-//     configs/company_tickers.json (a later `research fetch
-//     --refresh-issuers` will do it) and run `go test ./configs/ ./planner/`.
+//     names. `research fetch --refresh-issuers` downloads the current list
+//     from /files/company_tickers.json on the SEC's main site into the data
+//     directory (IssuersFileName, read with LoadIssuersFile), where fetch
+//     resolves tickers with it; `--issuers-out configs/company_tickers.json`
+//     writes it here instead, to ship in the next build, after which run
+//     `go test ./configs/ ./planner/`.
 //   - a general English word list (words.txt, see Words), from which the
 //     planner tells ordinary words from names and tickers.
 package configs

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,8 +17,9 @@ import (
 
 // companyTickersJSON is the SEC's list of issuers with a ticker, as the SEC
 // serves it at /files/company_tickers.json on its main site. To refresh it,
-// copy that file over company_tickers.json (a later
-// `research fetch --refresh-issuers` will do it) and run the tests.
+// run `research fetch --refresh-issuers --issuers-out
+// configs/company_tickers.json` (or copy the SEC's file over it) and run the
+// tests.
 //
 //go:embed company_tickers.json
 var companyTickersJSON []byte
@@ -112,6 +114,24 @@ var embeddedIssuers = sync.OnceValues(func() (*IssuerList, error) {
 // Issuers returns the issuer list embedded in the binary
 // (company_tickers.json), parsed on first use.
 func Issuers() (*IssuerList, error) { return embeddedIssuers() }
+
+// IssuersFileName is the name of a refreshed issuer list in a data
+// directory, where `research fetch --refresh-issuers` writes it.
+const IssuersFileName = "company_tickers.json"
+
+// LoadIssuersFile reads an issuer list in the SEC's shape from path.
+func LoadIssuersFile(path string) (*IssuerList, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrIssuerList, err)
+	}
+	defer f.Close()
+	l, err := LoadIssuers(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return l, nil
+}
 
 // Len returns the number of entries (tickers) in the list.
 func (l *IssuerList) Len() int {

@@ -2,6 +2,8 @@ package configs_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -122,4 +124,24 @@ func FuzzLoadIssuers(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestLoadIssuersFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, configs.IssuersFileName)
+	if _, err := configs.LoadIssuersFile(path); !errors.Is(err, configs.ErrIssuerList) || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: err = %v", err)
+	}
+	os.WriteFile(path, []byte(`{"0":{"cik_str":1000001,"ticker":"ACME","title":"Acme Widgets Inc."}}`), 0o644)
+	l, err := configs.LoadIssuersFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, ok := l.Lookup("acme"); !ok || e.CIK != 1000001 {
+		t.Errorf("Lookup(acme) = %+v, %v", e, ok)
+	}
+	os.WriteFile(path, []byte(`{}`), 0o644)
+	if _, err := configs.LoadIssuersFile(path); !errors.Is(err, configs.ErrIssuerList) || !strings.Contains(err.Error(), path) {
+		t.Errorf("empty list: err = %v", err)
+	}
 }

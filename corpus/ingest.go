@@ -266,9 +266,11 @@ func (in *Ingester) prepare(ctx context.Context, e ManifestEntry, chunkOpts *Chu
 	if err != nil {
 		return prepared{err: err}
 	}
-	source, err := filepath.Abs(e.Path)
-	if err != nil {
-		source = e.Path
+	source := e.Source
+	if source == "" {
+		if source, err = filepath.Abs(e.Path); err != nil {
+			source = e.Path
+		}
 	}
 	doc := &Document{
 		Ticker: e.Ticker, Company: e.Company, Form: e.Form, FiscalYear: e.FiscalYear,

@@ -23,6 +23,9 @@ type ManifestEntry struct {
 	Filed      time.Time // zero when unknown
 	Line       int       // 1-based line in the manifest; 0 for entries built from flags
 	Manifest   string    // the manifest's path; "" for entries built from flags
+	// Source is where the filing came from, recorded as Document.Source
+	// (the SEC URL of a fetched filing); "" means Path made absolute.
+	Source string
 }
 
 // Where names the entry's origin for error messages: "manifest.jsonl:3" or the path.
@@ -54,6 +57,10 @@ var (
 // ValidTicker reports whether s is an upper-case exchange ticker such as
 // "AAPL" or "BRK.B".
 func ValidTicker(s string) bool { return tickerPattern.MatchString(s) }
+
+// ValidForm reports whether s is an SEC form the ingester accepts, upper
+// case: "10-K", "10-Q", "10-K/A", "20-F", ...
+func ValidForm(s string) bool { return formPattern.MatchString(s) }
 
 type manifestLine struct {
 	Path       string `json:"path"`

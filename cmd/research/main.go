@@ -25,6 +25,7 @@ type command struct {
 var commands = []command{
 	{"migrate", "apply the database migrations (Postgres)", runMigrate},
 	{"ingest", "read filings into the store: a manifest or files with flags", runIngest},
+	{"fetch", "fetch issuers' filings from SEC EDGAR (cached, rate-limited) and ingest them", runFetch},
 	{"search", "hybrid search over the ingested filings", runSearch},
 	{"ask", "research a question: plan, gather cited evidence under budget, answer", runAsk},
 	{"ledger", "a run's evidence ledger and budget audit: ledger show RUN_ID | ledger budget", runLedger},
