@@ -191,3 +191,42 @@ func TestFutureView(t *testing.T) {
 		}
 	}
 }
+
+// A figure's one-word name heading a line item the filings print
+// ("deferred revenue") is not that figure; qualified by a period, a
+// scope, an issuer, a part of the business or a change, it is.
+func TestCompoundFigureNames(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("z24", []FigureEntry{
+		{Key: "table:Deferred revenue", Label: "Deferred revenue", Table: true},
+		{Key: "table:Unearned revenue", Label: "Unearned revenue", Table: true},
+		{Key: "table:Restricted cash and cash equivalents", Label: "Restricted cash and cash equivalents", Table: true},
+		{Key: "us-gaap:Revenues", Concept: "us-gaap:Revenues", Label: "Total net sales"},
+	})
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{"What was Apple's deferred revenue in fiscal 2024?", nil},
+		{"How much unearned revenue did Amazon report?", nil},
+		{"How much restricted cash did Amazon hold?", nil},
+		{"What was Apple's quarterly revenue?", []string{"revenue"}},
+		{"What was Apple's consolidated revenue in fiscal 2024?", []string{"revenue"}},
+		{"What was Apple's total revenue in fiscal 2024?", []string{"revenue"}},
+		{"What was AAPL revenue in fiscal 2024?", []string{"revenue"}},
+		{"Did higher capex lead to lower operating income at Amazon?", []string{"capex", "operating_income"}},
+		{"What was Apple's employee revenue in fiscal 2024?", []string{"revenue"}}, // no filing prints the row
+	}
+	for _, tc := range tests {
+		var got []string
+		for _, f := range RouteQuestion(tc.q, cat, nil).Figures {
+			got = append(got, f.Metric+f.Derived)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: figures %q; want %q", tc.q, got, tc.want)
+		}
+	}
+	if rt := RouteQuestion("What was Apple's deferred revenue in fiscal 2024?", cat, nil); slices.Contains(rt.Aspects, "revenue") {
+		t.Errorf("aspects %v: deferred revenue read as revenue", rt.Aspects)
+	}
+}

@@ -1,11 +1,13 @@
 package planner
 
 import (
+	"github.com/ledgerline/research/tools"
 	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Route is what the router read from the question, before any model call.
@@ -108,12 +110,17 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	rt.Issuers, rt.NotCovered = issuers, notCovered
 	rt.FiscalYears = findFiscalYears(question)
 	rt.IssuerYears = bindYears(question, cat, rt.Issuers)
-	rt.Figures = FindFigures(question)
+	comp := newCompounds(question, cat, rt.Issuers)
+	rt.Figures = dropCompounds(question, FindFigures(question), comp)
 	rt.AsksFigure = len(rt.Figures) > 0 || asksNumber(question)
 	lower := routerNorm(question)
 	rt.Quarterly = quarterExpr.MatchString(question)
 	rt.Outlook = anyTerm(normalizeText(question), outlookTriggers) || futureView.MatchString(question)
-	aspects := findAspects(lower, claimFigures(lower, rt.Figures, taken))
+	// A topic named by one word heading another noun ("deferred revenue")
+	// is not that topic.
+	aspects := findAspects(lower, claimFigures(lower, rt.Figures, taken), func(start, end int) bool {
+		return comp.head(lower[:start], strings.TrimSpace(lower[start:end]))
+	})
 	names := make([]string, 0, len(aspects))
 	for _, a := range aspects {
 		names = append(names, a.value)
@@ -149,6 +156,113 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 		rt.Aspects = []string{"general"}
 	}
 	return rt
+}
+
+// compounds tells whether a question uses a one-word name of a figure or
+// topic as the head of a line item of its own, as the filings print their
+// row labels: "deferred revenue", "unearned revenue" and "restricted cash"
+// are rows, not revenue or cash. The word before the name and the name
+// must be a row label of some filing (or its start), the word no issuer's
+// name, no part of an issuer's business the question names and no word
+// that only qualifies a figure (sameFigure), and the two words no
+// catalogue name ("net revenue", "operating income" are). The question's
+// words then name that row, found by its label, or its gap.
+type compounds struct {
+	keep   map[string]bool // words that may stand before a name: the issuers' and their parts'
+	names  []string        // the catalogue's names, normalised, padded with spaces
+	labels []string        // every filing's row labels, normalised, padded with spaces
+}
+
+func newCompounds(question string, cat *Catalog, issuers []string) *compounds {
+	c := &compounds{keep: map[string]bool{}}
+	for _, m := range tools.Metrics {
+		for _, a := range append([]string{m.Label}, m.Aliases...) {
+			c.names = append(c.names, " "+normLabel(a)+" ")
+		}
+	}
+	for _, d := range tools.DerivedMetrics {
+		for _, a := range append([]string{d.Label}, d.Aliases...) {
+			c.names = append(c.names, " "+normLabel(a)+" ")
+		}
+	}
+	for _, t := range issuers {
+		c.keep[strings.ToLower(t)] = true
+		for _, w := range strings.Fields(normLabel(cat.Company(t) + " " + cat.ShortName(t))) {
+			c.keep[w] = true
+		}
+		for _, n := range cat.issuerNames(t) {
+			for _, w := range strings.Fields(normLabel(n)) {
+				c.keep[w] = true
+			}
+		}
+		for _, seg := range cat.SegmentsIn(question, t) {
+			for _, w := range strings.Fields(normLabel(seg.Name)) {
+				c.keep[w] = true
+			}
+		}
+	}
+	c.labels = cat.rowLabels()
+	return c
+}
+
+// rowLabels returns the distinct row labels of every filing's figures,
+// normalised and padded with spaces.
+func (c *Catalog) rowLabels() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, entries := range c.figures {
+		for _, e := range entries {
+			if l := normLabel(e.Label); l != "" && !seen[l] {
+				seen[l] = true
+				out = append(out, " "+l+" ")
+			}
+		}
+	}
+	return out
+}
+
+// head reports whether name, one word, heads a line item in text, the
+// question lower-cased up to the name.
+func (c *compounds) head(text, name string) bool {
+	before := strings.Fields(normLabel(text))
+	if len(before) == 0 || strings.Contains(name, " ") || len(c.labels) == 0 {
+		return false
+	}
+	w := before[len(before)-1]
+	if strings.HasSuffix(w, "'s") || len(w) <= 2 || strings.IndexFunc(w, unicode.IsDigit) >= 0 ||
+		questionStopwords[w] || phraseStopwords[w] || looseFiller[w] || c.keep[w] || sameFigure[w] {
+		return false
+	}
+	item := " " + w + " " + normLabel(name) + " "
+	if slices.ContainsFunc(c.names, func(n string) bool { return strings.Contains(n, item) }) {
+		return false
+	}
+	return slices.ContainsFunc(c.labels, func(l string) bool { return strings.HasPrefix(l, item) })
+}
+
+// dropCompounds leaves out the figures the question names only as the
+// head of another noun (compounds).
+func dropCompounds(question string, asks []FigureAsk, c *compounds) []FigureAsk {
+	norm := " " + strings.Join(strings.Fields(normLabel(strings.ReplaceAll(question, "%", " percent "))), " ") + " "
+	out := asks[:0:0]
+	for _, a := range asks {
+		if a.at <= len(norm) && c.head(norm[:a.at], a.Phrase) {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// sameFigure are words that qualify a figure without making it another:
+// its period, its scope, its basis.
+var sameFigure = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`quarterly yearly monthly full first second third fourth ttm trailing cumulative
+	consolidated reported gaap overall global worldwide group entire whole its their her his combined`) {
+		sameFigure[w] = true
+	}
 }
 
 // growthWords show that a question about revenue asks how it changed
@@ -334,7 +448,7 @@ func appendNewInts(list []int, add ...int) []int {
 // the order named (norm is the question through routerNorm). Triggers are
 // tried longest first and a part of the
 // question counts for one aspect only; issuer names are skipped.
-func findAspects(norm string, issuerSpans claims) []span {
+func findAspects(norm string, issuerSpans claims, skip func(start, end int) bool) []span {
 	type trig struct{ term, aspect string }
 	var trigs []trig
 	for _, a := range Lexicon {
@@ -354,6 +468,9 @@ func findAspects(norm string, issuerSpans claims) []span {
 				continue
 			}
 			taken.claim(s[0], s[1])
+			if skip != nil && skip(s[0], s[1]) {
+				continue
+			}
 			if p, ok := first[t.aspect]; !ok || s[0] < p {
 				first[t.aspect] = s[0]
 			}
