@@ -230,3 +230,22 @@ func TestCompoundFigureNames(t *testing.T) {
 		t.Errorf("aspects %v: deferred revenue read as revenue", rt.Aspects)
 	}
 }
+
+// A passage on the question's own words needs its two rarest words in
+// the filings, not any one of them.
+func TestTopicGroups(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{Issuer: "AAPL", Text: "Our roadmap includes AI glasses. We invest in computing infrastructure."},
+		{Issuer: "META", Text: "The roadmap for AI. Computing capacity grew."},
+		{Issuer: "NVDA", Text: "Our roadmap is annual. Accelerated computing drives demand."},
+	}))
+	_, g := planFor(t, cat, "What did Meta say about its quantum computing roadmap in 2024?", 0)
+	r, ok := reqByID(g, "META-FY2024-general-explanation")
+	if !ok {
+		t.Fatalf("no general requirement: %+v", g.Requirements)
+	}
+	if want := [][]string{{"quantum"}, {"computing"}}; !slices.EqualFunc(r.Completion.AllOf, want, slices.Equal) {
+		t.Errorf("condition %q; want %q (the two rarest words, each)", r.Completion.AllOf, want)
+	}
+}

@@ -366,7 +366,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 	groups, query, topic := a.ExplainGroups(), a.Query, a.Label
 	if a.Name == "general" {
 		if words := questionWords(b.question, b.cat, b.rt.Issuers); len(words) > 0 {
-			groups, query = [][]string{words}, strings.Join(words, " ")
+			groups, query = b.topicGroups(words), strings.Join(words, " ")
 		}
 		if terms := b.figureTerms(); len(terms) > 0 && asksWhy(b.question) {
 			// Why a named figure moved: a sentence naming the figure with
@@ -490,6 +490,22 @@ func (b *builder) planFigureStatement(t string, p filingPeriod, a Aspect, m reqM
 		return
 	}
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, "total "+strings.Join(labels, " "), "", 10), []string{id})
+}
+
+// topicGroups is the condition on a passage about the question's own
+// words: a sentence naming each of its two rarest words in the filings
+// (by the document frequency of the corpus's statistics, the earlier
+// word between equals); without statistics, or with one word, that word.
+// "Meta's quantum computing roadmap" needs "quantum" and "computing", so
+// a sentence on its AI roadmap does not meet it.
+func (b *builder) topicGroups(words []string) [][]string {
+	stats := b.cat.TextStats()
+	if stats == nil || len(words) < 2 {
+		return [][]string{words}
+	}
+	rare := slices.Clone(words)
+	slices.SortStableFunc(rare, func(x, y string) int { return cmp.Compare(stats.IDF(y), stats.IDF(x)) })
+	return [][]string{{rare[0]}, {rare[1]}}
 }
 
 // figureTerms returns the words a sentence may use for the figures the

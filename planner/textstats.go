@@ -140,6 +140,16 @@ func (s *TextStats) IDF(word string) float64 {
 	return math.Log(float64(s.docs+1)/float64(df+1)) + 1
 }
 
+// Everywhere reports whether word is in every document the statistics
+// were made from (and there are at least three): a word that tells no
+// filing's passage from another's.
+func (s *TextStats) Everywhere(word string) bool {
+	if s == nil || s.docs < 3 {
+		return false
+	}
+	return int(s.df[WordKey(word)]) >= s.docs
+}
+
 // Boilerplate returns how much of sentence's shape recurs across issuers,
 // in [0, 1]: the share of its shingles that are common.
 //

@@ -829,18 +829,26 @@ func (w *writer) passage(r planner.Requirement) []string {
 		}
 		heads := headingsOf(e.Excerpt)
 		cursor := 0
+		above := "" // a heading just above, whose words the next sentence takes
 		for _, s := range planner.Sentences(e.Excerpt) {
 			// A heading is not a statement: one standing alone is not
-			// quoted, and one run into the sentence below it is left out.
+			// quoted, and one run into the sentence below it is left out
+			// of the quotation. The words of either count for the
+			// sentence under it, as planner.Check counts the heading
+			// ("Digital Markets Act Investigations", then "On March 25,
+			// 2024, the Commission ...").
+			whole := above + "\n" + s
 			if s = dropHeadings(s); heading(s) {
+				above = s
 				continue
 			}
+			above = ""
 			at := -1
 			if i := strings.Index(e.Excerpt[cursor:], s); i >= 0 {
 				at = cursor + i
 				cursor = at
 			}
-			if _, ok := planner.SentenceMatch(s, groups); !ok || strings.TrimSpace(s) == "" {
+			if _, ok := planner.SentenceMatch(whole, groups); !ok || strings.TrimSpace(s) == "" {
 				continue
 			}
 			if causal && !planner.Linked(s, groups) {

@@ -630,3 +630,17 @@ func TestHeadingsAndRows(t *testing.T) {
 		}
 	}
 }
+
+// A heading holding the question's words lends them to the sentence under
+// it, which is quoted without the heading.
+func TestSentenceUnderHeading(t *testing.T) {
+	excerpt := "Item 3. Legal Proceedings\nDigital Markets Act Investigations\nOn March 25, 2024, the Commission announced that it had opened two formal noncompliance investigations against the Company under the DMA. The Commission's investigations concern two articles."
+	heads := headingsOf(excerpt)
+	at := strings.Index(excerpt, "On March 25")
+	if h := headingBefore(heads, at); h != "Digital Markets Act Investigations" {
+		t.Errorf("heading before the sentence %q", h)
+	}
+	if h := headingBefore(heads, -1); h != "" {
+		t.Errorf("a sentence not found has heading %q", h)
+	}
+}
