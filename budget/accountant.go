@@ -2,6 +2,7 @@ package budget
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -60,6 +61,12 @@ type Config struct {
 	TTL time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// DayLimits, when set, gives a tenant's day (a KindTenantDay scope)
+	// its budget the first time a reservation names it: the limits it
+	// returns for the tenant. However many processes reserve at once, the
+	// day gets one budget, and limits set before are kept. nil means a day
+	// has no budget until SetLimits gives it one.
+	DayLimits func(ctx context.Context, tenant string) (Limits, error)
 }
 
 // DefaultTenant is the tenant of an accountant whose Config names none.
@@ -88,6 +95,25 @@ func (c *Config) withDefaults() (Config, error) {
 		out.Now = time.Now
 	}
 	return out, nil
+}
+
+// reserveCreatingDay calls reserve; when it fails for want of a tenant
+// day's budget and cfg.DayLimits is set, it creates that budget with
+// create (which keeps a budget created meanwhile) and calls reserve again.
+func reserveCreatingDay(ctx context.Context, cfg *Config, reserve func() (Result, error), create func(Scope, Limits) error) (Result, error) {
+	res, err := reserve()
+	var nb *noBudgetError
+	if err == nil || cfg.DayLimits == nil || !errors.As(err, &nb) || nb.scope.Kind != KindTenantDay {
+		return res, err
+	}
+	limits, lerr := cfg.DayLimits(ctx, cfg.Tenant)
+	if lerr != nil {
+		return Result{}, fmt.Errorf("budget: the limits of %s: %w", nb.scope, lerr)
+	}
+	if cerr := create(nb.scope, limits); cerr != nil {
+		return Result{}, cerr
+	}
+	return reserve()
 }
 
 // maxKeyLen bounds idempotency keys.

@@ -148,3 +148,25 @@ func (a Amounts) exceeding(max Amounts) (Dimension, bool) {
 	}
 	return "", false
 }
+
+// USDPlaces is the most decimal places an amount of money may be given
+// with.
+const USDPlaces = 8
+
+// maxUSDExponent bounds an amount of money at 10^12 USD.
+const maxUSDExponent = 12
+
+// CheckUSD returns an error unless d is an amount of money a person would
+// write: below 10^12 in magnitude, with at most USDPlaces decimal places.
+// Amounts such as 1e-9999 or 1e9999 are refused before any arithmetic
+// (which would build numbers of ten thousand digits), and the error does
+// not repeat them.
+func CheckUSD(d decimal.Decimal) error {
+	if d.Exponent() < -USDPlaces {
+		return fmt.Errorf("budget: an amount in USD has more than %d decimal places", USDPlaces)
+	}
+	if d.Exponent() > maxUSDExponent || d.Abs().GreaterThanOrEqual(decimal.New(1, maxUSDExponent)) {
+		return fmt.Errorf("budget: an amount in USD is 10^%d or more", maxUSDExponent)
+	}
+	return nil
+}

@@ -20,9 +20,14 @@ type ExhaustedError struct {
 	Asked decimal.Decimal
 }
 
-// Error names the scope, the dimension and the figures.
+// Error names the budget, the dimension and the figures, in words fit for
+// the run's tenant (runs record it in their notes and events).
 func (e *ExhaustedError) Error() string {
-	return fmt.Sprintf("budget: %s exhausted in %s: limit %s, used %s, asked %s", e.Dimension, e.Scope, e.Limit, e.Used, e.Asked)
+	whose := "the run's budget"
+	if e.Scope.Kind == KindTenantDay {
+		whose = "the tenant's budget for " + e.Scope.ID + " (UTC)"
+	}
+	return fmt.Sprintf("%s has no %s left for this call: limit %s, used %s, the call needs %s", whose, e.Dimension, e.Limit, e.Used, e.Asked)
 }
 
 // Is makes an *ExhaustedError match ErrExhausted.
@@ -58,6 +63,13 @@ type OverReservationError struct {
 func (e *OverReservationError) Error() string {
 	return fmt.Sprintf("budget: settle %q: Amounts.%s %s is above the reserved %s", e.Key, fieldName(e.Dimension), e.Actual, e.Reserved)
 }
+
+// noBudgetError is ErrNoBudget for one scope.
+type noBudgetError struct{ scope Scope }
+
+func (e *noBudgetError) Error() string { return ErrNoBudget.Error() + ": " + e.scope.String() }
+
+func (e *noBudgetError) Is(target error) bool { return target == ErrNoBudget }
 
 // Sentinel errors.
 var (

@@ -51,6 +51,12 @@ func NewMemory(cfg *Config) (*Memory, error) {
 // an existing one, keeping its usage. Lowering a limit below the usage
 // refuses further reservations in that dimension; it cancels nothing.
 func (m *Memory) SetLimits(ctx context.Context, scope Scope, limits Limits) error {
+	return m.setLimits(scope, limits, true)
+}
+
+// setLimits sets scope's limits; unless replace, only when it has no
+// budget yet.
+func (m *Memory) setLimits(scope Scope, limits Limits, replace bool) error {
 	if err := scope.validate(); err != nil {
 		return err
 	}
@@ -60,6 +66,9 @@ func (m *Memory) SetLimits(ctx context.Context, scope Scope, limits Limits) erro
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	b := m.budgets[scope]
+	if b != nil && !replace {
+		return nil
+	}
 	if b == nil {
 		b = &memBudget{states: map[State]int64{}}
 		m.budgets[scope] = b
@@ -70,9 +79,16 @@ func (m *Memory) SetLimits(ctx context.Context, scope Scope, limits Limits) erro
 
 // Reserve holds amounts in every one of scopes, or in none: it fails with
 // an *ExhaustedError if any scope cannot hold them, and with ErrNoBudget if
-// a scope has no limits. Reserving a key again with the same scopes and
-// amounts is a replay; with others, ErrKeyReused.
+// a scope has no limits (a tenant's day gets them from Config.DayLimits,
+// when set). Reserving a key again with the same scopes and amounts is a
+// replay; with others, ErrKeyReused.
 func (m *Memory) Reserve(ctx context.Context, key string, scopes []Scope, amounts Amounts, opts *ReserveOpts) (Result, error) {
+	return reserveCreatingDay(ctx, &m.cfg,
+		func() (Result, error) { return m.reserve(key, scopes, amounts, opts) },
+		func(s Scope, l Limits) error { return m.setLimits(s, l, false) })
+}
+
+func (m *Memory) reserve(key string, scopes []Scope, amounts Amounts, opts *ReserveOpts) (Result, error) {
 	if err := validateKey(key); err != nil {
 		return Result{}, err
 	}
@@ -97,7 +113,7 @@ func (m *Memory) Reserve(ctx context.Context, key string, scopes []Scope, amount
 	for i, s := range sorted {
 		b := m.budgets[s]
 		if b == nil {
-			return Result{}, fmt.Errorf("%w: %s", ErrNoBudget, s)
+			return Result{}, &noBudgetError{scope: s}
 		}
 		used := b.reserved.Add(b.settled)
 		if err := exhausted(s, &b.limits, &used, &amounts); err != nil {
@@ -190,6 +206,24 @@ func (m *Memory) Sweep(ctx context.Context, now time.Time) (int, error) {
 	n := 0
 	for _, r := range m.reservations {
 		if r.state == StateReserved && !r.expires.After(now) {
+			m.release(r, StateExpired)
+			n++
+		}
+	}
+	return n, nil
+}
+
+// ExpireScope returns, as Sweep does when they expire, every reservation
+// still open that holds scope, and returns how many it closed.
+func (m *Memory) ExpireScope(ctx context.Context, scope Scope) (int, error) {
+	if err := scope.validate(); err != nil {
+		return 0, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, r := range m.reservations {
+		if r.state == StateReserved && slices.Contains(r.scopes, scope) {
 			m.release(r, StateExpired)
 			n++
 		}

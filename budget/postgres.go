@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,22 +43,30 @@ func NewPostgres(pool *pgxpool.Pool, cfg *Config) (*Postgres, error) {
 	return &Postgres{pool: pool, cfg: c}, nil
 }
 
-const upsertLimitsSQL = `
-INSERT INTO budgets (tenant_id, scope_kind, scope_id,
-	limit_model_calls, limit_search_calls, limit_read_calls, limit_fact_calls, limit_calculate_calls,
-	limit_input_tokens, limit_output_tokens, limit_retrieval_candidates, limit_spend_usd, wall_clock_ms)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+// insertLimitsSQL inserts a budget with its limits.
+var insertLimitsSQL = `
+INSERT INTO budgets (tenant_id, scope_kind, scope_id, ` + amountList("limit_") + `, wall_clock_ms)
+VALUES ($1, $2, $3, ` + params(4) + `, $13)`
+
+var upsertLimitsSQL = insertLimitsSQL + `
 ON CONFLICT (tenant_id, scope_kind, scope_id) DO UPDATE SET
-	limit_model_calls = EXCLUDED.limit_model_calls, limit_search_calls = EXCLUDED.limit_search_calls,
-	limit_read_calls = EXCLUDED.limit_read_calls, limit_fact_calls = EXCLUDED.limit_fact_calls,
-	limit_calculate_calls = EXCLUDED.limit_calculate_calls, limit_input_tokens = EXCLUDED.limit_input_tokens,
-	limit_output_tokens = EXCLUDED.limit_output_tokens, limit_retrieval_candidates = EXCLUDED.limit_retrieval_candidates,
-	limit_spend_usd = EXCLUDED.limit_spend_usd, wall_clock_ms = EXCLUDED.wall_clock_ms, updated_at = now()`
+	` + amountSet("limit_", func(c string) string { return "EXCLUDED." + c }) + `,
+	wall_clock_ms = EXCLUDED.wall_clock_ms, updated_at = now()`
+
+// createLimitsSQL creates a budget unless the scope has one.
+var createLimitsSQL = insertLimitsSQL + `
+ON CONFLICT (tenant_id, scope_kind, scope_id) DO NOTHING`
 
 // SetLimits creates scope's budget with limits, or replaces the limits of
 // an existing one, keeping its usage. Lowering a limit below the usage
 // refuses further reservations in that dimension; it cancels nothing.
 func (p *Postgres) SetLimits(ctx context.Context, scope Scope, limits Limits) error {
+	return p.setLimits(ctx, upsertLimitsSQL, scope, limits)
+}
+
+// setLimits runs query (upsertLimitsSQL or createLimitsSQL) with scope
+// and limits.
+func (p *Postgres) setLimits(ctx context.Context, query string, scope Scope, limits Limits) error {
 	if err := scope.validate(); err != nil {
 		return err
 	}
@@ -82,52 +91,51 @@ func (p *Postgres) SetLimits(ctx context.Context, scope Scope, limits Limits) er
 	} else {
 		args = append(args, nil)
 	}
-	_, err := p.pool.Exec(ctx, upsertLimitsSQL, args...)
+	_, err := p.pool.Exec(ctx, query, args...)
 	return err
 }
 
 // amountColumns are the amount columns of reservations and settlements, in
 // the order of amountArgs.
-const amountColumns = `model_calls, search_calls, read_calls, fact_calls, calculate_calls, input_tokens, output_tokens, retrieval_candidates, spend_usd`
+var amountColumns = amountList("")
 
-const insertReservationSQL = `
+var insertReservationSQL = `
 INSERT INTO reservations (tenant_id, key, scope_keys, ` + amountColumns + `, state, expires_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'reserved', $13)
+VALUES ($1, $2, $3, ` + params(4) + `, 'reserved', $13)
 ON CONFLICT (tenant_id, key) DO NOTHING`
 
 // lockBudgetsSQL locks the budget rows of the scopes ($2 kinds, $3 ids) in
 // a fixed order and returns limits, reserved and settled.
-const lockBudgetsSQL = `
-SELECT scope_kind, scope_id,
-	limit_model_calls, limit_search_calls, limit_read_calls, limit_fact_calls, limit_calculate_calls,
-	limit_input_tokens, limit_output_tokens, limit_retrieval_candidates, limit_spend_usd, wall_clock_ms,
-	reserved_model_calls, reserved_search_calls, reserved_read_calls, reserved_fact_calls, reserved_calculate_calls,
-	reserved_input_tokens, reserved_output_tokens, reserved_retrieval_candidates, reserved_spend_usd,
-	settled_model_calls, settled_search_calls, settled_read_calls, settled_fact_calls, settled_calculate_calls,
-	settled_input_tokens, settled_output_tokens, settled_retrieval_candidates, settled_spend_usd
+var lockBudgetsSQL = `
+SELECT scope_kind, scope_id, ` + amountList("limit_") + `, wall_clock_ms,
+	` + amountList("reserved_") + `,
+	` + amountList("settled_") + `
 FROM budgets
 WHERE tenant_id = $1 AND (scope_kind, scope_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))
 ORDER BY scope_kind, scope_id
 FOR UPDATE`
 
-const addReservedSQL = `
-UPDATE budgets SET
-	reserved_model_calls = reserved_model_calls + $4, reserved_search_calls = reserved_search_calls + $5,
-	reserved_read_calls = reserved_read_calls + $6, reserved_fact_calls = reserved_fact_calls + $7,
-	reserved_calculate_calls = reserved_calculate_calls + $8, reserved_input_tokens = reserved_input_tokens + $9,
-	reserved_output_tokens = reserved_output_tokens + $10, reserved_retrieval_candidates = reserved_retrieval_candidates + $11,
-	reserved_spend_usd = reserved_spend_usd + $12, updated_at = now()
+var addReservedSQL = `
+UPDATE budgets SET ` + amountAdd("reserved_", "+", 4) + `, updated_at = now()
 WHERE tenant_id = $1 AND (scope_kind, scope_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`
 
-const selectReservationSQL = `
+var selectReservationSQL = `
 SELECT scope_keys, ` + amountColumns + `, state
 FROM reservations WHERE tenant_id = $1 AND key = $2`
 
 // Reserve holds amounts in every one of scopes, or in none: it fails with
 // an *ExhaustedError if any scope cannot hold them, and with ErrNoBudget if
-// a scope has no limits. Reserving a key again with the same scopes and
-// amounts is a replay; with others, ErrKeyReused.
-func (p *Postgres) Reserve(ctx context.Context, key string, scopes []Scope, amounts Amounts, opts *ReserveOpts) (res Result, err error) {
+// a scope has no limits (a tenant's day gets them from Config.DayLimits,
+// when set, in one row however many processes ask at once). Reserving a
+// key again with the same scopes and amounts is a replay; with others,
+// ErrKeyReused.
+func (p *Postgres) Reserve(ctx context.Context, key string, scopes []Scope, amounts Amounts, opts *ReserveOpts) (Result, error) {
+	return reserveCreatingDay(ctx, &p.cfg,
+		func() (Result, error) { return p.reserve(ctx, key, scopes, amounts, opts) },
+		func(s Scope, l Limits) error { return p.setLimits(ctx, createLimitsSQL, s, l) })
+}
+
+func (p *Postgres) reserve(ctx context.Context, key string, scopes []Scope, amounts Amounts, opts *ReserveOpts) (res Result, err error) {
 	if err := validateKey(key); err != nil {
 		return Result{}, err
 	}
@@ -178,7 +186,7 @@ func (p *Postgres) Reserve(ctx context.Context, key string, scopes []Scope, amou
 		}
 		for i, s := range sorted {
 			if i >= len(budgets) || budgets[i].scope != s {
-				return fmt.Errorf("%w: %s", ErrNoBudget, s)
+				return &noBudgetError{scope: s}
 			}
 			used := budgets[i].reserved.Add(budgets[i].settled)
 			if err := exhausted(s, &budgets[i].limits, &used, &amounts); err != nil {
@@ -194,48 +202,30 @@ func (p *Postgres) Reserve(ctx context.Context, key string, scopes []Scope, amou
 	return res, err
 }
 
-const lockReservationSQL = selectReservationSQL + ` FOR UPDATE`
+var lockReservationSQL = selectReservationSQL + ` FOR UPDATE`
 
-const closedAmountsSQL = `
+var closedAmountsSQL = `
 SELECT ` + amountColumns + ` FROM settlements
 WHERE tenant_id = $1 AND key = $2 AND kind <> 'rejected'`
 
-const insertSettlementSQL = `
+var insertSettlementSQL = `
 INSERT INTO settlements (tenant_id, key, kind, ` + amountColumns + `, reason)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`
+VALUES ($1, $2, $3, ` + params(4) + `, $13)`
 
 const closeReservationSQL = `
 UPDATE reservations SET state = $3, closed_at = now() WHERE tenant_id = $1 AND key = $2`
 
 // settleBudgetsSQL moves a reservation ($4..$12) out of reserved and its
 // actual usage ($13..$21) into settled.
-const settleBudgetsSQL = `
-UPDATE budgets SET
-	reserved_model_calls = reserved_model_calls - $4, reserved_search_calls = reserved_search_calls - $5,
-	reserved_read_calls = reserved_read_calls - $6, reserved_fact_calls = reserved_fact_calls - $7,
-	reserved_calculate_calls = reserved_calculate_calls - $8, reserved_input_tokens = reserved_input_tokens - $9,
-	reserved_output_tokens = reserved_output_tokens - $10, reserved_retrieval_candidates = reserved_retrieval_candidates - $11,
-	reserved_spend_usd = reserved_spend_usd - $12,
-	settled_model_calls = settled_model_calls + $13, settled_search_calls = settled_search_calls + $14,
-	settled_read_calls = settled_read_calls + $15, settled_fact_calls = settled_fact_calls + $16,
-	settled_calculate_calls = settled_calculate_calls + $17, settled_input_tokens = settled_input_tokens + $18,
-	settled_output_tokens = settled_output_tokens + $19, settled_retrieval_candidates = settled_retrieval_candidates + $20,
-	settled_spend_usd = settled_spend_usd + $21, updated_at = now()
+var settleBudgetsSQL = `
+UPDATE budgets SET ` + amountAdd("reserved_", "-", 4) + `,
+	` + amountAdd("settled_", "+", 13) + `, updated_at = now()
 WHERE tenant_id = $1 AND (scope_kind, scope_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`
 
 // releaseBudgetsSQL moves a reservation ($4..$12) from reserved to released.
-const releaseBudgetsSQL = `
-UPDATE budgets SET
-	reserved_model_calls = reserved_model_calls - $4, reserved_search_calls = reserved_search_calls - $5,
-	reserved_read_calls = reserved_read_calls - $6, reserved_fact_calls = reserved_fact_calls - $7,
-	reserved_calculate_calls = reserved_calculate_calls - $8, reserved_input_tokens = reserved_input_tokens - $9,
-	reserved_output_tokens = reserved_output_tokens - $10, reserved_retrieval_candidates = reserved_retrieval_candidates - $11,
-	reserved_spend_usd = reserved_spend_usd - $12,
-	released_model_calls = released_model_calls + $4, released_search_calls = released_search_calls + $5,
-	released_read_calls = released_read_calls + $6, released_fact_calls = released_fact_calls + $7,
-	released_calculate_calls = released_calculate_calls + $8, released_input_tokens = released_input_tokens + $9,
-	released_output_tokens = released_output_tokens + $10, released_retrieval_candidates = released_retrieval_candidates + $11,
-	released_spend_usd = released_spend_usd + $12, updated_at = now()
+var releaseBudgetsSQL = `
+UPDATE budgets SET ` + amountAdd("reserved_", "-", 4) + `,
+	` + amountAdd("released_", "+", 4) + `, updated_at = now()
 WHERE tenant_id = $1 AND (scope_kind, scope_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`
 
 const countRejectedSQL = `
@@ -390,16 +380,46 @@ func (p *Postgres) Sweep(ctx context.Context, now time.Time) (int, error) {
 	}
 }
 
-const usageSQL = `
-SELECT scope_kind, scope_id,
-	limit_model_calls, limit_search_calls, limit_read_calls, limit_fact_calls, limit_calculate_calls,
-	limit_input_tokens, limit_output_tokens, limit_retrieval_candidates, limit_spend_usd, wall_clock_ms,
-	reserved_model_calls, reserved_search_calls, reserved_read_calls, reserved_fact_calls, reserved_calculate_calls,
-	reserved_input_tokens, reserved_output_tokens, reserved_retrieval_candidates, reserved_spend_usd,
-	settled_model_calls, settled_search_calls, settled_read_calls, settled_fact_calls, settled_calculate_calls,
-	settled_input_tokens, settled_output_tokens, settled_retrieval_candidates, settled_spend_usd,
-	released_model_calls, released_search_calls, released_read_calls, released_fact_calls, released_calculate_calls,
-	released_input_tokens, released_output_tokens, released_retrieval_candidates, released_spend_usd,
+// openInScopeSQL lists the tenant's open reservations that hold scope $2.
+const openInScopeSQL = `
+SELECT key FROM reservations
+WHERE tenant_id = $1 AND state = 'reserved' AND scope_keys @> ARRAY[$2::text]
+ORDER BY key`
+
+// ExpireScope returns, as Sweep does when they expire, every reservation
+// still open that holds scope: for a run that has its verdict, the holds
+// of calls whose settlement never came (a connection cut between the call
+// and its settlement). It returns how many it closed.
+func (p *Postgres) ExpireScope(ctx context.Context, scope Scope) (int, error) {
+	if err := scope.validate(); err != nil {
+		return 0, err
+	}
+	rows, err := p.pool.Query(ctx, openInScopeSQL, p.cfg.Tenant, scopeKey(scope))
+	if err != nil {
+		return 0, err
+	}
+	keys, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, k := range keys {
+		res, err := p.release(ctx, k, StateExpired)
+		if err != nil {
+			return n, err
+		}
+		if !res.Replayed {
+			n++
+		}
+	}
+	return n, nil
+}
+
+var usageSQL = `
+SELECT scope_kind, scope_id, ` + amountList("limit_") + `, wall_clock_ms,
+	` + amountList("reserved_") + `,
+	` + amountList("settled_") + `,
+	` + amountList("released_") + `,
 	rejected_settlements
 FROM budgets WHERE tenant_id = $1 AND scope_kind = $2 AND scope_id = $3`
 
@@ -477,6 +497,54 @@ func splitScopeKeys(keys []string) (kinds, ids []string) {
 		ids = append(ids, id)
 	}
 	return kinds, ids
+}
+
+// amountNames are the nine dimensions, as the columns name them, in the
+// order of amountArgs and amountScan. Every table names a dimension's
+// column by a prefix and its name (limit_model_calls, reserved_spend_usd,
+// spend_usd), and the statements here are built from this one list.
+var amountNames = [...]string{
+	"model_calls", "search_calls", "read_calls", "fact_calls", "calculate_calls",
+	"input_tokens", "output_tokens", "retrieval_candidates", "spend_usd",
+}
+
+// amountList is the columns of the nine dimensions with prefix, comma
+// separated.
+func amountList(prefix string) string {
+	cols := make([]string, len(amountNames))
+	for i, n := range amountNames {
+		cols[i] = prefix + n
+	}
+	return strings.Join(cols, ", ")
+}
+
+// params is the nine placeholders from $from on.
+func params(from int) string {
+	ps := make([]string, len(amountNames))
+	for i := range amountNames {
+		ps[i] = "$" + strconv.Itoa(from+i)
+	}
+	return strings.Join(ps, ", ")
+}
+
+// amountSet is "col = value(col)" for the nine columns with prefix.
+func amountSet(prefix string, value func(col string) string) string {
+	sets := make([]string, len(amountNames))
+	for i, n := range amountNames {
+		sets[i] = prefix + n + " = " + value(prefix+n)
+	}
+	return strings.Join(sets, ", ")
+}
+
+// amountAdd is "col = col op $n" for the nine columns with prefix, the
+// placeholders from $from on.
+func amountAdd(prefix, op string, from int) string {
+	i := from
+	return amountSet(prefix, func(col string) string {
+		s := col + " " + op + " $" + strconv.Itoa(i)
+		i++
+		return s
+	})
 }
 
 // amountArgs are a's values in the order of amountColumns.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // IngestOpts configures an ingest. The zero value is valid.
@@ -314,6 +315,9 @@ func (in *Ingester) prepare(ctx context.Context, e ManifestEntry, chunkOpts *Chu
 		// read into table facts instead.
 		facts = TableFacts(doc)
 	}
+	if err := checkStorable(doc, facts); err != nil {
+		return prepared{err: fmt.Errorf("%s: %w", e.Path, err)}
+	}
 	doc.ID = DocumentID(doc.Text)
 	for i := range facts {
 		facts[i].DocumentID = doc.ID
@@ -462,4 +466,41 @@ func shortID(id string) string {
 		return id[:12]
 	}
 	return id
+}
+
+// checkStorable refuses a document whose text or facts hold what no store
+// keeps as text: a NUL byte (which Postgres refuses in any text column)
+// or bytes that are not UTF-8. The file fails with this error; the others
+// of the ingest go on.
+func checkStorable(doc *Document, facts []Fact) error {
+	check := func(what, s string) error {
+		if i := strings.IndexByte(s, 0); i >= 0 {
+			return fmt.Errorf("its %s holds a NUL byte (at byte %d), which a filing's text never does: the file is damaged or not a filing", what, i)
+		}
+		if !utf8.ValidString(s) {
+			return fmt.Errorf("its %s holds bytes that are not UTF-8: the file is damaged or in another encoding", what)
+		}
+		return nil
+	}
+	if err := check("text", doc.Text); err != nil {
+		return err
+	}
+	for _, f := range []struct{ what, s string }{{"registrant name", doc.Entity.Registrant}, {"CIK", doc.Entity.CIK}} {
+		if err := check(f.what, f.s); err != nil {
+			return err
+		}
+	}
+	for _, f := range facts {
+		for _, s := range []string{f.Concept, f.Label, f.Unit, f.Decimals, f.ContextID} {
+			if err := check("tagged facts", s); err != nil {
+				return err
+			}
+		}
+		for k, v := range f.Dimensions {
+			if err := check("tagged facts", k+v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -24,7 +24,7 @@ func TestWorkerAutoModelWithoutModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	startWorker(t, pool, PgEngineFactory(pool, executor.Config{}, nil), WorkerOptions{})
+	startWorker(t, pool, engines(t, pool, nil), WorkerOptions{})
 	waitFor(t, 30*time.Second, "the run to finish", func() (bool, error) {
 		return runStatus(t, pool, "acme", runID).Terminal(), nil
 	})

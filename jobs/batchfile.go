@@ -13,6 +13,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/ledgerline/research/budget"
 	"github.com/ledgerline/research/executor"
 )
 
@@ -143,6 +144,10 @@ func parseLine(raw []byte) (Submission, error) {
 		s.Tickers = append(s.Tickers, strings.ToUpper(strings.TrimSpace(t)))
 	}
 	if l.BudgetUSD != nil {
+		if budget.CheckUSD(*l.BudgetUSD) != nil {
+			// Not repeated: it may be ten thousand digits long.
+			return Submission{}, fmt.Errorf("budget_usd: want an amount such as 0.50, below 10^12 with at most %d decimal places", budget.USDPlaces)
+		}
 		if l.BudgetUSD.IsNegative() {
 			return Submission{}, fmt.Errorf("budget_usd %s: want a non-negative amount such as 0.50", l.BudgetUSD)
 		}

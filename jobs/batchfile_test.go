@@ -36,6 +36,8 @@ func TestParseBatch(t *testing.T) {
 		`{` + q + `} {` + q + `}`,
 		`{` + q + `, "idempotency_key": "` + strings.Repeat("k", MaxKeyLen+1) + `"}`,
 		`{` + q + `, "mode": "model"}`,
+		`{` + q + `, "budget_usd": 1e9999}`,
+		`{` + q + `, "budget_usd": "1e-9999"}`,
 	}, "\n")
 	lines, bad, err := ParseBatch(strings.NewReader(file))
 	if err != nil {
@@ -66,6 +68,7 @@ func TestParseBatch(t *testing.T) {
 		10: `tickers: "BAD TICKER"`, 11: "max_calls: -3 is negative", 12: "max_calls: got a JSON number 1.5",
 		13: "budget_usd -1", 14: "budget_usd:", 15: "tickers: got a JSON string, want a list of strings",
 		16: "got a JSON array", 17: "null", 18: "not valid JSON", 19: "idempotency_key: 201 bytes",
+		21: "budget_usd: want an amount such as 0.50, below 10^12", 22: "at most 8 decimal places",
 	}
 	if len(bad) != len(wantBad) {
 		t.Errorf("%d bad lines %v; want %d", len(bad), bad, len(wantBad))
@@ -76,7 +79,7 @@ func TestParseBatch(t *testing.T) {
 			t.Errorf("line %d rejected (%v); want it accepted", e.Line, e.Err)
 			continue
 		}
-		if !strings.Contains(e.Error(), want) || !strings.HasPrefix(e.Error(), "line ") {
+		if !strings.Contains(e.Error(), want) || !strings.HasPrefix(e.Error(), "line ") || len(e.Error()) > 200 {
 			t.Errorf("line %d: %q; want it to say %q", e.Line, e.Error(), want)
 		}
 	}
@@ -200,8 +203,17 @@ func TestRetryPolicy(t *testing.T) {
 	}{{0, time.Second}, {1, time.Second}, {2, 2 * time.Second}, {3, 4 * time.Second}, {7, time.Minute}, {100, time.Minute}} {
 		before := time.Now()
 		got := p.NextRetry(&rivertype.JobRow{Attempt: c.attempt}).Sub(before)
-		if got < c.want || got > c.want+time.Second {
-			t.Errorf("attempt %d: retry in %s; want %s", c.attempt, got, c.want)
+		if got < c.want || got > c.want+c.want/4+time.Second {
+			t.Errorf("attempt %d: retry in %s; want %s and up to a quarter more", c.attempt, got, c.want)
 		}
+	}
+	// Jobs that failed together come back spread out.
+	seen := map[time.Duration]bool{}
+	for range 20 {
+		before := time.Now()
+		seen[p.NextRetry(&rivertype.JobRow{Attempt: 7}).Sub(before).Round(100*time.Millisecond)] = true
+	}
+	if len(seen) < 5 {
+		t.Errorf("20 retries of the same attempt fall on %d instants; want them spread", len(seen))
 	}
 }

@@ -11,8 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/ledgerline/research/configs"
-	"github.com/ledgerline/research/executor"
+	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/jobs"
 )
 
@@ -46,8 +45,12 @@ func ExampleNewWorker() {
 		log.Fatal(err)
 	}
 	defer pool.Close()
-	engines := jobs.PgEngineFactory(pool, executor.Config{Prices: configs.Prices()}, nil)
-	w, err := jobs.NewWorker(pool, engines, jobs.WorkerOptions{
+	engines, err := engine.New(&engine.Config{Pool: pool})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer engines.Close()
+	w, err := jobs.NewWorker(pool, engines.Engine, jobs.WorkerOptions{
 		Concurrency: 8,
 		Logger:      slog.New(slog.NewJSONHandler(os.Stderr, nil)),
 	})

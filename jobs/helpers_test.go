@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ledgerline/research/corpus/pgstore"
+	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/internal/corpustest"
 	"github.com/ledgerline/research/internal/pgtest"
 )
@@ -55,6 +56,23 @@ func setupBench(t testing.TB) *pgxpool.Pool {
 	pool := pgtest.Pool(t)
 	ingestFixtures(t, pool, "acme")
 	return pool
+}
+
+// engines returns the engines of a process over pool built from cfg
+// (nil means the defaults), closed when the test ends.
+func engines(t testing.TB, pool *pgxpool.Pool, cfg *engine.Config) EngineFactory {
+	t.Helper()
+	var c engine.Config
+	if cfg != nil {
+		c = *cfg
+	}
+	c.Pool = pool
+	p, err := engine.New(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p.Engine
 }
 
 // waitFor polls cond until it holds, failing the test after timeout.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -51,6 +52,13 @@ const MaxKeyLen = 200
 func (s *Submission) check() error {
 	if n := len([]rune(strings.TrimSpace(s.Question))); n < executor.MinQuestion || n > executor.MaxQuestion {
 		return &executor.RequestError{Field: "question", Problem: fmt.Sprintf("%d characters; want %d to %d", n, executor.MinQuestion, executor.MaxQuestion)}
+	}
+	// The database keeps no NUL and no bytes that are not UTF-8: one such
+	// question would fail its whole batch with the database's message.
+	if !utf8.ValidString(s.Question) || strings.ContainsFunc(s.Question, func(r rune) bool {
+		return unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r'
+	}) {
+		return &executor.RequestError{Field: "question", Problem: "holds control characters or bytes that are not UTF-8; send plain text"}
 	}
 	switch ledger.Mode(s.Mode) {
 	case "", ledger.ModeRules, ledger.ModeModel, ledger.ModeBaseline, executor.ModeAuto:

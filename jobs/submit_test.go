@@ -168,6 +168,8 @@ func TestSubmitRefusesBadSubmissions(t *testing.T) {
 		{"limits", Submission{Question: questions[0], Limits: &neg}, "limits"},
 		{"long key", Submission{Question: questions[0], IdempotencyKey: strings.Repeat("k", MaxKeyLen+1)}, "idempotency key"},
 		{"control key", Submission{Question: questions[0], IdempotencyKey: "a\nb"}, "idempotency key"},
+		{"NUL in the question", Submission{Question: "What drove Acme's\x00 gross margin?"}, "question"},
+		{"not UTF-8", Submission{Question: "What drove Acme's \xff\xfe gross margin?"}, "question"},
 	}
 	for _, c := range cases {
 		_, err := Submit(ctx, pool, "acme", c.s)

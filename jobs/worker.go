@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"sync/atomic"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/ledger"
 	"github.com/ledgerline/research/ledger/pgledger"
@@ -198,7 +200,13 @@ func (rw *runWorker) Work(ctx context.Context, job *river.Job[RunArgs]) error {
 		// it in that mode and names auto as the mode asked for.
 		mode = executor.ModeAuto
 	}
-	res, err := eng.Run(ctx, executor.Request{
+	rctx := ctx
+	if job.Attempt < job.MaxAttempts {
+		// A failed attempt is retried and resumes the run: until then the
+		// run stays running rather than failed, so it gets one verdict.
+		rctx = engine.WithRetryPending(ctx)
+	}
+	res, err := eng.Run(rctx, executor.Request{
 		RunID: a.RunID, Question: a.Question, Tickers: a.Tickers, Mode: mode,
 		Limits: a.Limits, MaxCalls: a.MaxCalls,
 	})
@@ -220,9 +228,9 @@ func (rw *runWorker) Work(ctx context.Context, job *river.Job[RunArgs]) error {
 		return river.JobCancel(err)
 	}
 	if job.Attempt >= job.MaxAttempts {
-		log.Error("run failed; no attempts left", "error", err.Error())
+		log.Error("run failed; no attempts left", "error", err.Error(), "cause", rootCause(err).Error())
 	} else {
-		log.Warn("run failed; it will be retried and resume", "error", err.Error())
+		log.Warn("run failed; it will be retried and resume", "error", err.Error(), "cause", rootCause(err).Error())
 	}
 	return err
 }
@@ -243,9 +251,24 @@ func (rw *runWorker) fail(ctx context.Context, log *slog.Logger, a RunArgs, caus
 	}
 }
 
+// rootCause is the innermost error of err's chain: the driver's or the
+// network's own words, which the run's records leave out and the
+// operator's log keeps.
+func rootCause(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
+}
+
 // retryPolicy retries a failed attempt after first, doubled for each
-// further attempt made, up to limit: a database that blinked is retried
-// soon, one that stays down is not hammered.
+// further attempt made, up to limit, plus up to a quarter more at random:
+// a database that blinked is retried soon, one that stays down is not
+// hammered, and the runs it failed together do not all come back at the
+// same instant.
 type retryPolicy struct{ first, limit time.Duration }
 
 // NextRetry is when job's next attempt may start.
@@ -254,7 +277,7 @@ func (p retryPolicy) NextRetry(job *rivertype.JobRow) time.Time {
 	if n := max(job.Attempt-1, 0); n < 30 {
 		d = min(p.first<<n, p.limit)
 	}
-	return time.Now().Add(d)
+	return time.Now().Add(d + rand.N(d/4+1))
 }
 
 // warnOnly passes on River's own warnings and errors and drops its

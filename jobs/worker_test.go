@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/ledger"
 	"github.com/ledgerline/research/ledger/pgledger"
@@ -116,7 +117,7 @@ func TestWorkerRunsBatch(t *testing.T) {
 	}
 
 	var logs logBuffer
-	w := startWorker(t, pool, PgEngineFactory(pool, executor.Config{}, nil), WorkerOptions{
+	w := startWorker(t, pool, engines(t, pool, nil), WorkerOptions{
 		Concurrency: 2, Logger: slog.New(slog.NewJSONHandler(&logs, nil)),
 	})
 	waitFor(t, 60*time.Second, "the batch to finish", func() (bool, error) {
@@ -238,7 +239,7 @@ func TestWorkerResumesCancelledRun(t *testing.T) {
 		}
 		return tools.Run(ctx, env, call)
 	}
-	inner := PgEngineFactory(pool, executor.Config{Tool: blocking}, nil)
+	inner := engines(t, pool, &engine.Config{Tool: blocking})
 	jobCtx := make(chan context.Context, 1)
 	first := startWorker(t, pool, func(ctx context.Context, tenant string) (*executor.Engine, error) {
 		jobCtx <- ctx
@@ -287,7 +288,7 @@ func TestWorkerResumesCancelledRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	startWorker(t, pool, PgEngineFactory(pool, executor.Config{}, nil), WorkerOptions{Concurrency: 2})
+	startWorker(t, pool, engines(t, pool, nil), WorkerOptions{Concurrency: 2})
 	waitFor(t, 60*time.Second, "both runs to finish", func() (bool, error) {
 		return runStatus(t, pool, "acme", runID).Terminal() && runStatus(t, pool, "acme", runID) != ledger.StatusFailed &&
 			runStatus(t, pool, "acme", cleanID).Terminal(), nil
@@ -349,7 +350,7 @@ func TestWorkerRetriesFailedAttempt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inner := PgEngineFactory(pool, executor.Config{}, nil)
+	inner := engines(t, pool, nil)
 	var attempts atomic.Int32
 	startWorker(t, pool, func(ctx context.Context, tenant string) (*executor.Engine, error) {
 		if attempts.Add(1) == 1 {
@@ -384,7 +385,7 @@ func TestWorkerCancelsRefusedRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	// No model configured: model mode is refused.
-	startWorker(t, pool, PgEngineFactory(pool, executor.Config{}, nil), WorkerOptions{})
+	startWorker(t, pool, engines(t, pool, nil), WorkerOptions{})
 	waitFor(t, 30*time.Second, "the job to be cancelled", func() (bool, error) {
 		return count(t, pool, `SELECT count(*) FROM river_job WHERE state = 'cancelled'`) == 1, nil
 	})

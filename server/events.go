@@ -49,6 +49,14 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 		after = n
 	}
 
+	release, ok := s.streams.acquire(principalOf(r.Context()).keyHash, s.cfg.MaxStreamsPerKey)
+	if !ok {
+		s.writeLimit(w, r, &LimitError{Limit: "streams", RetryAfter: 5 * time.Second,
+			Message: fmt.Sprintf("stream limit: this key may hold %d event streams open at once; close one, or poll GET /v1/runs/{id}", s.cfg.MaxStreamsPerKey)})
+		return
+	}
+	defer release()
+
 	rc := http.NewResponseController(w)
 	// The server's read and write timeouts do not fit a stream, which has
 	// its own; a read deadline left in place would end it when it passes.
@@ -90,15 +98,23 @@ type stream struct {
 	sawFinished bool      // the "finished" progress entry was sent
 }
 
+// run sends the run's events as they are recorded. It reads the ledger
+// when the server's one poller (runWatch) says the run changed, not on a
+// timer of its own, so an open stream costs no query while its run is
+// quiet.
 func (st *stream) run(ctx context.Context) error {
-	poll := time.NewTicker(st.s.cfg.PollInterval)
-	defer poll.Stop()
+	changed, stop := st.s.watch.watch(st.tenant, st.id)
+	defer stop()
 	beat := time.NewTicker(st.s.cfg.Heartbeat)
 	defer beat.Stop()
+	var grace <-chan time.Time // once the verdict is seen: when to stop waiting for the answer
 	for {
 		done, err := st.step(ctx)
 		if err != nil || done {
 			return err
+		}
+		if grace == nil && !st.finishedAt.IsZero() {
+			grace = time.After(time.Until(st.finishedAt.Add(finishGrace)))
 		}
 		select {
 		case <-ctx.Done():
@@ -112,7 +128,9 @@ func (st *stream) run(ctx context.Context) error {
 			if err := st.rc.Flush(); err != nil {
 				return nil
 			}
-		case <-poll.C:
+		case <-changed:
+		case <-grace:
+			grace = make(chan time.Time) // waited: step says what is left to send
 		}
 	}
 }

@@ -12,8 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/ledgerline/research/configs"
-	"github.com/ledgerline/research/executor"
+	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/jobs"
 	"github.com/ledgerline/research/server"
 )
@@ -36,10 +35,11 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	engines, err := server.NewEngines(pool, executor.Config{Prices: configs.Prices()}, &server.EnginesConfig{Metrics: metrics, Logger: log})
+	engines, err := engine.New(&engine.Config{Pool: pool, Hooks: server.RunHooks(metrics, log)})
 	if err != nil {
 		panic(err)
 	}
+	defer engines.Close()
 	worker, err := jobs.NewWorker(pool, engines.Engine, jobs.WorkerOptions{Concurrency: 4, Logger: log})
 	if err != nil {
 		panic(err)

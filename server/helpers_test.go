@@ -17,7 +17,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/ledgerline/research/configs"
 	"github.com/ledgerline/research/corpus/pgstore"
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/internal/corpustest"
@@ -108,7 +107,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	logger := slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	cfg := Config{Logger: logger, Registry: h.reg, Metrics: h.metrics, PollInterval: 20 * time.Millisecond, ModelConfigured: o.model != nil}
 	if !o.noWorker {
-		startWorker(t, pool, executor.Config{Model: o.model, Prices: configs.Prices()}, h.metrics, logger)
+		startWorker(t, pool, o.model, h.metrics, logger)
 	}
 	if o.cfg != nil {
 		o.cfg(&cfg)

@@ -18,7 +18,7 @@ import (
 // LimitError is a request refused because a limit is reached; it becomes a
 // 429 with Retry-After.
 type LimitError struct {
-	Limit      string        // "rate", "daily_runs", "daily_spend" or "concurrent_runs"
+	Limit      string        // "rate", "daily_runs", "daily_spend", "concurrent_runs", "streams" or "bad_keys"
 	RetryAfter time.Duration // when trying again may succeed
 	Message    string        // what the client reads
 }
@@ -130,7 +130,7 @@ func (s *Server) authenticate(ctx context.Context, key string) (principal, error
 type admission struct {
 	id    string // the admission's id: the idempotency key, or a random one
 	day   string // UTC date it counts against
-	mode  string
+	mode  string // the mode admitted: for a key admitted before, that admission's
 	runID string // set when the key was admitted and queued before
 	// pending is set when the key was admitted before but its run was not
 	// recorded: that submission is under way, or it stopped half way. The
@@ -140,19 +140,34 @@ type admission struct {
 
 const lockTenantSQL = `SELECT daily_runs, max_concurrent_runs FROM tenants WHERE id = $1 FOR UPDATE`
 
+// PendingAdmissionTTL bounds how long an admission whose run was never
+// queued holds its place: a server that died between admitting a run and
+// queueing it (which takes at most 30 seconds) gives back the tenant's
+// concurrency slot and its place in the day's count this long after the
+// admission. A client that retries with the same idempotency key later is
+// admitted again, and the queue returns the run if it was queued after all.
+const PendingAdmissionTTL = 2 * time.Minute
+
+// reclaimAdmissionsSQL, run under the tenant's row lock, drops the
+// tenant's admissions that never got their run within $2 seconds.
+const reclaimAdmissionsSQL = `
+DELETE FROM run_admissions
+WHERE tenant_id = $1 AND run_id IS NULL AND created_at < now() - make_interval(secs => $2)`
+
 // admitSQL, run under the tenant's row lock, finds an earlier admission of
 // the idempotency key ($2), counts the tenant's runs of the day ($3) and
 // those not finished, and records the admission when there is no earlier
 // one and both counts are below their limits ($5 a day, $6 at once).
 //
 // A run counts as not finished while it is being submitted (no run id
-// yet), queued or running: jobs.Submit records the ledger run, whose
+// yet; reclaimAdmissionsSQL drops those older than PendingAdmissionTTL
+// first), queued or running: jobs.Submit records the ledger run, whose
 // finish time stays NULL until its verdict. An admission older than a day
 // no longer counts, so a run whose job was lost cannot hold a slot for
 // ever.
 const admitSQL = `
 WITH prior AS (
-	SELECT run_id FROM run_admissions WHERE tenant_id = $1 AND id = $2
+	SELECT run_id, mode FROM run_admissions WHERE tenant_id = $1 AND id = $2
 ), daily AS (
 	SELECT count(*) AS n FROM run_admissions WHERE tenant_id = $1 AND day = $3
 ), active AS (
@@ -166,7 +181,7 @@ WITH prior AS (
 	WHERE NOT EXISTS (SELECT 1 FROM prior) AND (SELECT n FROM daily) < $5 AND (SELECT n FROM active) < $6
 	RETURNING 1
 )
-SELECT EXISTS (SELECT 1 FROM prior), (SELECT run_id FROM prior), (SELECT n FROM daily), (SELECT n FROM active),
+SELECT EXISTS (SELECT 1 FROM prior), (SELECT run_id FROM prior), (SELECT mode FROM prior), (SELECT n FROM daily), (SELECT n FROM active),
 	EXISTS (SELECT 1 FROM ins)`
 
 // recordAdmissionSQL ties an admission to its run, recording the
@@ -204,17 +219,24 @@ func (s *Server) admit(ctx context.Context, p principal, mode, idemKey string) (
 		if err := tx.QueryRow(ctx, lockTenantSQL, tenant).Scan(&daily, &concurrent); err != nil {
 			return err
 		}
+		if _, err := tx.Exec(ctx, reclaimAdmissionsSQL, tenant, PendingAdmissionTTL.Seconds()); err != nil {
+			return err
+		}
 		var (
 			prior, inserted bool
 			priorRun        *string
+			priorMode       *string
 			today, active   int
 		)
-		if err := tx.QueryRow(ctx, admitSQL, tenant, a.id, day, mode, daily, concurrent).Scan(&prior, &priorRun, &today, &active, &inserted); err != nil {
+		if err := tx.QueryRow(ctx, admitSQL, tenant, a.id, day, mode, daily, concurrent).Scan(&prior, &priorRun, &priorMode, &today, &active, &inserted); err != nil {
 			return err
 		}
 		switch {
 		case prior && priorRun != nil:
 			a.runID = *priorRun
+			if priorMode != nil {
+				a.mode = *priorMode
+			}
 		case prior:
 			a.pending = true
 		case today >= daily:

@@ -268,3 +268,39 @@ func TestDailySpendBudget(t *testing.T) {
 	}
 	h.submit(h.acmeKey, map[string]any{"question": acmeQuestion, "mode": "rules"})
 }
+
+// TestLostAdmissionReclaimed: a server that died between admitting a run
+// and queueing it left an admission without a run. Within
+// PendingAdmissionTTL it holds the tenant's slot (the submission may still
+// be under way); past it, the slot and the day's place are given back.
+func TestLostAdmissionReclaimed(t *testing.T) {
+	t.Parallel()
+	l := generous()
+	l.MaxConcurrentRuns = 1
+	l.DailyRuns = 1
+	h := newHarness(t, harnessOpts{acme: l, noWorker: true})
+	ctx := t.Context()
+	lost := func(id string, age time.Duration) {
+		t.Helper()
+		_, err := h.pool.Exec(ctx, `INSERT INTO run_admissions (tenant_id, id, day, mode, created_at)
+			VALUES ('acme', $1, (now() AT TIME ZONE 'UTC')::date, 'rules', now() - make_interval(secs => $2))`, id, age.Seconds())
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	lost("under-way", PendingAdmissionTTL/2)
+	retryAfter(t, h.do("POST", "/v1/runs", h.acmeKey, map[string]any{"question": acmeQuestion}), 24*60*60)
+
+	if _, err := h.pool.Exec(ctx, `DELETE FROM run_admissions WHERE tenant_id = 'acme'`); err != nil {
+		t.Fatal(err)
+	}
+	lost("crashed", PendingAdmissionTTL+time.Second)
+	h.submit(h.acmeKey, map[string]any{"question": acmeQuestion})
+	var n int
+	if err := h.pool.QueryRow(ctx, `SELECT count(*) FROM run_admissions WHERE tenant_id = 'acme' AND run_id IS NULL`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("%d admissions without a run left", n)
+	}
+}

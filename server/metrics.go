@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,7 +35,9 @@ type Metrics struct {
 	semaphoreWait  *prometheus.HistogramVec // call: a tool name or "model"
 	limitRejects   *prometheus.CounterVec   // limit
 
-	queueDepth atomic.Pointer[func(context.Context) (int, error)]
+	queueDepth  atomic.Pointer[func(context.Context) (int, error)]
+	queueErrors prometheus.Counter          // scrapes whose queue depth could not be read
+	queueLog    atomic.Pointer[slog.Logger] // where those failures are logged
 
 	mu      sync.Mutex
 	started map[string]runStart // guarded by mu: runs this process opened, by tenant/run id
@@ -96,8 +99,11 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Name: "research_semaphore_wait_seconds", Help: "Time a call waited for its tenant's and provider's concurrency slots, by tool (or model).",
 			Buckets: []float64{0.0001, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5},
 		}, []string{"call"}),
+		queueErrors: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "research_queue_depth_errors_total", Help: "Scrapes at which the queue's depth could not be read from the database (the depth is then left out).",
+		}),
 		limitRejects: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "research_limit_rejections_total", Help: "API requests refused with 429, by limit (rate, daily_runs, daily_spend, concurrent_runs).",
+			Name: "research_limit_rejections_total", Help: "API requests refused with 429, by limit (rate, daily_runs, daily_spend, concurrent_runs, streams, bad_keys).",
 		}, []string{"limit"}),
 		started: map[string]runStart{},
 	}
@@ -105,7 +111,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	cs := []prometheus.Collector{
 		m.httpRequests, m.httpDuration, m.runsSubmitted, m.runsFinished, m.runsInProgress, m.runDuration,
 		m.nodeDuration, m.nodeFailures, m.modelCalls, m.tokens, m.spend, m.budgetRejects, m.semaphoreWait, m.limitRejects,
-		&queueCollector{m: m, desc: queue},
+		m.queueErrors, &queueCollector{m: m, desc: queue},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	}
@@ -118,8 +124,17 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 }
 
 // ObserveQueue sets the function that reads the queue's depth at each
-// scrape (jobs.QueueDepth over the pool, say).
-func (m *Metrics) ObserveQueue(f func(context.Context) (int, error)) { m.queueDepth.Store(&f) }
+// scrape (jobs.QueueDepth over the pool, say). When it fails (the
+// database is down), the depth is left out of that scrape, the failure
+// counted in research_queue_depth_errors_total and its cause logged to
+// log (nil means not logged): every other metric is still served, and
+// nothing of the cause (the database's address, user or name) is.
+func (m *Metrics) ObserveQueue(f func(context.Context) (int, error), log *slog.Logger) {
+	m.queueDepth.Store(&f)
+	if log != nil {
+		m.queueLog.Store(log)
+	}
+}
 
 // queueCollector reads the queue depth when Prometheus scrapes.
 type queueCollector struct {
@@ -138,7 +153,10 @@ func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
 	defer cancel()
 	n, err := (*f)(ctx)
 	if err != nil {
-		ch <- prometheus.NewInvalidMetric(c.desc, err)
+		c.m.queueErrors.Inc()
+		if log := c.m.queueLog.Load(); log != nil {
+			log.Warn("metrics: the queue's depth could not be read", slog.String("error", err.Error()))
+		}
 		return
 	}
 	ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(n))

@@ -3,10 +3,14 @@ package server
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/shopspring/decimal"
@@ -125,12 +129,62 @@ func TestQueueDepthCollector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.ObserveQueue(func(context.Context) (int, error) { return 7, nil })
+	m.ObserveQueue(func(context.Context) (int, error) { return 7, nil }, nil)
 	if err := testutil.GatherAndCompare(reg, strings.NewReader("# HELP research_queue_depth Runs waiting in the job queue, read from the database at each scrape.\n# TYPE research_queue_depth gauge\nresearch_queue_depth 7\n"), "research_queue_depth"); err != nil {
 		t.Error(err)
 	}
-	m.ObserveQueue(func(context.Context) (int, error) { return 0, errors.New("database down") })
-	if _, err := reg.Gather(); err == nil {
-		t.Error("a failed read is not reported")
+	m.ObserveQueue(func(context.Context) (int, error) { return 0, errors.New("database down") }, nil)
+	if _, err := reg.Gather(); err != nil {
+		t.Errorf("a failed read of the queue fails the scrape: %v", err)
+	}
+	if got := testutil.ToFloat64(m.queueErrors); got != 1 {
+		t.Errorf("queue read failures %v, want 1", got)
+	}
+}
+
+// TestMetricsWithDatabaseDown scrapes /metrics while the database does not
+// answer: the process's metrics are served (200), the queue's depth is
+// left out and its failure counted, and nothing names the database's
+// host, port, user or name.
+func TestMetricsWithDatabaseDown(t *testing.T) {
+	t.Parallel()
+	// Nothing listens on port 1; pgxpool connects lazily.
+	pool, err := pgxpool.New(context.Background(), "postgres://secret_user:secret_pw@127.0.0.1:1/secret_db?connect_timeout=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	var logs syncBuffer
+	srv, err := New(pool, &Config{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		rec := httptest.NewRecorder()
+		srv.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+		body := rec.Body.String()
+		if rec.Code != http.StatusOK {
+			t.Fatalf("GET /metrics = %d with the database down:\n%s", rec.Code, body)
+		}
+		want := []string{"go_goroutines", "process_cpu_seconds_total", "research_queue_depth_errors_total"}
+		if i > 0 {
+			want = append(want, `research_http_requests_total{code="200",route="GET /metrics"} 1`)
+		}
+		for _, want := range want {
+			if !strings.Contains(body, want) {
+				t.Errorf("/metrics lacks %s", want)
+			}
+		}
+		for _, leak := range []string{"secret_user", "secret_pw", "secret_db", "127.0.0.1:1", "dial"} {
+			if strings.Contains(body, leak) {
+				t.Errorf("/metrics shows %q", leak)
+			}
+		}
+		if strings.Contains(body, "\nresearch_queue_depth ") {
+			t.Error("/metrics holds a queue depth it could not read")
+		}
+	}
+	if strings.Contains(logs.String(), "secret_pw") {
+		t.Error("the log holds the database password")
 	}
 }

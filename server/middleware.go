@@ -131,6 +131,13 @@ func requestID(given string) string {
 // limit and hands the handler the key's tenant.
 func (s *Server) authed(h http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.Header.Values("Authorization")) > 1 {
+			// Which one a proxy or a client library meant is anyone's
+			// guess: refuse rather than pick.
+			w.Header().Set("WWW-Authenticate", `Bearer realm="research", error="invalid_request"`)
+			s.writeError(w, r, http.StatusBadRequest, "more than one Authorization header: send exactly one, Authorization: Bearer KEY")
+			return
+		}
 		auth := r.Header.Get("Authorization")
 		scheme, key, ok := strings.Cut(auth, " ")
 		if auth == "" || !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(key) == "" {
@@ -138,10 +145,25 @@ func (s *Server) authed(h http.HandlerFunc) http.Handler {
 			s.writeError(w, r, http.StatusUnauthorized, "missing API key: send the header Authorization: Bearer KEY (research tenant create NAME issues one)")
 			return
 		}
-		p, err := s.authenticate(r.Context(), strings.TrimSpace(key))
+		key = strings.TrimSpace(key)
+		addr := clientAddr(r)
+		if wellFormedKey(key) && !s.knownKeys.has(key) {
+			// A key not seen valid here lately, from an address that sent
+			// too many keys no tenant holds: refused before any query.
+			if full, wait := s.badKeys.full(addr); full {
+				s.writeLimit(w, r, &LimitError{Limit: "bad_keys", RetryAfter: wait,
+					Message: "too many requests with API keys that are not valid came from this address; retry after the Retry-After seconds"})
+				return
+			}
+		}
+		p, err := s.authenticate(r.Context(), key)
 		var le *LimitError
 		switch {
 		case errors.Is(err, errBadKey):
+			if wellFormedKey(key) {
+				s.badKeys.add(addr)
+				s.knownKeys.forget(key)
+			}
 			w.Header().Set("WWW-Authenticate", `Bearer realm="research", error="invalid_token"`)
 			s.writeError(w, r, http.StatusUnauthorized, "the API key is not valid: it is unknown or was revoked")
 			return
@@ -153,6 +175,7 @@ func (s *Server) authed(h http.HandlerFunc) http.Handler {
 			s.internalError(w, r, "authenticate", err)
 			return
 		}
+		s.knownKeys.add(key)
 		info(r.Context()).tenant = p.tenant.ID
 		h(w, r.WithContext(context.WithValue(r.Context(), principalKey, p)))
 	})

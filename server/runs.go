@@ -77,9 +77,11 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if adm.runID != "" {
+		// The run the key names, as it was admitted: nothing of this
+		// request's body, which may differ, is echoed.
 		info(r.Context()).runID = adm.runID
 		w.Header().Set("Idempotent-Replayed", "true")
-		s.acceptedRun(w, adm.runID, spec.mode)
+		s.acceptedRun(w, adm.runID, ledger.Mode(adm.mode))
 		return
 	}
 

@@ -46,13 +46,22 @@ type Config struct {
 
 	MaxBodyBytes    int64         // largest request body; 0 means 64 KiB
 	ReadTimeout     time.Duration // time to read a request, body included; 0 means 30s
-	PollInterval    time.Duration // how often an event stream reads the ledger; 0 means 250ms
+	PollInterval    time.Duration // how often the server's one poller looks for new events of the runs its streams follow; 0 means 250ms
 	Heartbeat       time.Duration // comment lines that keep an idle event stream open; 0 means 15s
 	StreamTimeout   time.Duration // longest event stream (clients reconnect with Last-Event-ID); 0 means 30m
 	ShutdownTimeout time.Duration // how long Serve drains requests once its context ends; 0 means 30s
 	// ConcurrentRetryAfter is the Retry-After of a refusal for too many
 	// runs at once; 0 means 5s.
 	ConcurrentRetryAfter time.Duration
+	// MaxStreamsPerKey bounds the event streams one API key holds open at
+	// once in this process (each also counts as a request against the
+	// key's rate when it opens); 0 means 8.
+	MaxStreamsPerKey int
+	// BadKeysPerMinute bounds, per client address and process, the
+	// requests a minute whose well-formed API key no tenant holds (or was
+	// revoked): past it they are refused with 429 before any query; 0
+	// means 30.
+	BadKeysPerMinute int
 
 	Now func() time.Time // nil means time.Now
 }
@@ -68,6 +77,11 @@ type Server struct {
 
 	closing   chan struct{} // closed when shutdown starts: event streams end
 	closeOnce sync.Once
+
+	watch     *runWatch    // the one poller of the event streams
+	streams   *keyStreams  // open event streams per API key
+	badKeys   *addrLimiter // requests with unknown keys per client address
+	knownKeys keySet       // keys that authenticated here
 }
 
 // New returns the API over pool, whose schema must be migrated.
@@ -100,6 +114,12 @@ func New(pool *pgxpool.Pool, cfg *Config) (*Server, error) {
 	if c.ConcurrentRetryAfter <= 0 {
 		c.ConcurrentRetryAfter = 5 * time.Second
 	}
+	if c.MaxStreamsPerKey <= 0 {
+		c.MaxStreamsPerKey = 8
+	}
+	if c.BadKeysPerMinute <= 0 {
+		c.BadKeysPerMinute = 30
+	}
 	if c.Embedder == nil {
 		c.Embedder = corpus.HashEmbedder{}
 	}
@@ -127,8 +147,12 @@ func New(pool *pgxpool.Pool, cfg *Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	m.ObserveQueue(func(ctx context.Context) (int, error) { return c.QueueDepth(ctx, pool) })
-	s := &Server{pool: pool, cfg: c, log: log, metrics: m, gather: reg, closing: make(chan struct{})}
+	m.ObserveQueue(func(ctx context.Context) (int, error) { return c.QueueDepth(ctx, pool) }, log)
+	s := &Server{
+		pool: pool, cfg: c, log: log, metrics: m, gather: reg, closing: make(chan struct{}),
+		watch: newRunWatch(pool, c.PollInterval), streams: &keyStreams{open: map[string]int{}},
+		badKeys: newAddrLimiter(c.BadKeysPerMinute, time.Minute, c.Now),
+	}
 	s.handler = s.routes()
 	return s, nil
 }
@@ -144,7 +168,8 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /v1/search", s.authed(s.search))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
-	mux.Handle("GET /metrics", promhttp.HandlerFor(s.gather, promhttp.HandlerOpts{ErrorLog: slogErrorLog{s.log}}))
+	// A collector that fails is logged and left out; the rest is served.
+	mux.Handle("GET /metrics", promhttp.HandlerFor(s.gather, promhttp.HandlerOpts{ErrorLog: slogErrorLog{s.log}, ErrorHandling: promhttp.ContinueOnError}))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, http.StatusNotFound, "no such endpoint: %s %s (see the API's routes under /v1/)", r.Method, r.URL.Path)
 	})

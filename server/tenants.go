@@ -264,19 +264,68 @@ UPDATE tenants SET requests_per_minute = $2, daily_runs = $3, daily_spend_usd = 
 	max_run_spend_usd = $6, max_run_seconds = $7, max_run_calls = $8
 WHERE id = $1`
 
+// updateDaySpendSQL gives the tenant's days from today (UTC) on, whose
+// budgets were created with the daily spend limit before, the new one.
+const updateDaySpendSQL = `
+UPDATE budgets SET limit_spend_usd = $2, updated_at = now()
+WHERE tenant_id = $1 AND scope_kind = 'tenant_day' AND scope_id >= to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
+
 // SetLimits replaces the tenant's limits; they hold from the next request
-// on, in every server.
+// on, in every server, and the daily spend limit holds for today's runs
+// already under way too.
 func (ts *Tenants) SetLimits(ctx context.Context, tenant string, l TenantLimits) error {
 	if err := l.validate(); err != nil {
 		return err
 	}
-	tag, err := ts.pool.Exec(ctx, updateLimitsSQL, tenant, l.RequestsPerMinute, l.DailyRuns, l.DailySpendUSD,
-		l.MaxConcurrentRuns, l.MaxRunSpendUSD, int64(l.MaxRunDuration/time.Second), l.MaxRunCalls)
+	err := pgx.BeginFunc(ctx, ts.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, updateLimitsSQL, tenant, l.RequestsPerMinute, l.DailyRuns, l.DailySpendUSD,
+			l.MaxConcurrentRuns, l.MaxRunSpendUSD, int64(l.MaxRunDuration/time.Second), l.MaxRunCalls)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return fmt.Errorf("%w: %q", ErrTenantNotFound, tenant)
+		}
+		_, err = tx.Exec(ctx, updateDaySpendSQL, tenant, l.DailySpendUSD)
+		return err
+	})
+	if errors.Is(err, ErrTenantNotFound) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("server: set the limits of %q: %w", tenant, err)
 	}
-	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("%w: %q", ErrTenantNotFound, tenant)
+	return nil
+}
+
+// cancelTenantJobsSQL cancels the tenant's runs still waiting in the
+// queue: run by a worker after the tenant is gone, they would record
+// under its name again.
+const cancelTenantJobsSQL = `
+UPDATE river_job SET state = 'cancelled', finalized_at = now()
+WHERE args->>'tenant' = $1 AND state IN ('available', 'pending', 'retryable', 'scheduled')`
+
+// Delete deletes the tenant and, with it (migration 0007), everything it
+// holds: API keys, documents, runs and their ledgers, batches, budgets,
+// reservations and settlements; its queued runs are cancelled. A tenant
+// created later with the same name starts empty.
+func (ts *Tenants) Delete(ctx context.Context, tenant string) error {
+	err := pgx.BeginFunc(ctx, ts.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM tenants WHERE id = $1`, tenant)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return fmt.Errorf("%w: %q", ErrTenantNotFound, tenant)
+		}
+		_, err = tx.Exec(ctx, cancelTenantJobsSQL, tenant)
+		return err
+	})
+	if errors.Is(err, ErrTenantNotFound) {
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("server: delete tenant %q: %w", tenant, err)
 	}
 	return nil
 }

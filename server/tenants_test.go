@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -119,4 +120,61 @@ func limitsEqual(a, b TenantLimits) bool {
 	return a.RequestsPerMinute == b.RequestsPerMinute && a.DailyRuns == b.DailyRuns && a.DailySpendUSD.Equal(b.DailySpendUSD) &&
 		a.MaxConcurrentRuns == b.MaxConcurrentRuns && a.MaxRunSpendUSD.Equal(b.MaxRunSpendUSD) &&
 		a.MaxRunDuration == b.MaxRunDuration && a.MaxRunCalls == b.MaxRunCalls
+}
+
+// TestRecreatedTenantSeesNothing deletes a tenant that has filings, a run
+// and budgets (with Tenants.Delete, and another with SQL), creates a
+// tenant of the same name, and checks the new one reads nothing of the
+// old: no run, no ledger, no search result, no budget.
+func TestRecreatedTenantSeesNothing(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, harnessOpts{})
+	ctx := t.Context()
+	ingestFixture(t, h.pool, "globex", acmeFiling)
+	acmeRun := h.submit(h.acmeKey, map[string]any{"question": acmeQuestion, "mode": "rules"})
+	globexRun := h.submit(h.otherKey, map[string]any{"question": acmeQuestion, "mode": "rules"})
+	h.waitDone(h.acmeKey, acmeRun)
+	h.waitDone(h.otherKey, globexRun)
+	if r := h.do("POST", "/v1/search", h.acmeKey, `{"query": "gross margin"}`); !contains(r.body, "ACME") {
+		t.Fatalf("the fixture is not searchable: %s", r.body)
+	}
+
+	if err := h.tenants.Delete(ctx, "acme"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.tenants.Delete(ctx, "acme"); !errors.Is(err, ErrTenantNotFound) {
+		t.Errorf("deleting a deleted tenant: %v", err)
+	}
+	if _, err := h.pool.Exec(ctx, `DELETE FROM tenants WHERE id = 'globex'`); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ name, run string }{{"acme", acmeRun}, {"globex", globexRun}} {
+		t.Run(tt.name, func(t *testing.T) {
+			if r := h.do("GET", "/v1/runs/"+tt.run, map[string]string{"acme": h.acmeKey, "globex": h.otherKey}[tt.name], nil); r.code != http.StatusUnauthorized {
+				t.Errorf("the deleted tenant's key = %d, want 401", r.code)
+			}
+			_, key, err := h.tenants.Create(ctx, tt.name, generous())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, path := range []string{"/v1/runs/" + tt.run, "/v1/runs/" + tt.run + "/ledger"} {
+				if r := h.do("GET", path, key, nil); r.code != http.StatusNotFound {
+					t.Errorf("GET %s by the new %s = %d, want 404\n%.300s", path, tt.name, r.code, r.body)
+				}
+			}
+			r := h.do("POST", "/v1/search", key, `{"query": "gross margin"}`)
+			if r.code != http.StatusOK || contains(r.body, "ACME") {
+				t.Errorf("the new %s search = %d\n%.300s", tt.name, r.code, r.body)
+			}
+			for _, table := range []string{"documents", "runs", "evidence", "run_events", "budgets", "reservations", "settlements", "run_admissions"} {
+				var n int
+				if err := h.pool.QueryRow(ctx, `SELECT count(*) FROM `+table+` WHERE tenant_id = $1`, tt.name).Scan(&n); err != nil {
+					t.Fatal(err)
+				}
+				if n != 0 {
+					t.Errorf("%d rows of the old %s left in %s", n, tt.name, table)
+				}
+			}
+		})
+	}
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/ledgerline/research/budget"
 	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/ledger"
@@ -77,10 +80,31 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, limit int64, v any, fiel
 		return badField("", "the body holds more than one JSON value; send exactly one object")
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return badField("", "unknown field %s; the fields are %s", name, fields)
+		return badField("", "unknown field %s; the fields are %s", truncate(safeMessage(name), 40), fields)
 	}
-	// decimal's and other decoders' messages hold only the value given.
-	return badField("", "the body could not be read as the request: %s", safeMessage(err.Error()))
+	var ne net.Error
+	if errors.As(err, &ne) || errors.Is(err, os.ErrDeadlineExceeded) {
+		return badField("", "the body did not arrive in time; send it whole, promptly")
+	}
+	// What is left is a value a field's own decoder refused (an amount
+	// that is not a number, say). Its message is the decoder's, and says
+	// nothing a client can act on; this one does.
+	return badField("", "a value has the wrong form: amounts are JSON numbers such as 0.25, counts whole numbers")
+}
+
+// checkText refuses text a person could not have typed: bytes that are not
+// UTF-8, and control characters (NUL among them) other than tab and line
+// breaks, which no store keeps as they are.
+func checkText(field, s string) *fieldError {
+	if !utf8.ValidString(s) {
+		return badField(field, "not valid UTF-8")
+	}
+	if i := strings.IndexFunc(s, func(r rune) bool {
+		return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f
+	}); i >= 0 {
+		return badField(field, "holds a control character (byte %d); send plain text", i)
+	}
+	return nil
 }
 
 var errTrailing = errors.New("trailing data")
@@ -158,8 +182,8 @@ type budgetLimits struct {
 // the caps of the tenant, and fills in the defaults.
 func validateRun(req *runRequest, idemHeader string, l TenantLimits) (*runSpec, *fieldError) {
 	q := strings.TrimSpace(req.Question)
-	if !utf8.ValidString(q) {
-		return nil, badField("question", "not valid UTF-8")
+	if fe := checkText("question", q); fe != nil {
+		return nil, fe
 	}
 	if n := utf8.RuneCountInString(q); n < executor.MinQuestion || n > executor.MaxQuestion {
 		return nil, badField("question", "%d characters; want %d to %d", n, executor.MinQuestion, executor.MaxQuestion)
@@ -198,6 +222,8 @@ func validateRun(req *runRequest, idemHeader string, l TenantLimits) (*runSpec, 
 	if req.Budget != nil {
 		if v := req.Budget.SpendUSD; v != nil {
 			switch {
+			case budget.CheckUSD(*v) != nil:
+				return nil, badField("budget.spend_usd", "want an amount in USD such as 0.25, from 0 to %s with at most %d decimal places", l.MaxRunSpendUSD, budget.USDPlaces)
 			case v.IsNegative():
 				return nil, badField("budget.spend_usd", "%s is negative; want 0 to %s", v, l.MaxRunSpendUSD)
 			case v.GreaterThan(l.MaxRunSpendUSD):
@@ -260,7 +286,10 @@ const MaxQueryLength = 1000
 // validateSearch checks a search request and builds the corpus request.
 func validateSearch(req *searchRequest) (corpus.SearchRequest, *fieldError) {
 	q := strings.TrimSpace(req.Query)
-	if n := utf8.RuneCountInString(q); n < 1 || n > MaxQueryLength || !utf8.ValidString(q) {
+	if fe := checkText("query", q); fe != nil {
+		return corpus.SearchRequest{}, fe
+	}
+	if n := utf8.RuneCountInString(q); n < 1 || n > MaxQueryLength {
 		return corpus.SearchRequest{}, badField("query", "%d characters; want 1 to %d", n, MaxQueryLength)
 	}
 	tickers, fe := validateTickers("tickers", req.Tickers)
@@ -282,8 +311,15 @@ func validateSearch(req *searchRequest) (corpus.SearchRequest, *fieldError) {
 		return corpus.SearchRequest{}, badField("form", "want a form such as 10-K or 10-Q")
 	}
 	section := strings.TrimSpace(req.Section)
-	if utf8.RuneCountInString(section) > 40 {
-		return corpus.SearchRequest{}, badField("section", "want an item such as 7, 1A or \"Item 7\"")
+	if section != "" {
+		if fe := checkText("section", section); fe != nil {
+			return corpus.SearchRequest{}, fe
+		}
+		name, ok := corpus.NormalizeSection(section)
+		if !ok || utf8.RuneCountInString(section) > 40 {
+			return corpus.SearchRequest{}, badField("section", "%q is not a section; want an item such as 7, 1A or \"Item 7\"", truncate(section, 40))
+		}
+		section = name
 	}
 	if req.K < 0 || req.K > corpus.MaxK {
 		return corpus.SearchRequest{}, badField("k", "%d is out of range; want 1 to %d (0 means 10)", req.K, corpus.MaxK)

@@ -17,14 +17,10 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/ledgerline/research/budget"
-	"github.com/ledgerline/research/configs"
 	"github.com/ledgerline/research/corpus"
-	"github.com/ledgerline/research/corpus/embedded"
-	"github.com/ledgerline/research/corpus/pgstore"
+	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/ledger"
-	"github.com/ledgerline/research/ledger/embeddedledger"
-	"github.com/ledgerline/research/ledger/pgledger"
 	"github.com/ledgerline/research/llm"
 	"github.com/ledgerline/research/validator"
 )
@@ -71,59 +67,40 @@ type engineEnv struct {
 	close    func()
 }
 
-// openEngine opens what a run needs, the corpus, its searcher, the ledger
-// and the budget: in Postgres over one pool when a URL is given, in the
-// data directory (with an in-process budget) otherwise. An empty store is
-// an error that says to ingest first.
+// openEngine builds the flags' tenant's engine with engine.New: in
+// Postgres over one pool when a URL is given (each run also counting
+// against the tenant's day), in the data directory (with an in-process
+// budget) otherwise. cfg carries the model and a progress callback. An
+// empty store is an error that says to ingest first.
 func (f *storeFlags) openEngine(ctx context.Context, cfg executor.Config) (*engineEnv, error) {
 	emb, err := f.newEmbedder()
 	if err != nil {
 		return nil, err
 	}
-	var closers []func()
-	closeAll := func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			closers[i]()
-		}
+	ec := &engine.Config{DataDir: f.dataDir, Embedder: emb, Model: cfg.Model, Prices: cfg.Prices}
+	if progress := cfg.Progress; progress != nil {
+		ec.Hooks.Progress = func(_ string, p executor.Progress) { progress(p) }
 	}
-	var store corpus.Store
-	if f.db == "" {
-		s, err := embedded.Open(f.dataDir, nil)
-		if err != nil {
-			return nil, err
-		}
-		closers = append(closers, func() { s.Close() })
-		l, err := embeddedledger.Open(f.dataDir, &embeddedledger.Config{Tenant: f.tenant})
-		if err != nil {
-			closeAll()
-			return nil, err
-		}
-		closers = append(closers, func() { l.Close() })
-		store, cfg.Ledger = s, l
-	} else {
+	closePool := func() {}
+	if f.db != "" {
 		pool, err := openMigratedPool(ctx, f.db)
 		if err != nil {
 			return nil, err
 		}
-		closers = append(closers, pool.Close)
-		s, err := pgstore.New(pool, &pgstore.Config{Tenant: f.tenant})
-		if err != nil {
-			closeAll()
-			return nil, err
-		}
-		l, err := pgledger.New(pool, &pgledger.Config{Tenant: f.tenant})
-		if err != nil {
-			closeAll()
-			return nil, err
-		}
-		acct, err := budget.NewPostgres(pool, &budget.Config{Tenant: f.tenant})
-		if err != nil {
-			closeAll()
-			return nil, err
-		}
-		store, cfg.Ledger, cfg.Budget = s, l, acct
+		ec.Pool, closePool = pool, pool.Close
 	}
-	stats, err := store.Stats(ctx)
+	proc, err := engine.New(ec)
+	if err != nil {
+		closePool()
+		return nil, err
+	}
+	closeAll := func() { proc.Close(); closePool() }
+	t, err := proc.Tenant(ctx, f.tenant)
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	stats, err := t.Store.Stats(ctx)
 	if err != nil {
 		closeAll()
 		return nil, err
@@ -132,17 +109,8 @@ func (f *storeFlags) openEngine(ctx context.Context, cfg executor.Config) (*engi
 		closeAll()
 		return nil, fmt.Errorf("the store holds no filings: run `research ingest --manifest ../shared/corpus/manifest.jsonl` first (same --db or --data-dir)")
 	}
-	cfg.Store, cfg.Searcher, cfg.Tenant = store, corpus.NewSearcher(store, emb), f.tenant
-	if cfg.Prices == nil {
-		cfg.Prices = configs.Prices()
-	}
-	eng, err := executor.New(cfg)
-	if err != nil {
-		closeAll()
-		return nil, err
-	}
 	return &engineEnv{
-		engine: eng, ledger: cfg.Ledger, searcher: cfg.Searcher, close: closeAll,
+		engine: t.Engine, ledger: t.Ledger, searcher: t.Searcher, close: closeAll,
 		corpus: fmt.Sprintf("%d documents (%d chunks), embedder %s", stats.Documents, stats.Chunks, emb.Name()),
 	}, nil
 }
@@ -189,7 +157,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("--format %q: want text, json or markdown", *format)
 	}
 	spend, err := decimal.NewFromString(*budgetUSD)
-	if err != nil || spend.IsNegative() {
+	if err != nil || spend.IsNegative() || budget.CheckUSD(spend) != nil {
 		return fmt.Errorf("--budget-usd %q: want a non-negative amount such as 0.50", *budgetUSD)
 	}
 	if *timeout <= 0 {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,19 +27,48 @@ import (
 // prices it, so runs spend.
 const crashModel = "gpt-4o-mini"
 
-// buildResearch builds the research binary into a temporary directory.
+// built is the research binary the process tests share, built once.
+var built struct {
+	once sync.Once
+	dir  string // removed by TestMain
+	bin  string
+	skip string // why it cannot be built here
+	err  error
+}
+
+// buildResearch builds the research binary, once for all the tests that
+// run it, and returns its path.
 func buildResearch(t *testing.T) string {
 	t.Helper()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("the go command is not on PATH (%v); the crash test builds the binary", err)
+	built.once.Do(func() {
+		goBin, err := exec.LookPath("go")
+		if err != nil {
+			built.skip = fmt.Sprintf("the go command is not on PATH (%v); the process tests build the binary", err)
+			return
+		}
+		if built.dir, built.err = os.MkdirTemp("", "research-bin-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "research")
+		if out, err := exec.Command(goBin, "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.skip != "" {
+		t.Skip(built.skip)
 	}
-	bin := filepath.Join(t.TempDir(), "research")
-	cmd := exec.Command(goBin, "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // evidenceShown matches the evidence a synthesis prompt shows.

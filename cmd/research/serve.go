@@ -15,8 +15,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/ledgerline/research/configs"
 	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/jobs"
 	"github.com/ledgerline/research/migrations"
@@ -30,12 +30,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			"Unless --workers 0 it also runs a worker in the same process, so one process serves and\n"+
 			"researches; more workers can run anywhere with research worker. Logs are JSON lines on stderr.\n"+
 			"On SIGTERM or SIGINT it stops accepting, drains the requests in flight, then stops the worker,\n"+
-			"which hands runs it cannot finish in time back to the queue. Postgres is required.", stderr)
+			"which hands runs it cannot finish in time back to the queue. Postgres is required.\n"+
+			"If serve dies mid-run (kill -9, a lost machine), its running runs are resumed by another worker\n"+
+			"(another serve or research worker) within --rescue-after plus about 45 seconds (River's rescue\n"+
+			"pass every 30 seconds and a new leader's election); with the defaults, under 4 minutes.", stderr)
 	db := fs.String("db", os.Getenv("DATABASE_URL"), "Postgres URL (default $DATABASE_URL)")
 	addr := fs.String("addr", envOr("RESEARCH_ADDR", "127.0.0.1:8080"), "address to listen on (default $RESEARCH_ADDR or 127.0.0.1:8080)")
 	workers := fs.Int("workers", jobs.DefaultConcurrency, "runs the in-process worker executes at once; 0 runs no worker")
 	shutdown := fs.Duration("shutdown-timeout", 30*time.Second, "how long to drain requests, and then runs, on shutdown")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	var qf queueWorkerFlags
+	qf.register(fs, serveJobTimeout)
 	var mf modelFlags
 	mf.register(fs) // with --workers 0, the model says what the workers elsewhere run
 	var sf storeFlags
@@ -54,6 +59,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *workers < 0 {
 		return fmt.Errorf("--workers %d: want 0 (no worker) or more", *workers)
+	}
+	if err := qf.check(); err != nil {
+		return err
 	}
 	if *shutdown <= 0 {
 		return fmt.Errorf("--shutdown-timeout %s: want a positive duration such as 30s", *shutdown)
@@ -86,7 +94,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "serving on http://%s (workers %d, model %s)\n", ln.Addr(), *workers, modelName(mc))
 	return serve(ctx, pool, ln, serveOptions{
-		workers: *workers, shutdown: *shutdown, log: log, embedder: emb, model: mc,
+		workers: *workers, shutdown: *shutdown, log: log, embedder: emb, model: mc, queue: qf.options(),
 	})
 }
 
@@ -98,6 +106,7 @@ type serveOptions struct {
 	embedder corpus.Embedder
 	model    *executor.ModelConfig
 	poll     time.Duration // event streams' ledger poll; 0 means the server's default
+	queue    jobs.WorkerOptions
 }
 
 // serve runs the API on ln and, with workers, a worker, until ctx ends;
@@ -120,13 +129,17 @@ func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, o serveOpti
 	}
 	var worker *jobs.Worker
 	if o.workers > 0 {
-		engines, err := server.NewEngines(pool, executor.Config{Model: o.model, Prices: configs.Prices()},
-			&server.EnginesConfig{Metrics: metrics, Logger: o.log, Embedder: o.embedder})
+		engines, err := engine.New(&engine.Config{
+			Pool: pool, Embedder: o.embedder, Model: o.model, Hooks: server.RunHooks(metrics, o.log), Logger: o.log,
+		})
 		if err != nil {
 			ln.Close()
 			return err
 		}
-		if worker, err = jobs.NewWorker(pool, engines.Engine, jobs.WorkerOptions{Concurrency: o.workers, Logger: o.log}); err != nil {
+		defer engines.Close()
+		wo := o.queue
+		wo.Concurrency, wo.Logger = o.workers, o.log
+		if worker, err = jobs.NewWorker(pool, engines.Engine, wo); err != nil {
 			ln.Close()
 			return err
 		}

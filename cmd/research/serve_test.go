@@ -80,6 +80,15 @@ func TestTenantCommands(t *testing.T) {
 	if code, _, errOut = runCLI(t, "tenant", "revoke", "acme", "rk_nothing", "--db", u); code != 1 || !strings.Contains(errOut, "has no key") {
 		t.Errorf("revoking nothing exited %d: %s", code, errOut)
 	}
+	if code, _, errOut = runCLI(t, "tenant", "delete", "acme", "--db", u); code != 1 || !strings.Contains(errOut, "--yes") {
+		t.Errorf("delete without --yes exited %d: %s", code, errOut)
+	}
+	if code, out, _ = runCLI(t, "tenant", "delete", "acme", "--yes", "--db", u); code != 0 || !strings.Contains(out, "deleted tenant acme") {
+		t.Errorf("delete exited %d: %s", code, out)
+	}
+	if code, _, errOut = runCLI(t, "tenant", "delete", "acme", "--yes", "--db", u); code != 1 || !strings.Contains(errOut, "no tenant") {
+		t.Errorf("deleting it again exited %d: %s", code, errOut)
+	}
 	if code, _, _ = runCLI(t, "tenant"); code != 2 {
 		t.Errorf("tenant without a subcommand exited %d", code)
 	}

@@ -12,23 +12,25 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/ledgerline/research/budget"
 	"github.com/ledgerline/research/server"
 )
 
 func runTenant(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return dispatch(ctx, "tenant", tenantUsage, []subcommand{
 		{"create", runTenantCreate}, {"key", runTenantKey}, {"revoke", runTenantRevoke},
-		{"limits", runTenantLimits}, {"list", runTenantList},
+		{"limits", runTenantLimits}, {"list", runTenantList}, {"delete", runTenantDelete},
 	}, args, stdout, stderr)
 }
 
-const tenantUsage = `Usage: research tenant (create | key | revoke | limits | list) [flags]
+const tenantUsage = `Usage: research tenant (create | key | revoke | limits | list | delete) [flags]
 
   create NAME          create a tenant of the HTTP API and print its API key, once
   key NAME             issue another API key for the tenant, printed once
   revoke NAME KEY      revoke a key, given whole or by the prefix 'list --keys' shows
   limits NAME [flags]  show the tenant's limits, or change those the flags name
   list [--keys]        list the tenants (and their keys' prefixes)
+  delete NAME --yes    delete the tenant and everything it holds: keys, filings, runs, budgets
 
 Only a key's SHA-256 is stored. A tenant's name is the --tenant of research ingest.
 Run 'research tenant SUBCOMMAND --help' for its flags.
@@ -62,7 +64,7 @@ func (l *limitFlags) apply(base server.TenantLimits, all bool) (server.TenantLim
 	given := func(name string) bool { return all || set[name] }
 	money := func(name, v string) (decimal.Decimal, error) {
 		d, err := decimal.NewFromString(v)
-		if err != nil || d.IsNegative() {
+		if err != nil || d.IsNegative() || budget.CheckUSD(d) != nil {
 			return decimal.Decimal{}, fmt.Errorf("--%s %q: want a non-negative amount of USD such as 5 or 0.50", name, v)
 		}
 		return d, nil
@@ -204,6 +206,37 @@ func runTenantRevoke(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	fmt.Fprintf(stdout, "revoked the key of %s\n", fs.Arg(0))
+	return nil
+}
+
+func runTenantDelete(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("tenant delete", "NAME --yes [--db URL]",
+		"Deletes the tenant and everything it holds: its API keys, filings, runs and their ledgers,\n"+
+			"batches and budgets; its queued runs are cancelled. A tenant created later with the same name\n"+
+			"starts empty. There is no undo: --yes says you mean it.", stderr)
+	db := fs.String("db", os.Getenv("DATABASE_URL"), "Postgres URL (default $DATABASE_URL)")
+	yes := fs.Bool("yes", false, "delete without asking")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	if !*yes {
+		return fmt.Errorf("deleting tenant %q removes all it holds and cannot be undone: add --yes", fs.Arg(0))
+	}
+	ts, closeDB, err := openTenants(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	if err := ts.Delete(ctx, fs.Arg(0)); errors.Is(err, server.ErrTenantNotFound) {
+		return fmt.Errorf("no tenant %q: research tenant list names them", fs.Arg(0))
+	} else if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "deleted tenant %s and all it held\n", fs.Arg(0))
 	return nil
 }
 

@@ -103,9 +103,34 @@ func translate(err error, format string, args ...any) error {
 		return fmt.Errorf("pgledger: %s: %w", what, ledger.ErrNotFound)
 	case errors.As(err, &pgErr) && pgErr.Code == "23503":
 		return fmt.Errorf("pgledger: %s: %s: %w", what, pgErr.Detail, ledger.ErrNotFound)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("pgledger: %s: %w", what, err)
 	}
-	return fmt.Errorf("pgledger: %s: %w", what, err)
+	return &StoreError{What: what, Err: err}
 }
+
+// StoreError is a failure of the database under the ledger. A run records
+// its errors where its tenant reads them, so its message names the
+// operation and, for an error the database returned, its SQLSTATE; never
+// the driver's text, which can name the database's host, user and name.
+// The cause is kept for errors.Is and errors.As, and for the operator's
+// log (Err.Error()).
+type StoreError struct {
+	What string // the operation: "load run R"
+	Err  error
+}
+
+// Error names the operation and the kind of failure.
+func (e *StoreError) Error() string {
+	var pgErr *pgconn.PgError
+	if errors.As(e.Err, &pgErr) {
+		return fmt.Sprintf("pgledger: %s: the database refused it (SQLSTATE %s)", e.What, pgErr.Code)
+	}
+	return fmt.Sprintf("pgledger: %s: the database could not be reached", e.What)
+}
+
+// Unwrap returns the driver's error.
+func (e *StoreError) Unwrap() error { return e.Err }
 
 // run is a locked run inside a transaction: events appended through it get
 // consecutive sequence numbers, stored back by flush.
@@ -234,8 +259,32 @@ const finishRunSQL = `UPDATE runs SET status = $3, finished_at = $4 WHERE tenant
 
 // FinishRun sets a terminal status and the finish time.
 func (s *Store) FinishRun(ctx context.Context, runID string, status ledger.RunStatus) error {
+	_, err := s.finish(ctx, runID, status, nil)
+	return err
+}
+
+// FinishRunWithEvent is FinishRun and AppendEvent(e) in one transaction:
+// the run's verdict and the event that follows it (its answer) are
+// recorded together or not at all, so a process that dies between the two
+// cannot leave a run finished without its answer, which the next attempt
+// would run again and finish a second time.
+func (s *Store) FinishRunWithEvent(ctx context.Context, runID string, status ledger.RunStatus, e ledger.Event) (ledger.Event, error) {
+	if err := e.Validate(); err != nil {
+		return e, err
+	}
+	e.Data = append(json.RawMessage(nil), e.Data...)
+	return s.finish(ctx, runID, status, &e)
+}
+
+// finish records a run's verdict, and after it then, when not nil, in the
+// same transaction; it returns then as recorded.
+func (s *Store) finish(ctx context.Context, runID string, status ledger.RunStatus, then *ledger.Event) (ledger.Event, error) {
+	var out ledger.Event
+	if then != nil {
+		out = *then
+	}
 	if !status.Terminal() {
-		return &ledger.ValidationError{Field: "status", Problem: fmt.Sprintf("%q is not a terminal run status", status)}
+		return out, &ledger.ValidationError{Field: "status", Problem: fmt.Sprintf("%q is not a terminal run status", status)}
 	}
 	err := s.withTx(ctx, func(tx pgx.Tx) error {
 		lk, err := s.lock(ctx, tx, runID)
@@ -247,9 +296,17 @@ func (s *Store) FinishRun(ctx context.Context, runID string, status ledger.RunSt
 			return err
 		}
 		lk.append(ledger.Event{At: now, Kind: ledger.EventRunFinished, Subject: runID, Message: string(status)})
+		if then != nil {
+			e := *then
+			e.At = now
+			out = lk.append(e)
+		}
 		return s.flush(ctx, tx, lk)
 	})
-	return translate(err, "finish run %s", runID)
+	if err != nil {
+		return out, translate(err, "finish run %s", runID)
+	}
+	return out, nil
 }
 
 // AddRequirements records the requirements whose ids are new.
