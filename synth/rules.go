@@ -310,13 +310,45 @@ func (w *writer) opening(issuers []string) []string {
 // notCovered says which named issuers the corpus does not hold.
 func (w *writer) notCovered() string {
 	nc := w.in.Route.NotCovered
+	var out string
 	switch len(nc) {
 	case 0:
 		return ""
 	case 1:
-		return nc[0] + " is not in the corpus; nothing is said about it."
+		out = nc[0] + " is not in the corpus; nothing is said about it."
+	default:
+		out = andList(nc) + " are not in the corpus; nothing is said about them."
 	}
-	return andList(nc) + " are not in the corpus; nothing is said about them."
+	if cmd := fetchCommand(nc, w.in.Route.FiscalYears); cmd != "" {
+		whose := "their"
+		if strings.Count(cmd, ",") == 1 { // one ticker; the forms hold the comma
+			whose = "its"
+		}
+		out += " `" + cmd + "` adds " + whose + " filings from SEC EDGAR."
+	}
+	return out
+}
+
+// fetchCommand is the research fetch command that adds the issuers of nc
+// the SEC's issuer list resolved ("AMD (ADVANCED MICRO DEVICES INC)") for
+// the years asked (the latest reports when none): "" when it resolved
+// none.
+func fetchCommand(nc []string, years []int) string {
+	var tickers []string
+	for _, n := range nc {
+		t, _, ok := strings.Cut(n, " (")
+		if ok && t != "" && strings.ToUpper(t) == t && !strings.ContainsAny(t, " ,") {
+			tickers = append(tickers, t)
+		}
+	}
+	if len(tickers) == 0 {
+		return ""
+	}
+	cmd := "research fetch --ticker " + strings.Join(tickers, ",") + " --forms 10-K,10-Q"
+	if len(years) > 0 {
+		return cmd + fmt.Sprintf(" --since %d --until %d", slices.Min(years), slices.Max(years))
+	}
+	return cmd + " --latest 1"
 }
 
 // name is "Apple (AAPL)".

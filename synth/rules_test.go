@@ -644,3 +644,23 @@ func TestSentenceUnderHeading(t *testing.T) {
 		t.Errorf("a sentence not found has heading %q", h)
 	}
 }
+
+// An issuer the SEC's list resolved but the corpus lacks is named with the
+// command that fetches its filings; one only written is not.
+func TestFetchCommand(t *testing.T) {
+	tests := []struct {
+		nc    []string
+		years []int
+		want  string
+	}{
+		{[]string{"AMD (ADVANCED MICRO DEVICES INC)"}, []int{2023}, "research fetch --ticker AMD --forms 10-K,10-Q --since 2023 --until 2023"},
+		{[]string{"TSLA (Tesla, Inc.)", "Samsung"}, nil, "research fetch --ticker TSLA --forms 10-K,10-Q --latest 1"},
+		{[]string{"BRK-B (BERKSHIRE HATHAWAY INC)"}, []int{2022, 2024}, "research fetch --ticker BRK-B --forms 10-K,10-Q --since 2022 --until 2024"},
+		{[]string{"Samsung"}, nil, ""},
+	}
+	for _, tc := range tests {
+		if got := fetchCommand(tc.nc, tc.years); got != tc.want {
+			t.Errorf("fetchCommand(%q, %v) = %q; want %q", tc.nc, tc.years, got, tc.want)
+		}
+	}
+}
