@@ -23,6 +23,10 @@ import (
 type runState struct {
 	e   *Engine
 	req Request
+	// progressMu orders a run's progress: each step's time and usage are
+	// read, logged and reported one step at a time, so the lines a
+	// terminal shows run forward in time and their counters only grow.
+	progressMu sync.Mutex
 	// requested is the mode the caller asked for: ModeAuto when auto
 	// mode chose req.Mode.
 	requested ledger.Mode
@@ -765,6 +769,8 @@ func (rs *runState) event(ctx context.Context, kind ledger.EventKind, subject st
 
 // progress reports a step to the configured callback and the event log.
 func (rs *runState) progress(ctx context.Context, p Progress) {
+	rs.progressMu.Lock()
+	defer rs.progressMu.Unlock()
 	p.At = rs.e.cfg.Now()
 	p.RunID = rs.runID
 	if u, err := rs.e.cfg.Budget.Usage(ctx, rs.scopes[0]); err == nil {

@@ -345,3 +345,30 @@ func TestRunResumeRetriesRecordedFailures(t *testing.T) {
 		t.Errorf("no successful %s~2 call after the recorded failure: %+v", first.ID, led.ToolCalls)
 	}
 }
+
+// A run's progress runs forward: each line's time is no earlier than the
+// one before, and no usage counter goes down, however the concurrent
+// steps interleave.
+func TestProgressInOrder(t *testing.T) {
+	var steps []Progress
+	eng, _ := newEngine(t, func(c *Config) {
+		c.Progress = func(p Progress) { steps = append(steps, p) }
+	})
+	if _, err := eng.Run(context.Background(), Request{Question: threeIssuers}); err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) < 10 {
+		t.Fatalf("%d progress steps; want one per node and more", len(steps))
+	}
+	for i := 1; i < len(steps); i++ {
+		prev, cur := steps[i-1], steps[i]
+		if cur.At.Before(prev.At) {
+			t.Errorf("step %d (%s %s) at %s is before step %d at %s", i, cur.Kind, cur.Node, cur.At.Format("15:04:05.000000"), i-1, prev.At.Format("15:04:05.000000"))
+		}
+		for _, d := range budget.Dimensions() {
+			if cur.Used.Get(d).LessThan(prev.Used.Get(d)) {
+				t.Errorf("step %d (%s %s) used %s after %s: %s went down", i, cur.Kind, cur.Node, cur.Used, prev.Used, d)
+			}
+		}
+	}
+}
