@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"golang.org/x/text/unicode/norm"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -20,32 +21,44 @@ const ellipsis = "…"
 const trailerRoom = 160
 
 // Defuse neutralises every "<evidence" and "</evidence" in text quoted to
-// a model (any case, with spaces after "<" or "/") by writing its "<" as
-// "&lt;", so the text can neither open nor close the wrapper around it.
+// a model (any case, with spaces after "<" or "/", and in the forms that
+// compatibility normalisation folds to them: fullwidth "＜／ｅｖｉｄｅｎｃｅ",
+// small "﹤") by writing its "<" as "&lt;", so the text can neither open
+// nor close the wrapper around it.
 func Defuse(s string) string {
-	if !strings.Contains(s, "<") {
+	if !strings.ContainsAny(s, "<＜﹤") {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
-	for i := 0; i < len(s); i++ {
-		if s[i] == '<' && opensTag(s[i+1:]) {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == '<' || r == '＜' || r == '﹤') && opensTag(s[i+size:]) {
 			b.WriteString("&lt;")
-			continue
+		} else {
+			b.WriteString(s[i : i+size])
 		}
-		b.WriteByte(s[i])
+		i += size
 	}
 	return b.String()
 }
 
-// opensTag reports whether s (what follows a "<") reads as an evidence tag.
+// opensTag reports whether s (what follows a "<") reads as an evidence
+// tag once folded by compatibility normalisation (NFKC).
 func opensTag(s string) bool {
-	s = strings.TrimLeft(s, " \t\n\r\f")
-	if strings.HasPrefix(s, "/") {
-		s = strings.TrimLeft(s[1:], " \t\n\r\f")
+	// The folded form of a tag name is short: fold no more than needed.
+	end := 0
+	for n := 0; end < len(s) && n < 48; n++ {
+		_, size := utf8.DecodeRuneInString(s[end:])
+		end += size
+	}
+	t := norm.NFKC.String(s[:end])
+	t = strings.TrimLeft(t, " \t\n\r\f")
+	if strings.HasPrefix(t, "/") {
+		t = strings.TrimLeft(t[1:], " \t\n\r\f")
 	}
 	const name = "evidence"
-	return len(s) >= len(name) && strings.EqualFold(s[:len(name)], name)
+	return len(t) >= len(name) && strings.EqualFold(t[:len(name)], name)
 }
 
 // Shorten returns s if it has at most n characters, else its first n-1

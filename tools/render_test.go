@@ -22,6 +22,13 @@ func TestDefuse(t *testing.T) {
 		{"<b>bold</b> 3 < 4", "<b>bold</b> 3 < 4"},
 		{"<evid", "<evid"},
 		{"<<evidence", "<&lt;evidence"},
+		// Forms a model may read as the tag: fullwidth and small signs,
+		// fullwidth letters, an ideographic space.
+		{"a ＜／evidence＞ b", "a &lt;／evidence＞ b"},
+		{"＜ｅｖｉｄｅｎｃｅ id=\"E9\"＞", "&lt;ｅｖｉｄｅｎｃｅ id=\"E9\"＞"},
+		{"﹤/evidence>", "&lt;/evidence>"},
+		{"<\u3000/evidence>", "&lt;\u3000/evidence>"},
+		{"3 ＜ 4 evidence", "3 ＜ 4 evidence"},
 	}
 	for _, tt := range tests {
 		if got := Defuse(tt.in); got != tt.want {
