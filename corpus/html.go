@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -304,6 +305,9 @@ type htmlFact struct {
 	start   int       // -1 until the first displayed rune
 	end     int
 	closed  bool // span ended (relative to buf until its cell's row is written)
+	// outer is the open fact of the same concept, context and unit this
+	// one is nested in, if any.
+	outer *htmlFact
 }
 
 // htmlText accumulates canonical text as it is written, so offsets taken
@@ -465,6 +469,7 @@ type htmlParser struct {
 	// deeply they nest; a fact's value is its slice of it.
 	factText  []byte
 	openFacts int
+	openStack []*htmlFact // the open facts, outermost first
 
 	capture   []byte // text of the open context or unit part
 	capturing bool
@@ -1066,15 +1071,25 @@ func (p *htmlParser) openFact(a *htmlAttrs) *htmlFact {
 	if f.visible {
 		p.sink().openFact(f)
 	}
+	for _, o := range p.openStack {
+		if o.concept == f.concept && o.contextRef == f.contextRef && o.unitRef == f.unitRef {
+			f.outer = o
+			break
+		}
+	}
 	p.facts = append(p.facts, f)
 	f.raw[0] = len(p.factText)
 	p.openFacts++
+	p.openStack = append(p.openStack, f)
 	return f
 }
 
 func (p *htmlParser) closeFact(f *htmlFact) {
 	f.raw[1] = len(p.factText)
 	p.openFacts--
+	if i := slices.Index(p.openStack, f); i >= 0 {
+		p.openStack = slices.Delete(p.openStack, i, i+1)
+	}
 	if f.buf != nil {
 		f.buf.closeFact(f)
 	}
@@ -1149,9 +1164,18 @@ func localName(qname string) string {
 
 // resolveFacts turns the facts read into Facts, now that every context and
 // unit is known. Facts without a value (xsi:nil) or whose value or scale
-// cannot be read are left out.
+// cannot be read are left out, and a fact is kept once however many times
+// it is tagged over the same text.
 func (p *htmlParser) resolveFacts() []Fact {
 	facts := make([]Fact, 0, len(p.facts))
+	// A fact tagged again inside itself (an ix:nonFraction of the same
+	// concept, context and unit nested in another, over the same text and
+	// value) is one fact.
+	type key struct {
+		concept, context, unit, value, decimals string
+		start, end                              int
+	}
+	keys := make(map[*htmlFact]key, len(p.facts))
 	for _, f := range p.facts {
 		if f.isNil {
 			continue
@@ -1186,6 +1210,12 @@ func (p *htmlParser) resolveFacts() []Fact {
 		if f.visible && f.buf == &p.main && 0 <= f.start && f.start <= f.end && f.end <= len(p.main.b) {
 			fact.Start, fact.End = f.start, f.end
 		}
+		k := key{fact.Concept, fact.ContextID, fact.Unit, fact.Value.String(), fact.Decimals, fact.Start, fact.End}
+		if ok, seen := keys[f.outer]; f.outer != nil && seen && ok == k {
+			keys[f] = k
+			continue
+		}
+		keys[f] = k
 		if c := p.contexts[f.contextRef]; c != nil {
 			fact.PeriodEnd, fact.Instant = c.end, c.instant
 			if !c.instant {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -317,9 +318,10 @@ var (
 // document order: an independent check of the parser's spans.
 func rawDisplayedFacts(raw string) []string {
 	headerEnd := strings.Index(raw, "</ix:header>")
+	nested := rawNestedSame(raw)
 	var shown []string
 	for _, m := range rawNonFraction.FindAllStringSubmatchIndex(raw, -1) {
-		if m[0] < headerEnd || strings.Contains(raw[m[2]:m[3]], `xsi:nil="true"`) {
+		if m[0] < headerEnd || strings.Contains(raw[m[2]:m[3]], `xsi:nil="true"`) || nested[m[0]] {
 			continue
 		}
 		inner := raw[m[1]:]
@@ -328,6 +330,42 @@ func rawDisplayedFacts(raw string) []string {
 	}
 	return shown
 }
+
+// rawNestedSame returns the offsets of the ix:nonFraction tags nested in
+// an open one of the same name and context: the same fact tagged twice,
+// which the parser keeps once.
+func rawNestedSame(raw string) map[int]bool {
+	out := map[int]bool{}
+	attr := func(tag, name string) string {
+		m := regexp.MustCompile(name + `="([^"]*)"`).FindStringSubmatch(tag)
+		if m == nil {
+			return ""
+		}
+		return m[1]
+	}
+	var open []string
+	for _, m := range rawFactTag.FindAllStringSubmatchIndex(raw, -1) {
+		if m[2] != m[3] { // a closing tag
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+			continue
+		}
+		if m[6] != m[7] { // self-closing
+			continue
+		}
+		tag := raw[m[4]:m[5]]
+		id := attr(tag, "name") + "\x00" + attr(tag, "contextRef")
+		if slices.Contains(open, id) {
+			out[m[0]] = true
+		}
+		open = append(open, id)
+	}
+	return out
+}
+
+// rawFactTag matches an opening, self-closing or closing ix:nonFraction tag.
+var rawFactTag = regexp.MustCompile(`(?s)<(/?)ix:nonFraction\b([^>]*?)(/?)>`)
 
 // displayedReadsAs reports whether a displayed value, times some power of ten, is
 // the magnitude of the fact's value.
@@ -401,8 +439,9 @@ func TestParseHTMLCorpus(t *testing.T) {
 					nils++
 				}
 			}
-			if len(c.parsed.Facts) != all-nils {
-				t.Errorf("%d facts, want %d (%d ix:nonFraction, %d nil)", len(c.parsed.Facts), all-nils, all, nils)
+			nested := len(rawNestedSame(c.raw))
+			if len(c.parsed.Facts) != all-nils-nested {
+				t.Errorf("%d facts, want %d (%d ix:nonFraction, %d nil, %d tagged again inside themselves)", len(c.parsed.Facts), all-nils-nested, all, nils, nested)
 			}
 			if len(visible) != len(shown) {
 				t.Fatalf("%d displayed facts, the HTML displays %d", len(visible), len(shown))
@@ -548,4 +587,24 @@ func ExampleParseHTML() {
 	// Output:
 	// "Net sales grew.\nTotal net sales | 391,035\n\f\nNext page\n"
 	// us-gaap:Revenues 391035000000 391,035
+}
+
+// A fact tagged again and again inside itself is one fact, not one per
+// tag; the same fact shown in two places is two.
+func TestParseHTMLNestedFactOnce(t *testing.T) {
+	const tag = `<ix:nonFraction name="us-gaap:Revenues" contextRef="FY" unitRef="usd" decimals="-6" scale="6">`
+	nested := strings.Repeat(tag, 5000) + "391,035" + strings.Repeat("</ix:nonFraction>", 5000)
+	p, err := ParseHTML(strings.NewReader(ixDoc(`<p>Revenue was $` + nested + ` million; again $` + tag + `391,035</ix:nonFraction> million.</p>`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range p.Facts {
+		if f.Concept == "us-gaap:Revenues" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d revenue facts; want 2 (one per place shown)", n)
+	}
 }

@@ -74,7 +74,8 @@ type manifestLine struct {
 
 // ReadManifest reads a JSONL manifest: one object per line with path,
 // ticker, company, form, fiscal_year, period_end and optionally filed.
-// Relative paths are taken relative to baseDir. Blank lines and lines
+// Paths are relative to baseDir, the manifest's folder, and stay in it (no
+// absolute path, no ".." out of it). Blank lines and lines
 // starting with '#' are skipped. A bad line does not stop the reading: it
 // is returned as a *ManifestError in errs, and the good lines in entries.
 // Unknown fields are errors, so a misspelt field is never silently dropped.
@@ -93,9 +94,15 @@ func ReadManifest(r io.Reader, name, baseDir string) (entries []ManifestEntry, e
 			errs = append(errs, &ManifestError{Manifest: name, Line: line, Err: err})
 			continue
 		}
-		if !filepath.IsAbs(e.Path) {
-			e.Path = filepath.Join(baseDir, e.Path)
+		// A manifest names its own files: a path that is absolute or
+		// climbs out of the manifest's folder could make an ingest read
+		// any file the process can.
+		if filepath.IsAbs(e.Path) || !filepath.IsLocal(e.Path) {
+			errs = append(errs, &ManifestError{Manifest: name, Line: line,
+				Err: fmt.Errorf("path %q is outside the manifest's folder: give it relative to the manifest, without \"..\"", e.Path)})
+			continue
 		}
+		e.Path = filepath.Join(baseDir, e.Path)
 		e.Line, e.Manifest = line, name
 		entries = append(entries, e)
 	}

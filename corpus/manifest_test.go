@@ -14,9 +14,11 @@ func TestReadManifest(t *testing.T) {
 {"path": "text/c.txt", "ticker": "MSFT", "company": "Microsoft", "form": "10-K", "fiscal_year": 2022, "period_end": "2022-06-31"}
 {"path": "text/d.txt", "ticker": "MSFT", "company": "Microsoft", "form": "10-K", "fiscal_year": 2022, "period_end": "2022-06-30", "fiscal_yr": 2}
 not json
-{"path": "/abs/e.txt", "ticker": "BRK.B", "company": "Berkshire", "form": "10-q", "fiscal_year": 2023, "period_end": "2023-06-30"}
+{"path": "e.txt", "ticker": "BRK.B", "company": "Berkshire", "form": "10-q", "fiscal_year": 2023, "period_end": "2023-06-30"}
 {"path": "text/f.txt", "ticker": "X", "company": "X", "form": "S-99", "fiscal_year": 2023, "period_end": "2023-06-30"}
 {"path": "text/g.txt", "ticker": "X", "company": "X", "form": "10-K", "fiscal_year": 2023, "period_end": "2023-06-30", "filed": "2023-01-01"}
+{"path": "/etc/passwd", "ticker": "X", "company": "X", "form": "10-K", "fiscal_year": 2023, "period_end": "2023-06-30"}
+{"path": "text/../../secrets.txt", "ticker": "X", "company": "X", "form": "10-K", "fiscal_year": 2023, "period_end": "2023-06-30"}
 `
 	entries, errs := ReadManifest(strings.NewReader(in), "m.jsonl", "/corpus")
 	if len(entries) != 2 {
@@ -26,7 +28,7 @@ not json
 		e.PeriodEnd.Format("2006-01-02") != "2024-09-28" || e.Filed.Format("2006-01-02") != "2024-11-01" || e.Where() != "m.jsonl:1" {
 		t.Errorf("entry 0 = %+v", e)
 	}
-	if e := entries[1]; e.Path != "/abs/e.txt" || e.Form != "10-Q" || e.Ticker != "BRK.B" || e.Line != 8 {
+	if e := entries[1]; e.Path != "/corpus/e.txt" || e.Form != "10-Q" || e.Ticker != "BRK.B" || e.Line != 8 {
 		t.Errorf("entry 1 = %+v", e)
 	}
 	wantErrs := []struct {
@@ -34,7 +36,7 @@ not json
 		text string
 	}{
 		{4, `ticker "aapl!"`}, {5, `"2022-06-31" is not a date`}, {6, "fiscal_yr"}, {7, "not a valid manifest object"},
-		{9, `form "S-99"`}, {10, "before period_end"},
+		{9, `form "S-99"`}, {10, "before period_end"}, {11, "outside the manifest's folder"}, {12, "outside the manifest's folder"},
 	}
 	if len(errs) != len(wantErrs) {
 		t.Fatalf("errors = %v, want %d", errs, len(wantErrs))
