@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"sync"
 	"time"
 
@@ -66,12 +67,16 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	return p
 }
 
+// backoff is the wait before retry attempt (1 for the first retry): Base
+// doubled per retry, at most Max, of which the upper half is random
+// ("equal jitter") so that calls that failed together do not retry
+// together; a server's Retry-After hint is waited for whole (up to Max).
 func (p RetryPolicy) backoff(attempt int, hint time.Duration) time.Duration {
-	d := p.Base << (attempt - 1)
-	if hint > d {
-		d = hint
+	d := min(p.Base<<(attempt-1), p.Max)
+	if d > 1 {
+		d = d/2 + mrand.N(d/2+1)
 	}
-	return min(d, p.Max)
+	return min(max(d, hint), p.Max)
 }
 
 // ToolFunc runs one tool call; tools.Run is the real one.

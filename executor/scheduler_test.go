@@ -216,3 +216,30 @@ func BenchmarkGraphSchedule(b *testing.B) {
 		}
 	}
 }
+
+// Retries wait Base doubled per retry, at most Max, with the upper half
+// random; a Retry-After hint is waited for whole, up to Max.
+func TestRetryBackoffJitter(t *testing.T) {
+	p := RetryPolicy{Base: 100 * time.Millisecond, Max: 2 * time.Second}.withDefaults()
+	seen := map[time.Duration]bool{}
+	for range 200 {
+		for attempt, full := range map[int]time.Duration{1: 100 * time.Millisecond, 2: 200 * time.Millisecond, 3: 400 * time.Millisecond, 10: 2 * time.Second} {
+			d := p.backoff(attempt, 0)
+			if d < full/2 || d > full {
+				t.Fatalf("backoff(%d) = %s; want within [%s, %s]", attempt, d, full/2, full)
+			}
+			if attempt == 1 {
+				seen[d] = true
+			}
+		}
+		if d := p.backoff(1, time.Second); d != time.Second {
+			t.Fatalf("backoff with a 1s hint = %s; want the hint", d)
+		}
+		if d := p.backoff(1, time.Minute); d != 2*time.Second {
+			t.Fatalf("backoff with a 1m hint = %s; want Max", d)
+		}
+	}
+	if len(seen) < 10 {
+		t.Errorf("%d distinct first backoffs in 200 tries: no jitter", len(seen))
+	}
+}
