@@ -97,6 +97,10 @@ type Hooks struct {
 type Process struct {
 	cfg   Config
 	store *embedded.Store // the embedded store, when cfg.Pool is nil
+	// limiter is the process's semaphores: each provider's calls are
+	// bounded for the whole process, each tenant's share on top, however
+	// many tenants' engines there are.
+	limiter *executor.Limiter
 
 	mu sync.Mutex
 	// Guarded by mu.
@@ -151,7 +155,7 @@ func New(cfg *Config) (*Process, error) {
 		m.Caller = &publicCaller{caller: m.Caller, log: c.Logger}
 		c.Model = &m
 	}
-	p := &Process{cfg: c, tenants: map[string]*Tenant{}}
+	p := &Process{cfg: c, tenants: map[string]*Tenant{}, limiter: executor.NewLimiter(c.Concurrency, c.TenantConcurrency)}
 	if c.Pool == nil {
 		s, err := embedded.Open(c.DataDir, nil)
 		if err != nil {
@@ -214,7 +218,7 @@ func (p *Process) build(tenant string) (*Tenant, error) {
 	cfg := executor.Config{
 		Tenant: tenant, Model: c.Model, Prices: c.Prices,
 		Concurrency: c.Concurrency, TenantConcurrency: c.TenantConcurrency, MaxNodes: c.MaxNodes,
-		Retry: c.Retry, Now: c.Now,
+		Retry: c.Retry, Now: c.Now, Limiter: p.limiter,
 	}
 	var acct executor.Accountant
 	if c.Pool != nil {

@@ -101,9 +101,12 @@ type Config struct {
 
 	Concurrency       map[string]int // per-provider semaphore sizes; see DefaultConcurrency
 	TenantConcurrency int            // calls one tenant runs at once; 0 means DefaultTenantConcurrency
-	MaxNodes          int            // graph size bound; 0 means planner.DefaultMaxNodes
-	ReplanRounds      int            // re-planning rounds; 0 means 2, negative means none
-	Retry             RetryPolicy
+	// Limiter, when set, is the process's semaphores, shared with its
+	// other engines (Concurrency and TenantConcurrency are then its own).
+	Limiter      *Limiter
+	MaxNodes     int // graph size bound; 0 means planner.DefaultMaxNodes
+	ReplanRounds int // re-planning rounds; 0 means 2, negative means none
+	Retry        RetryPolicy
 
 	// Progress, when set, is told about each step as it happens (the CLI
 	// prints these to stderr). Calls are serialized: it is never called
@@ -120,7 +123,7 @@ type Config struct {
 // semaphores are shared by all the runs it executes.
 type Engine struct {
 	cfg     Config
-	limiter *limiter
+	limiter *Limiter
 
 	progressMu sync.Mutex // serializes cfg.Progress calls
 	figures    figureCache
@@ -155,7 +158,11 @@ func New(cfg Config) (*Engine, error) {
 		cfg.ReplanRounds = 2
 	}
 	cfg.Retry = cfg.Retry.withDefaults()
-	return &Engine{cfg: cfg, limiter: newLimiter(cfg.Concurrency, cfg.TenantConcurrency)}, nil
+	l := cfg.Limiter
+	if l == nil {
+		l = NewLimiter(cfg.Concurrency, cfg.TenantConcurrency)
+	}
+	return &Engine{cfg: cfg, limiter: l}, nil
 }
 
 // Request is one research question.

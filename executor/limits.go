@@ -42,8 +42,11 @@ func providerOf(tool string) string {
 	return ProviderSearch
 }
 
-// limiter holds the per-provider semaphores and one semaphore per tenant.
-type limiter struct {
+// Limiter holds the per-provider semaphores and one semaphore per tenant.
+// One Limiter shared by the engines of a process (Config.Limiter) bounds
+// the calls to each provider for the whole process, with each tenant's
+// share on top; an engine without one has a Limiter of its own.
+type Limiter struct {
 	providers   map[string]*semaphore.Weighted
 	tenantLimit int64
 
@@ -51,8 +54,11 @@ type limiter struct {
 	tenants map[string]*semaphore.Weighted
 }
 
-func newLimiter(sizes map[string]int, tenantLimit int) *limiter {
-	l := &limiter{providers: map[string]*semaphore.Weighted{}, tenants: map[string]*semaphore.Weighted{}}
+// NewLimiter returns a Limiter with the given per-provider sizes (missing
+// ones from DefaultConcurrency) and per-tenant size (0 means
+// DefaultTenantConcurrency).
+func NewLimiter(sizes map[string]int, tenantLimit int) *Limiter {
+	l := &Limiter{providers: map[string]*semaphore.Weighted{}, tenants: map[string]*semaphore.Weighted{}}
 	for p, n := range DefaultConcurrency {
 		if v, ok := sizes[p]; ok && v > 0 {
 			n = v
@@ -71,7 +77,7 @@ func newLimiter(sizes map[string]int, tenantLimit int) *limiter {
 	return l
 }
 
-func (l *limiter) tenant(t string) *semaphore.Weighted {
+func (l *Limiter) tenant(t string) *semaphore.Weighted {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s, ok := l.tenants[t]
@@ -85,7 +91,7 @@ func (l *limiter) tenant(t string) *semaphore.Weighted {
 // acquire takes a slot of the tenant's semaphore and then of the
 // provider's, and returns how long it waited and the function that gives
 // both back.
-func (l *limiter) acquire(ctx context.Context, tenant, provider string) (time.Duration, func(), error) {
+func (l *Limiter) acquire(ctx context.Context, tenant, provider string) (time.Duration, func(), error) {
 	start := time.Now()
 	ts := l.tenant(tenant)
 	if err := ts.Acquire(ctx, 1); err != nil {

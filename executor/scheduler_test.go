@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ledgerline/research/tools"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -190,7 +191,7 @@ func BenchmarkGraphSchedule(b *testing.B) {
 			slots int
 		}{{"concurrent", n}, {"serial", 1}} {
 			b.Run(fmt.Sprintf("nodes=%d/%s", n, mode.name), func(b *testing.B) {
-				lim := newLimiter(map[string]int{ProviderSearch: mode.slots}, mode.slots)
+				lim := NewLimiter(map[string]int{ProviderSearch: mode.slots}, mode.slots)
 				run := func(ctx context.Context, nd planner.Node) error {
 					_, release, err := lim.acquire(ctx, "bench", ProviderSearch)
 					if err != nil {
@@ -241,5 +242,56 @@ func TestRetryBackoffJitter(t *testing.T) {
 	}
 	if len(seen) < 10 {
 		t.Errorf("%d distinct first backoffs in 200 tries: no jitter", len(seen))
+	}
+}
+
+// Engines sharing a Limiter (one process's engines for several tenants)
+// share each provider's slots: two tenants' runs together never call a
+// provider more often at once than its size.
+func TestSharedLimiterBoundsProviders(t *testing.T) {
+	for _, shared := range []bool{true, false} {
+		var mu sync.Mutex
+		inFlight, most := map[string]int{}, map[string]int{}
+		count := func(next ToolFunc) ToolFunc {
+			return func(ctx context.Context, env *tools.Env, call tools.Call) (*tools.Output, error) {
+				p := providerOf(call.Tool)
+				mu.Lock()
+				inFlight[p]++
+				most[p] = max(most[p], inFlight[p])
+				mu.Unlock()
+				time.Sleep(5 * time.Millisecond)
+				defer func() { mu.Lock(); inFlight[p]--; mu.Unlock() }()
+				return next(ctx, env, call)
+			}
+		}
+		sizes := map[string]int{ProviderSearch: 1, ProviderFacts: 1, ProviderCompute: 1, ProviderLLM: 1}
+		lim := NewLimiter(sizes, 8)
+		var engines []*Engine
+		for _, tenant := range []string{"acme", "globex"} {
+			eng, _ := newEngine(t, func(c *Config) {
+				c.Tenant, c.Concurrency, c.Tool = tenant, sizes, count(tools.Run)
+				if shared {
+					c.Limiter = lim
+				}
+			})
+			engines = append(engines, eng)
+		}
+		var wg sync.WaitGroup
+		for _, eng := range engines {
+			wg.Go(func() {
+				if _, err := eng.Run(context.Background(), Request{Question: threeIssuers}); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		for p, n := range most {
+			if shared && n > 1 {
+				t.Errorf("shared limiter: %d %s calls at once across two tenants; want at most 1", n, p)
+			}
+		}
+		if !shared && most[ProviderSearch] < 2 && most[ProviderFacts] < 2 {
+			t.Logf("separate limiters happened not to overlap: %v", most)
+		}
 	}
 }
