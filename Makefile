@@ -1,7 +1,7 @@
 # research: a budgeted task-graph research engine over SEC filings.
 
 CORPUS ?= ../shared/corpus
-DATA_DIR ?= .research/demo
+DATA_DIR ?= .research
 GO ?= go
 BIN := bin/research
 
@@ -32,8 +32,10 @@ demo: build ## ingest the sample corpus into the embedded store and research a t
 		exit 1; \
 	fi
 	./$(BIN) search --data-dir $(DATA_DIR) "gross margin decreased" --ticker AAPL,NVDA --k 3
-	./$(BIN) ask --data-dir $(DATA_DIR) --dry-run "Compare gross-margin pressure at AAPL, NVDA and GOOGL in their latest fiscal year and say whether management expects it to persist."
+	./$(BIN) ask --data-dir $(DATA_DIR) --dry-run --plan summary "Compare gross-margin pressure at AAPL, NVDA and GOOGL in their latest fiscal year and say whether management expects it to persist."
 	./$(BIN) ask --data-dir $(DATA_DIR) "Compare gross-margin pressure at AAPL, NVDA and GOOGL in their latest fiscal year and say whether management expects it to persist."
+	@echo
+	@echo "Next: ./$(BIN) ask \"What drove Apple's Services net sales increase in fiscal 2024?\"  (the store in $(DATA_DIR) is the default)"
 
 .PHONY: bench
 bench: ## run the Go benchmarks

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -142,6 +143,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	timeout := fs.Duration("timeout", 60*time.Second, "the run's wall-clock budget")
 	format := fs.String("format", "text", "text, json or markdown")
 	dryRun := fs.Bool("dry-run", false, "print the plan and its worst-case budget; spend nothing, record nothing")
+	planView := fs.String("plan", "full", "with --dry-run: full (every requirement's condition and node's arguments) or summary (a line per requirement, the nodes by tool, the worst case)")
 	runID := fs.String("run-id", "", "run id; an existing run's id resumes it (default: a new id)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	if err := parseFlags(fs, args); err != nil {
@@ -192,6 +194,9 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	eng := env.engine
 
 	if *dryRun {
+		if *planView != "full" && *planView != "summary" {
+			return fmt.Errorf("--plan %q: want full or summary", *planView)
+		}
 		plan, err := eng.DryRun(ctx, req)
 		if err != nil {
 			return err
@@ -200,6 +205,9 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			enc := json.NewEncoder(stdout)
 			enc.SetIndent("", "  ")
 			return enc.Encode(plan)
+		}
+		if *planView == "summary" {
+			return writePlanSummary(stdout, plan, &limits)
 		}
 		return writePlan(stdout, plan, &limits)
 	}
@@ -437,6 +445,60 @@ func writePlan(w io.Writer, p *executor.Plan, limits *budget.Limits) error {
 	for _, n := range p.Notes {
 		fmt.Fprintf(w, "Note: %s\n", n)
 	}
+	return nil
+}
+
+// writePlanSummary writes a plan in a few lines: what it will look for
+// (a line per requirement), how (the nodes by tool), and the most it may
+// spend.
+func writePlanSummary(w io.Writer, p *executor.Plan, limits *budget.Limits) error {
+	if p.Graph == nil {
+		return writePlan(w, p, limits)
+	}
+	g := p.Graph
+	required := 0
+	for _, r := range g.Requirements {
+		if r.Required {
+			required++
+		}
+	}
+	fmt.Fprintf(w, "Plan (%s planner): %d requirements (%d required), %d nodes; issuers %s\n", g.Planner, len(g.Requirements), required, len(g.Nodes), strings.Join(g.Tickers, ", "))
+	for _, r := range g.Requirements {
+		mark := "*"
+		if !r.Required {
+			mark = "-"
+		}
+		fmt.Fprintf(w, "  %s %s\n", mark, oneLine(r.Need, 110))
+	}
+	count := map[string]int{}
+	var names []string
+	for _, n := range g.Nodes {
+		if count[n.Tool] == 0 {
+			names = append(names, n.Tool)
+		}
+		count[n.Tool]++
+	}
+	slices.Sort(names)
+	var byTool []string
+	for _, t := range names {
+		byTool = append(byTool, fmt.Sprintf("%d %s", count[t], t))
+	}
+	fmt.Fprintf(w, "Nodes: %s\n", strings.Join(byTool, ", "))
+	var worst []string
+	for _, d := range budget.Dimensions() {
+		if v := p.WorstCase.Get(d); !v.IsZero() {
+			s := fmt.Sprintf("%s %s", d, v)
+			if l, ok := limits.Get(d); ok {
+				s += " of " + l.String()
+			}
+			worst = append(worst, s)
+		}
+	}
+	fmt.Fprintf(w, "Worst case: %s\n", strings.Join(worst, ", "))
+	for _, x := range p.Exceeds {
+		fmt.Fprintf(w, "  exceeds: %s\n", x)
+	}
+	fmt.Fprintln(w, "(* required, - optional; --plan full shows each condition and node)")
 	return nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -92,6 +93,16 @@ func exerciseAsk(t *testing.T, storeArgs ...string) {
 	}
 	if code, _, _ = runCLI(t, append([]string{"ledger", "show", "cli-dry"}, storeArgs...)...); code == 0 {
 		t.Error("a dry run recorded a run")
+	}
+	// Its summary is a line per requirement, the nodes by tool and the
+	// worst case, with no condition or argument spelled out.
+	code, out, errOut = runCLI(t, append([]string{"ask", q, "--dry-run", "--plan", "summary"}, storeArgs...)...)
+	if code != 0 || !strings.Contains(out, "Worst case: ") || !regexp.MustCompile(`Nodes: .*\d+ search_filings`).MatchString(out) ||
+		strings.Contains(out, "done when") || strings.Contains(out, `"query"`) {
+		t.Errorf("dry-run summary exited %d:\n%s\n%s", code, out, errOut)
+	}
+	if code, _, errOut = runCLI(t, append([]string{"ask", q, "--dry-run", "--plan", "brief"}, storeArgs...)...); code == 0 || !strings.Contains(errOut, "want full or summary") {
+		t.Errorf("--plan brief exited %d: %s", code, errOut)
 	}
 
 	// A refusal is printed, and exits with its own status.
