@@ -33,6 +33,7 @@ var commands = []command{
 	{"bench", "measure search latency, HNSW recall and API load: bench scale | search | load", runBench},
 	{"batch", "batch research on the job queue: batch submit FILE.jsonl | status BATCH_ID | results BATCH_ID", runBatch},
 	{"worker", "execute queued research runs (Postgres); start as many as the database serves", runWorker},
+	{"mcp", "serve the engine to MCP clients over stdio: search, facts, passages, ask, ledgers", runMCP},
 	{"serve", "serve the HTTP API (and a worker): runs, events, ledgers, search, metrics", runServe},
 	{"tenant", "tenants of the HTTP API and their keys and limits: tenant create NAME | key | revoke | limits | list", runTenant},
 }
