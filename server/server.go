@@ -17,6 +17,7 @@ import (
 
 	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/jobs"
+	"github.com/ledgerline/research/web"
 )
 
 // Config configures a Server. A nil *Config means the defaults.
@@ -166,6 +167,14 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /v1/runs/{id}/events", s.authed(s.runEvents))
 	mux.Handle("GET /v1/runs/{id}/ledger", s.authed(s.runLedger))
 	mux.Handle("POST /v1/search", s.authed(s.search))
+	mux.Handle("GET /v1/runs", s.authed(s.listRuns))
+	mux.Handle("GET /v1/runs/{id}/evidence/{eid}", s.authed(s.runEvidence))
+	mux.Handle("GET /v1/corpus", s.authed(s.listCorpus))
+	mux.Handle("POST /v1/plan", s.authed(s.planRun))
+	// The web app: its page and assets, embedded in the binary.
+	app := web.Handler()
+	mux.Handle("GET /{$}", app)
+	mux.Handle("GET /assets/", app)
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	// A collector that fails is logged and left out; the rest is served.

@@ -26,7 +26,8 @@ import (
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", "[flags]",
 		"Serves the HTTP API: POST /v1/runs, GET /v1/runs/{id} (and /events, /ledger), POST /v1/search,\n"+
-			"GET /healthz, /readyz and /metrics. Requests carry a tenant's API key (research tenant create).\n"+
+			"GET /healthz, /readyz and /metrics, and the web app at /. Requests carry a tenant's API key\n"+
+			"(research tenant create); the web app asks for it.\n"+
 			"Unless --workers 0 it also runs a worker in the same process, so one process serves and\n"+
 			"researches; more workers can run anywhere with research worker. Logs are JSON lines on stderr.\n"+
 			"On SIGTERM or SIGINT it stops accepting, drains the requests in flight, then stops the worker,\n"+

@@ -1,0 +1,253 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/corpus/pgstore"
+	"github.com/ledgerline/research/engine"
+	"github.com/ledgerline/research/executor"
+	"github.com/ledgerline/research/ledger"
+)
+
+// The endpoints the web app needs beyond running and reading runs, each
+// tenant-scoped like the rest of the API:
+//
+//	GET  /v1/runs                       the tenant's latest runs
+//	GET  /v1/runs/{id}/evidence/{eid}   one cited span in its filing's text
+//	GET  /v1/corpus                     the tenant's filings
+//	POST /v1/plan                       a dry run: the plan and its worst case
+
+// sourceContext is how many bytes of the filing's text the source view
+// shows on each side of a span; ?context= may ask for 0 to maxSourceContext.
+const (
+	sourceContext    = 1500
+	maxSourceContext = 20000
+)
+
+// sourceView is a cited span with the text around it. Before, Span and
+// After are consecutive pieces of the document's canonical text; clients
+// render them as text.
+type sourceView struct {
+	EvidenceID  string `json:"evidence_id"`
+	DocumentID  string `json:"document_id"`
+	Kind        string `json:"kind"`
+	Ticker      string `json:"ticker"`
+	Company     string `json:"company"`
+	Form        string `json:"form"`
+	FiscalYear  int    `json:"fiscal_year"`
+	PeriodEnd   string `json:"period_end"`
+	Period      string `json:"period"`
+	Section     string `json:"section"`
+	Page        int    `json:"page"` // 0 when the source has no pages
+	Start       int    `json:"start"`
+	End         int    `json:"end"`
+	Before      string `json:"before"`
+	Span        string `json:"span"`
+	After       string `json:"after"`
+	TextStart   int    `json:"text_start"` // offset of Before in the document
+	TextEnd     int    `json:"text_end"`   // offset one past After
+	DocumentLen int    `json:"document_length"`
+}
+
+// runEvidence answers one evidence span of the tenant's run with the
+// filing's text around it. Only evidence the run's ledger holds is shown,
+// so a client reads no more of a filing than the run found.
+func (s *Server) runEvidence(w http.ResponseWriter, r *http.Request) {
+	led, run, ok := s.requestedRun(w, r)
+	if !ok {
+		return
+	}
+	info(r.Context()).runID = run.ID
+	eid := r.PathValue("eid")
+	window := sourceContext
+	if v := r.URL.Query().Get("context"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > maxSourceContext {
+			s.writeFieldError(w, r, badField("context", "want a number of bytes from 0 to %d", maxSourceContext))
+			return
+		}
+		window = n
+	}
+	l, err := led.Load(r.Context(), run.ID)
+	if err != nil {
+		s.internalError(w, r, "load a ledger", err)
+		return
+	}
+	var ev *ledger.Evidence
+	for i := range l.Evidence {
+		if l.Evidence[i].ID == eid {
+			ev = &l.Evidence[i]
+			break
+		}
+	}
+	if ev == nil {
+		s.writeError(w, r, http.StatusNotFound, "run %s holds no evidence %q", run.ID, truncate(eid, 64))
+		return
+	}
+	store, err := pgstore.New(s.pool, &pgstore.Config{Tenant: principalOf(r.Context()).tenant.ID})
+	if err != nil {
+		s.internalError(w, r, "open the corpus", err)
+		return
+	}
+	doc, err := store.Document(r.Context(), ev.DocumentID)
+	if errors.Is(err, corpus.ErrNotFound) {
+		s.writeError(w, r, http.StatusNotFound, "the filing of evidence %s is no longer in the corpus", ev.ID)
+		return
+	}
+	if err != nil {
+		s.internalError(w, r, "read a document", err)
+		return
+	}
+	text := doc.Text
+	if ev.Start < 0 || ev.End > len(text) || ev.Start >= ev.End {
+		s.writeError(w, r, http.StatusNotFound, "evidence %s lies outside its filing's text", ev.ID)
+		return
+	}
+	from, to := runeStart(text, max(0, ev.Start-window)), runeStart(text, min(len(text), ev.End+window))
+	writeJSON(w, http.StatusOK, sourceView{
+		EvidenceID: ev.ID, DocumentID: ev.DocumentID, Kind: string(ev.Kind),
+		Ticker: doc.Ticker, Company: doc.Company, Form: doc.Form, FiscalYear: doc.FiscalYear,
+		PeriodEnd: doc.PeriodEnd.Format(time.DateOnly), Period: ev.Period, Section: ev.Section, Page: ev.Page,
+		Start: ev.Start, End: ev.End,
+		Before: text[from:ev.Start], Span: text[ev.Start:ev.End], After: text[ev.End:to],
+		TextStart: from, TextEnd: to, DocumentLen: len(text),
+	})
+}
+
+// runeStart moves i back to the start of the rune it falls in.
+func runeStart(s string, i int) int {
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
+}
+
+// runListLimit bounds GET /v1/runs.
+const runListLimit = 100
+
+const runListSQL = `
+SELECT r.id, r.question, r.mode, r.status, r.created_at, r.finished_at, COALESCE(b.settled_spend_usd::text, '0')
+FROM runs r
+LEFT JOIN budgets b ON b.tenant_id = r.tenant_id AND b.scope_kind = 'run' AND b.scope_id = r.id
+WHERE r.tenant_id = $1
+ORDER BY r.created_at DESC, r.id
+LIMIT $2`
+
+// runListItem is one run of GET /v1/runs.
+type runListItem struct {
+	RunID    string     `json:"run_id"`
+	Question string     `json:"question"`
+	Mode     string     `json:"mode"`
+	Status   string     `json:"status"`
+	Created  time.Time  `json:"created"`
+	Finished *time.Time `json:"finished,omitempty"`
+	SpendUSD string     `json:"spend_usd"`
+}
+
+// listRuns answers the tenant's latest runs, newest first.
+func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
+	rows, _ := s.pool.Query(r.Context(), runListSQL, principalOf(r.Context()).tenant.ID, runListLimit)
+	runs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (runListItem, error) {
+		var it runListItem
+		err := row.Scan(&it.RunID, &it.Question, &it.Mode, &it.Status, &it.Created, &it.Finished, &it.SpendUSD)
+		return it, err
+	})
+	if err != nil {
+		s.internalError(w, r, "list runs", err)
+		return
+	}
+	if runs == nil {
+		runs = []runListItem{}
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Runs []runListItem `json:"runs"`
+	}{runs})
+}
+
+// corpusItem is one filing of GET /v1/corpus.
+type corpusItem struct {
+	DocumentID string `json:"document_id"`
+	Ticker     string `json:"ticker"`
+	Company    string `json:"company"`
+	Form       string `json:"form"`
+	FiscalYear int    `json:"fiscal_year"`
+	PeriodEnd  string `json:"period_end"`
+	Filed      string `json:"filed,omitempty"`
+	Pages      int    `json:"pages"`
+}
+
+// listCorpus answers the tenant's filings, by ticker and period.
+func (s *Server) listCorpus(w http.ResponseWriter, r *http.Request) {
+	store, err := pgstore.New(s.pool, &pgstore.Config{Tenant: principalOf(r.Context()).tenant.ID})
+	if err != nil {
+		s.internalError(w, r, "open the corpus", err)
+		return
+	}
+	docs, err := store.Documents(r.Context())
+	if err != nil {
+		s.internalError(w, r, "list the corpus", err)
+		return
+	}
+	out := make([]corpusItem, 0, len(docs))
+	for _, d := range docs {
+		it := corpusItem{DocumentID: d.ID, Ticker: d.Ticker, Company: d.Company, Form: d.Form,
+			FiscalYear: d.FiscalYear, PeriodEnd: d.PeriodEnd.Format(time.DateOnly), Pages: d.Pages}
+		if !d.Filed.IsZero() {
+			it.Filed = d.Filed.Format(time.DateOnly)
+		}
+		out = append(out, it)
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Documents []corpusItem `json:"documents"`
+	}{out})
+}
+
+// planRun answers a dry run of a run request: the route, the task graph
+// and the worst-case budget, with nothing spent and nothing recorded. It
+// takes the body of POST /v1/runs and checks it the same way.
+func (s *Server) planRun(w http.ResponseWriter, r *http.Request) {
+	p := principalOf(r.Context())
+	var req runRequest
+	if fe := decodeJSON(w, r, s.cfg.MaxBodyBytes, &req, runFields); fe != nil {
+		s.writeFieldError(w, r, fe)
+		return
+	}
+	spec, fe := validateRun(&req, "", p.tenant.Limits)
+	if fe != nil {
+		s.writeFieldError(w, r, fe)
+		return
+	}
+	proc, err := engine.New(&engine.Config{Pool: s.pool, Embedder: s.cfg.Embedder, NoTenantDay: true})
+	if err != nil {
+		s.internalError(w, r, "build an engine", err)
+		return
+	}
+	defer proc.Close()
+	eng, err := proc.Engine(r.Context(), p.tenant.ID)
+	if err != nil {
+		s.internalError(w, r, "build an engine", err)
+		return
+	}
+	limits := executor.DefaultLimits()
+	limits.SpendUSD, limits.WallClock = spec.limits.spend, spec.limits.wall
+	plan, err := eng.DryRun(r.Context(), executor.Request{
+		Question: spec.question, Tickers: spec.tickers, Mode: spec.mode, Limits: &limits, MaxCalls: spec.limits.maxCalls,
+	})
+	var re *executor.RequestError
+	switch {
+	case errors.As(err, &re):
+		s.writeFieldError(w, r, badField(re.Field, "%s", safeMessage(re.Problem)))
+		return
+	case err != nil:
+		s.internalError(w, r, "plan a run", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, plan)
+}
