@@ -36,6 +36,7 @@ demo: build ## ingest the sample corpus into the embedded store and research a t
 	./$(BIN) ask --data-dir $(DATA_DIR) "Compare gross-margin pressure at AAPL, NVDA and GOOGL in their latest fiscal year and say whether management expects it to persist."
 	@echo
 	@echo "Next: ./$(BIN) ask \"What drove Apple's Services net sales increase in fiscal 2024?\"  (the store in $(DATA_DIR) is the default)"
+	@echo "      ./$(BIN) mcp to serve it to an MCP client; ./$(BIN) serve for the web app (README: Web app)"
 
 .PHONY: bench
 bench: ## run the Go benchmarks

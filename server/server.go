@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,6 +59,11 @@ type Config struct {
 	// once in this process (each also counts as a request against the
 	// key's rate when it opens); 0 means 8.
 	MaxStreamsPerKey int
+	// MCP, when set, builds the handler served at /mcp (the MCP
+	// streamable-HTTP transport) from the server's own key check, which
+	// returns the tenant an API key belongs to and counts the request
+	// against the key's rate; nil serves no /mcp.
+	MCP func(tenantOfKey func(ctx context.Context, key string) (string, error)) http.Handler
 	// BadKeysPerMinute bounds, per client address and process, the
 	// requests a minute whose well-formed API key no tenant holds (or was
 	// revoked): past it they are refused with 429 before any query; 0
@@ -175,6 +181,9 @@ func (s *Server) routes() http.Handler {
 	app := web.Handler()
 	mux.Handle("GET /{$}", app)
 	mux.Handle("GET /assets/", app)
+	if s.cfg.MCP != nil {
+		mux.Handle("/mcp", s.cfg.MCP(s.tenantOfKey))
+	}
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	// A collector that fails is logged and left out; the rest is served.
@@ -183,6 +192,17 @@ func (s *Server) routes() http.Handler {
 		s.writeError(w, r, http.StatusNotFound, "no such endpoint: %s %s (see the API's routes under /v1/)", r.Method, r.URL.Path)
 	})
 	return s.observe(mux)
+}
+
+// tenantOfKey is the tenant an API key belongs to, by the check every
+// API request passes (a revoked or unknown key, or one past its rate, is
+// refused).
+func (s *Server) tenantOfKey(ctx context.Context, key string) (string, error) {
+	p, err := s.authenticate(ctx, strings.TrimSpace(key))
+	if err != nil {
+		return "", err
+	}
+	return p.tenant.ID, nil
 }
 
 // Handler returns the API's handler, for tests and for embedding in

@@ -226,3 +226,32 @@ func TestWebAppIsServed(t *testing.T) {
 		t.Errorf("GET /nope = %d %s, want the API's JSON 404", r.code, r.body)
 	}
 }
+
+// /mcp is served when configured, with the API's own key check: a key's
+// tenant reaches the handler, and an unknown key is refused.
+func TestMCPMountedWithTheAPIKeys(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, harnessOpts{noWorker: true, cfg: func(c *Config) {
+		c.MCP = func(keys func(context.Context, string) (string, error)) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, key, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+				tenant, err := keys(r.Context(), key)
+				if err != nil {
+					http.Error(w, "refused", http.StatusUnauthorized)
+					return
+				}
+				w.Write([]byte(tenant))
+			})
+		}
+	}})
+	if r := h.do("POST", "/mcp", h.acmeKey, nil); r.code != http.StatusOK || string(r.body) != "acme" {
+		t.Errorf("POST /mcp with acme's key = %d %q; want acme's tenant", r.code, r.body)
+	}
+	if r := h.do("POST", "/mcp", "rk_"+strings.Repeat("0", 40), nil); r.code != http.StatusUnauthorized {
+		t.Errorf("POST /mcp with an unknown key = %d; want 401", r.code)
+	}
+	plain := newHarness(t, harnessOpts{noWorker: true})
+	if r := plain.do("POST", "/mcp", plain.acmeKey, nil); r.code != http.StatusNotFound {
+		t.Errorf("POST /mcp without MCP configured = %d; want 404", r.code)
+	}
+}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ledgerline/research/mcpserver"
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"strconv"
@@ -120,9 +122,21 @@ func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, o serveOpti
 		ln.Close()
 		return err
 	}
+	engines, err := engine.New(&engine.Config{
+		Pool: pool, Embedder: o.embedder, Model: o.model, Hooks: server.RunHooks(metrics, o.log), Logger: o.log,
+	})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer engines.Close()
 	srv, err := server.New(pool, &server.Config{
 		Logger: o.log, Registry: reg, Metrics: metrics, Embedder: o.embedder,
 		ModelConfigured: o.model != nil, ShutdownTimeout: o.shutdown, PollInterval: o.poll,
+		// MCP clients reach the engine at /mcp with the same API keys.
+		MCP: func(keys func(context.Context, string) (string, error)) http.Handler {
+			return mcpserver.NewHTTPHandler(engines, keys, &mcpserver.Config{Logger: o.log}, &mcpserver.HTTPOpts{Logger: o.log})
+		},
 	})
 	if err != nil {
 		ln.Close()
@@ -130,14 +144,6 @@ func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, o serveOpti
 	}
 	var worker *jobs.Worker
 	if o.workers > 0 {
-		engines, err := engine.New(&engine.Config{
-			Pool: pool, Embedder: o.embedder, Model: o.model, Hooks: server.RunHooks(metrics, o.log), Logger: o.log,
-		})
-		if err != nil {
-			ln.Close()
-			return err
-		}
-		defer engines.Close()
 		wo := o.queue
 		wo.Concurrency, wo.Logger = o.workers, o.log
 		if worker, err = jobs.NewWorker(pool, engines.Engine, wo); err != nil {
