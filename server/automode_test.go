@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"net/http"
 	"testing"
 
 	"github.com/ledgerline/research/corpus/pgstore"
@@ -37,7 +38,12 @@ func TestAutoModeWithModel(t *testing.T) {
 			model.On("task_graph", llmtest.Reply{Content: acmePlan(t, h)})
 			model.On("answer", llmtest.Reply{Content: "Margins were fine."}) // not JSON: the rules synthesizer stands in
 
-			id := h.submit(h.acmeKey, map[string]any{"question": acmeQuestion})
+			accepted := h.do("POST", "/v1/runs", h.acmeKey, map[string]any{"question": acmeQuestion})
+			if accepted.code != http.StatusAccepted {
+				t.Fatalf("POST /v1/runs = %d %s", accepted.code, accepted.body)
+			}
+			reply := accepted.json(t)
+			id, _ := reply["run_id"].(string)
 			res := h.waitDone(h.acmeKey, id)
 			led, err := pgledger.New(h.pool, &pgledger.Config{Tenant: "acme"})
 			if err != nil {
@@ -50,6 +56,10 @@ func TestAutoModeWithModel(t *testing.T) {
 			offline := run.Mode == ledger.ModeRules || run.Mode == ledger.ModeBaseline
 			if (tt.want != "" && run.Mode != tt.want) || (tt.want == "" && !offline) {
 				t.Errorf("recorded in %s mode; want %q (\"\" for rules or baseline)", run.Mode, tt.want)
+			}
+			// The 202 says the mode auto chose, as the result does.
+			if reply["mode"] != string(run.Mode) {
+				t.Errorf("202 reply mode %v; want the recorded %s", reply["mode"], run.Mode)
 			}
 			if res["mode"] != string(run.Mode) || res["requested_mode"] != "auto" || res["class"] == nil || res["class"] == "" {
 				t.Errorf("result mode %v requested %v class %v; want the recorded %s, chosen by auto, with the class", res["mode"], res["requested_mode"], res["class"], run.Mode)

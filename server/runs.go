@@ -81,7 +81,7 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 		// request's body, which may differ, is echoed.
 		info(r.Context()).runID = adm.runID
 		w.Header().Set("Idempotent-Replayed", "true")
-		s.acceptedRun(w, adm.runID, ledger.Mode(adm.mode))
+		s.acceptedRun(w, adm.runID, s.queuedMode(r.Context(), p.tenant.ID, adm.runID, ledger.Mode(adm.mode)))
 		return
 	}
 
@@ -130,7 +130,25 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 		attrs = append(attrs, slog.Bool("auto_with_model", withModel))
 	}
 	s.log.Info("run queued", attrs...)
-	s.acceptedRun(w, runID, spec.mode)
+	s.acceptedRun(w, runID, s.queuedMode(ctx, p.tenant.ID, runID, spec.mode))
+}
+
+// queuedMode is the mode a queued run will run in: the mode asked for,
+// or, for auto, the one the queue chose for it (recorded with the run);
+// the mode asked for when the record cannot be read.
+func (s *Server) queuedMode(ctx context.Context, tenant, runID string, asked ledger.Mode) ledger.Mode {
+	if asked != executor.ModeAuto {
+		return asked
+	}
+	led, err := s.ledgerOf(tenant)
+	if err != nil {
+		return asked
+	}
+	run, err := led.Run(ctx, runID)
+	if err != nil || run.Mode == "" {
+		return asked
+	}
+	return run.Mode
 }
 
 // autoWithModel says whether auto mode may resolve to model mode for the
@@ -154,7 +172,7 @@ func (s *Server) acceptedRun(w http.ResponseWriter, runID string, mode ledger.Mo
 	writeJSON(w, http.StatusAccepted, struct {
 		RunID  string      `json:"run_id"`
 		Status string      `json:"status"`
-		Mode   ledger.Mode `json:"mode"`
+		Mode   ledger.Mode `json:"mode"` // for auto, the mode it chose, as the run's result says
 		Links  runLinks    `json:"links"`
 	}{runID, RunStatusQueued, mode, linksOf(runID)})
 }
