@@ -68,6 +68,8 @@ func runBatchSubmit(ctx context.Context, args []string, stdout, stderr io.Writer
 			"key the tenant submitted before names that run and queues nothing. Prints the batch id.", stderr)
 	var qf queueFlags
 	qf.register(fs)
+	withModel := fs.Bool("with-model", os.Getenv("RESEARCH_MODEL") != "",
+		"the workers have a model, so a line in auto mode may run in model mode (default: whether $RESEARCH_MODEL is set)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -97,6 +99,9 @@ func runBatchSubmit(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	if len(lines) == 0 {
 		return fmt.Errorf("%s: no question to submit (%d lines rejected)", name, len(bad))
+	}
+	for i := range lines {
+		lines[i].Submission.ModelConfigured = *withModel
 	}
 	pool, err := qf.open(ctx)
 	if err != nil {

@@ -227,3 +227,34 @@ func TestCLIBatch(t *testing.T) {
 		t.Errorf("another tenant's batch: exit %d, %q; want not found", code, errOut)
 	}
 }
+
+// Lines in auto mode are queued for model mode when the workers have a
+// model (--with-model, by default whether $RESEARCH_MODEL is set), and for
+// the offline paths otherwise.
+func TestCLIBatchWithModel(t *testing.T) {
+	t.Parallel()
+	pool, schema := pgtest.EmptyPool(t)
+	url := pgtest.SchemaURL(t, schema)
+	if code, out, errOut := runCLI(t, "ingest", "--db", url, "--tenant", "acme", "--manifest", writeBatchCorpus(t), "--quiet"); code != 0 {
+		t.Fatalf("ingest exited %d\n%s\n%s", code, out, errOut)
+	}
+	for _, tc := range []struct {
+		flag, question string
+		model          bool
+	}{
+		{"--with-model", "What drove the change in gross margin at ACME in fiscal 2024?", true},
+		{"--with-model=false", "What drove revenue at CRUX in fiscal 2024?", false},
+	} {
+		file := writeBatchFile(t, `{"question": "`+tc.question+`"}`)
+		if code, out, errOut := runCLI(t, "batch", "submit", file, tc.flag, "--db", url, "--tenant", "acme"); code != 0 {
+			t.Fatalf("submit %s exited %d\n%s\n%s", tc.flag, code, out, errOut)
+		}
+		var mode string
+		if err := pool.QueryRow(context.Background(), `SELECT mode FROM runs WHERE tenant_id = 'acme' AND question = $1`, tc.question).Scan(&mode); err != nil {
+			t.Fatal(err)
+		}
+		if (mode == "model") != tc.model {
+			t.Errorf("%s: the auto line was queued in %s mode; want model mode %v", tc.flag, mode, tc.model)
+		}
+	}
+}
