@@ -116,7 +116,7 @@ func AnalyzeQuestion(q string, drop, tickers []string) Question {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&' && r != '\''
 	}) {
 		tok = strings.Trim(tok, "'")
-		if i := strings.Index(tok, "'"); i > 0 { // Apple's, Apple's
+		if i := strings.Index(tok, "'"); i > 0 { // a possessive: the name before it
 			tok = tok[:i]
 		}
 		if tok == "" || containsString(tickers, tok) {

@@ -25,7 +25,7 @@ import (
 // SearchArgs are search_filings' arguments.
 type SearchArgs struct {
 	Query      string   `json:"query" jsonschema:"the words to search the filings for (at most 500 characters)"`
-	Tickers    []string `json:"tickers,omitempty" jsonschema:"issuers to search, e.g. [\"AAPL\"]; empty means every issuer in the corpus"`
+	Tickers    []string `json:"tickers,omitempty" jsonschema:"ticker symbols of the issuers to search, as the research://corpus resource lists them; empty means every issuer in the corpus"`
 	Form       string   `json:"form,omitempty" jsonschema:"10-K or 10-Q; empty means both"`
 	FiscalYear int      `json:"fiscal_year,omitempty" jsonschema:"the fiscal year the filings report on, e.g. 2024; 0 means any"`
 	Section    string   `json:"section,omitempty" jsonschema:"an item of the filing: 7, 1A, \"Item 7\"; empty means any"`
@@ -34,7 +34,7 @@ type SearchArgs struct {
 
 // LookupArgs are lookup_fact's arguments.
 type LookupArgs struct {
-	Ticker     string `json:"ticker" jsonschema:"the issuer, e.g. AAPL"`
+	Ticker     string `json:"ticker" jsonschema:"the issuer's ticker symbol, as the research://corpus resource lists it"`
 	Metric     string `json:"metric,omitempty" jsonschema:"a metric label such as \"revenue\", \"gross margin\", \"cost of revenue\"; or give concept"`
 	Concept    string `json:"concept,omitempty" jsonschema:"an XBRL concept such as us-gaap:Revenues, or a figure key; or give metric"`
 	Period     string `json:"period,omitempty" jsonschema:"a fiscal year such as FY2024; empty means the latest annual period"`
