@@ -74,6 +74,19 @@ func TestMain(m *testing.M) {
 // evidenceShown matches the evidence a synthesis prompt shows.
 var evidenceShown = regexp.MustCompile(`(?s)<evidence id="(E[0-9a-f]+)" ticker="([A-Z]+)"[^>]*>\n(.*?)\n</evidence>`)
 
+// slowModel is a fake model endpoint whose every answer takes delay: a
+// plan it cannot use (so the rules planner stands in), no re-plan, and an
+// answer citing what it was shown (citingModel). Runs on it are long
+// enough for a test to kill the process running them.
+func slowModel(t *testing.T, delay time.Duration) *llmtest.Server {
+	t.Helper()
+	srv := llmtest.New(t)
+	srv.On("task_graph", llmtest.Reply{Content: "I would search the filings for margins.", Delay: delay})
+	srv.On("replan", llmtest.Reply{Content: "No more searches.", Delay: delay})
+	srv.OnFunc("answer", citingModel(delay))
+	return srv
+}
+
 // citingModel answers by quoting, verbatim, the first 80 bytes of the
 // first evidence shown for each issuer, after delay.
 func citingModel(delay time.Duration) func(llmtest.Request) llmtest.Reply {
@@ -243,10 +256,7 @@ func TestBatchSurvivesWorkerCrash(t *testing.T) {
 	// A slow model: plans are never valid (the rules planner takes over
 	// after two corrections) and answers cite the evidence shown.
 	const delay = 120 * time.Millisecond
-	srv := llmtest.New(t)
-	srv.On("task_graph", llmtest.Reply{Content: "I would search the filings for margins.", Delay: delay})
-	srv.On("replan", llmtest.Reply{Content: "No more searches.", Delay: delay})
-	srv.OnFunc("answer", citingModel(delay))
+	srv := slowModel(t, delay)
 
 	const n = 24
 	var lines []string

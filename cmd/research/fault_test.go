@@ -19,7 +19,6 @@ import (
 
 	"github.com/ledgerline/research/internal/pgtest"
 	"github.com/ledgerline/research/jobs"
-	"github.com/ledgerline/research/llm/llmtest"
 )
 
 // TestFaultSuite runs a batch of model-mode runs on a serve process (with
@@ -52,10 +51,7 @@ func TestFaultSuite(t *testing.T) {
 	bin := buildResearch(t)
 
 	const delay = 100 * time.Millisecond
-	srv := llmtest.New(t)
-	srv.On("task_graph", llmtest.Reply{Content: "I would search the filings for margins.", Delay: delay})
-	srv.On("replan", llmtest.Reply{Content: "No more searches.", Delay: delay})
-	srv.OnFunc("answer", citingModel(delay))
+	srv := slowModel(t, delay)
 
 	db := newBatchDB(t, bin, writeBatchCorpus(t))
 	const cap = "0.10"

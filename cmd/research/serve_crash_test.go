@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/ledgerline/research/internal/pgtest"
-	"github.com/ledgerline/research/llm/llmtest"
 )
 
 // TestServeCrashRecovered kills `research serve` with SIGKILL while its
@@ -33,10 +32,7 @@ func TestServeCrashRecovered(t *testing.T) {
 	bin := buildResearch(t)
 
 	const delay = 150 * time.Millisecond
-	srv := llmtest.New(t)
-	srv.On("task_graph", llmtest.Reply{Content: "I would search the filings for margins.", Delay: delay})
-	srv.On("replan", llmtest.Reply{Content: "No more searches.", Delay: delay})
-	srv.OnFunc("answer", citingModel(delay))
+	srv := slowModel(t, delay)
 
 	db := newBatchDB(t, bin, writeBatchCorpus(t))
 	out, err := exec.Command(bin, "tenant", "create", "acme", "--db", db.url, "--rate", "1000").Output()
