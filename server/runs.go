@@ -141,14 +141,17 @@ func (s *Server) queuedMode(ctx context.Context, tenant, runID string, asked led
 		return asked
 	}
 	led, err := s.ledgerOf(tenant)
+	if err == nil {
+		var run ledger.Run
+		if run, err = led.Run(ctx, runID); err == nil && run.Mode != "" {
+			return run.Mode
+		}
+	}
 	if err != nil {
-		return asked
+		// The run is queued either way; only its reply says less.
+		s.log.Warn("read a queued run's mode", slog.String("tenant", tenant), slog.String("run_id", runID), slog.String("error", err.Error()))
 	}
-	run, err := led.Run(ctx, runID)
-	if err != nil || run.Mode == "" {
-		return asked
-	}
-	return run.Mode
+	return asked
 }
 
 // autoWithModel says whether auto mode may resolve to model mode for the
