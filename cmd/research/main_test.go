@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/ledgerline/research/internal/pgtest"
 )
@@ -157,5 +162,29 @@ func TestCLIUsage(t *testing.T) {
 				t.Fatalf("exit %d, want %d; output lacks %q?\n%s\n%s", code, tt.code, tt.want, out, errOut)
 			}
 		})
+	}
+}
+
+// A database going away (refused, cut, shut down by its operator) is worth
+// waiting for at start-up; a statement's own failure is not.
+func TestConnectionLost(t *testing.T) {
+	tests := []struct {
+		err  error
+		want bool
+	}{
+		{&pgconn.PgError{Code: "57P01", Message: "terminating connection due to administrator command"}, true},
+		{&pgconn.PgError{Code: "57P03", Message: "the database system is starting up"}, true},
+		{&pgconn.PgError{Code: "08006"}, true},
+		{fmt.Errorf("migrations: river job queue: %w", &pgconn.PgError{Code: "57P01"}), true},
+		{fmt.Errorf("dial: %w", syscall.ECONNREFUSED), true},
+		{io.ErrUnexpectedEOF, true},
+		{&pgconn.PgError{Code: "42P01", Message: "relation does not exist"}, false},
+		{&pgconn.PgError{Code: "23505"}, false},
+		{errors.New("migrations: 0003_ledger: syntax error"), false},
+	}
+	for _, tc := range tests {
+		if got := connectionLost(tc.err); got != tc.want {
+			t.Errorf("connectionLost(%v) = %v; want %v", tc.err, got, tc.want)
+		}
 	}
 }

@@ -21,7 +21,6 @@ import (
 	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/jobs"
-	"github.com/ledgerline/research/migrations"
 	"github.com/ledgerline/research/server"
 )
 
@@ -88,7 +87,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer pool.Close()
-	if _, err := migrations.Apply(ctx, pool); err != nil {
+	if err := applyMigrations(ctx, pool); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", *addr)

@@ -2,11 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
+	"syscall"
+	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ledgerline/research/corpus"
@@ -84,11 +89,51 @@ func openMigratedPool(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := migrations.Apply(ctx, pool); err != nil {
+	if err := applyMigrations(ctx, pool); err != nil {
 		pool.Close()
 		return nil, err
 	}
 	return pool, nil
+}
+
+// migrateWithin bounds how long a process starting while the database
+// restarts keeps trying to check its migrations.
+const migrateWithin = 30 * time.Second
+
+// applyMigrations applies the pending migrations, trying again while the
+// database is unreachable or restarting (a connection refused or cut, an
+// administrator's shutdown) for up to migrateWithin, so a worker started
+// during a database restart waits for it instead of exiting. Any other
+// error, or the last one, is returned.
+func applyMigrations(ctx context.Context, pool *pgxpool.Pool) error {
+	deadline := time.Now().Add(migrateWithin)
+	wait := 200 * time.Millisecond
+	for {
+		_, err := migrations.Apply(ctx, pool)
+		if err == nil || !connectionLost(err) || time.Now().Add(wait).After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 2*time.Second)
+	}
+}
+
+// connectionLost reports whether err says the database went away or
+// refused the connection, not that a statement failed.
+func connectionLost(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		// Class 08: connection exceptions; class 57: an operator's
+		// intervention (shutdown, crash, cannot connect now).
+		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57")
+	}
+	var connErr *pgconn.ConnectError
+	return errors.As(err, &connErr) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || pgconn.SafeToRetry(err)
 }
 
 // openPool connects to Postgres and checks the connection, so a bad URL
