@@ -163,6 +163,12 @@ func (a *publicAccountant) Usage(ctx context.Context, scope budget.Scope) (budge
 // out of range, say) pass as they are.
 func publicTool(run executor.ToolFunc, log *slog.Logger) executor.ToolFunc {
 	return func(ctx context.Context, env *tools.Env, call tools.Call) (*tools.Output, error) {
+		if env != nil && env.Describe == nil {
+			// What the call records for its tenant names no store either.
+			e := *env
+			e.Describe = DescribeToolError
+			env = &e
+		}
 		out, err := run(ctx, env, call)
 		if err == nil || !storeFailure(err) {
 			return out, err
@@ -170,6 +176,17 @@ func publicTool(run executor.ToolFunc, log *slog.Logger) executor.ToolFunc {
 		log.Warn("tool call failed in its store", slog.String("tool", call.Tool), slog.String("error", err.Error()))
 		return out, &PublicError{Message: call.Tool + ": the filings store did not answer", Cause: err}
 	}
+}
+
+// DescribeToolError is the tools.Env.Describe of a tenant's runs: a
+// failed call whose store did not answer is recorded in those words,
+// without the driver's text (which names the database); the tools' own
+// refusals keep their message.
+func DescribeToolError(err error) string {
+	if storeFailure(err) {
+		return "the filings store did not answer"
+	}
+	return err.Error()
 }
 
 // storeFailure reports whether err is the database's or the network's,

@@ -203,7 +203,8 @@ func (s *Server) toolEnv(ctx context.Context) (*tools.Env, string, error) {
 	s.calls++
 	env := &tools.Env{
 		Store: s.t.Store, Searcher: s.t.Searcher, Ledger: s.t.Ledger, RunID: s.runID, Now: s.cfg.Now,
-		Scope: tools.Scope{Tenant: s.cfg.Tenant, Tickers: tickers},
+		Scope:    tools.Scope{Tenant: s.cfg.Tenant, Tickers: tickers},
+		Describe: engine.DescribeToolError,
 	}
 	return env, fmt.Sprintf("mcp-%d", s.calls), nil
 }

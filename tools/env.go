@@ -18,6 +18,20 @@ type Env struct {
 	RunID    string           // the run, already opened in Ledger
 	Scope    Scope            // what the run may read
 	Now      func() time.Time // the clock for call times; nil means time.Now
+
+	// Describe, when set, gives the words a failed call's error is
+	// recorded and shown with (the run's ledger and events are read by
+	// its tenant); nil means the error's own message.
+	Describe func(error) string
+}
+
+func (e *Env) describe(err error) string {
+	if e.Describe != nil {
+		if s := e.Describe(err); s != "" {
+			return s
+		}
+	}
+	return err.Error()
 }
 
 func (e *Env) now() time.Time {

@@ -52,7 +52,7 @@ func Run(ctx context.Context, env *Env, call Call) (*Output, error) {
 		Finished:      finished,
 	}}
 	if callErr != nil {
-		tr.Call.Error = callErr.Error()
+		tr.Call.Error = env.describe(callErr)
 	} else {
 		tr.Evidence = slices.Clone(res.evidence)
 		tr.Facts = slices.Clone(res.facts)
@@ -70,7 +70,7 @@ func Run(ctx context.Context, env *Env, call Call) (*Output, error) {
 		return nil, fmt.Errorf("tools: %s call %q: recording its result: %w", call.Tool, call.ID, err)
 	}
 	if callErr != nil {
-		return &Output{Record: rec, Text: Shorten(Defuse(callErr.Error()), MaxResponse)},
+		return &Output{Record: rec, Text: Shorten(Defuse(env.describe(callErr)), MaxResponse)},
 			fmt.Errorf("call %s: %w", call.ID, callErr)
 	}
 	if rec.Replayed {
