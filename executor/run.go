@@ -525,8 +525,8 @@ func (rs *runState) evaluate(ctx context.Context) (map[string]bool, error) {
 	}
 	calcs := map[string]bool{}
 	rs.mu.Lock()
-	for id := range rs.calcs {
-		calcs[id] = true
+	for id, c := range rs.calcs {
+		calcs[id] = c != nil && planner.CalculationMeets(rs.reqs[id], c.Result)
 	}
 	rs.mu.Unlock()
 	met := map[string]bool{}

@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/ledgerline/research/ledger"
 	"github.com/ledgerline/research/tools"
 )
@@ -567,4 +569,17 @@ func continues(prev, line string) bool {
 
 func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\n' || c == '\t' || c == '\f' || c == '\r' || c == '\v'
+}
+
+// CalculationMeets reports whether a calculation's result meets req's
+// condition: any result does, unless the condition asks for its sign (a
+// rise or a fall the question asserts).
+func CalculationMeets(req Requirement, result decimal.Decimal) bool {
+	switch s := req.Completion.Sign; {
+	case s > 0:
+		return result.IsPositive()
+	case s < 0:
+		return result.IsNegative()
+	}
+	return true
 }

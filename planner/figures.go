@@ -451,6 +451,20 @@ func (c *Catalog) segmentNames(ticker string) map[string][]string {
 	return labels
 }
 
+// PartNames returns the names of ticker's parts of business its filings
+// show (segments, products, regions), each once, in no set order.
+func (c *Catalog) PartNames(ticker string) []string {
+	var out []string
+	for _, names := range c.segmentNames(ticker) {
+		for _, n := range names {
+			if !isMetricName(n) && !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
 // holdsWords reports whether name a holds the words of name b in order,
 // plurals read as their singular: "Example Web Services" holds "Service".
 func holdsWords(a, b string) bool {
@@ -540,7 +554,7 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 	slices.Sort(members)
 	for _, m := range members {
 		for _, name := range names[m] {
-			if !namedIn(qWords, strings.Fields(strings.ReplaceAll(name, "-", " "))) {
+			if isMetricName(name) || !namedIn(qWords, strings.Fields(strings.ReplaceAll(name, "-", " "))) {
 				continue
 			}
 			key := strings.ToLower(name)
@@ -591,6 +605,19 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 		merged = append(merged, s)
 	}
 	return merged
+}
+
+// isMetricName reports whether name is the name of a catalogue figure
+// ("Net Income" for goog:NetIncomeMember, a member of an axis that breaks
+// down an equity statement): a figure, not a part of the business.
+func isMetricName(name string) bool {
+	n := strings.Join(strings.Fields(strings.ToLower(name)), " ")
+	for _, m := range tools.Metrics {
+		if slices.Contains(m.Aliases, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // figureWords follow a part's name when a question asks for its figure.

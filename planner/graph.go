@@ -44,6 +44,10 @@ type Condition struct {
 	AllOf    [][]string `json:"all_of,omitempty"`
 	Concepts []string   `json:"concepts,omitempty"` // for fact: any of these concepts
 	Of       []string   `json:"of,omitempty"`       // for calculation and comparable: the requirement ids it builds on
+	// Sign, for calculation: when set, the result must be above zero (1)
+	// or below it (-1). A change the question asserts ("why did revenue
+	// decline") is a premise the figures must bear out.
+	Sign int `json:"sign,omitempty"`
 }
 
 // Requirement is one piece of evidence the answer needs.

@@ -147,6 +147,8 @@ func TestRouteFiscalYears(t *testing.T) {
 		{"Apple FY23 margins", []int{2023}},
 		{"Apple FY2024 vs FY 2022", []int{2022, 2024}},
 		{"Apple FY'21", []int{2021}},
+		{"msft commercial cloud revenue fiscal '21", []int{2021}},
+		{"Apple in fiscal ’22", []int{2022}},
 		{"Apple from 2021 to 2023", []int{2021, 2022, 2023}},
 		{"Apple 2021-2023", []int{2021, 2022, 2023}},
 		{"Apple between 2021 and 2024", []int{2021, 2024}},

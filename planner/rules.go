@@ -103,7 +103,9 @@ func causalCore(g *Graph) {
 		return
 	}
 	for i := range g.Requirements {
-		if !strings.HasSuffix(g.Requirements[i].ID, "-causal") {
+		// The question's premise (that the figure moved as it says) stays
+		// required: a cause of a change that did not happen is no answer.
+		if !strings.HasSuffix(g.Requirements[i].ID, "-causal") && g.Requirements[i].Completion.Sign == 0 {
 			g.Requirements[i].Required = false
 		}
 	}
@@ -293,6 +295,7 @@ func (b *builder) build() {
 		}
 	}
 	b.planFigureAsks()
+	b.planPremises()
 	if c := rt.Causal; c != nil {
 		for ii, t := range rt.Issuers {
 			for _, p := range b.periodsOf(t) {
@@ -376,6 +379,13 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 			topic = b.figurePhrases()
 		}
 	}
+	countOf := false
+	if len(a.Metrics) == 0 && a.Kind == KindExplanation && b.rt.AsksFigure && !asksWhy(b.question) && !b.rt.Outlook && figureShaped.MatchString(b.question) {
+		// "How many employees": a topic the catalogue has no figure for,
+		// asked as a number. The sentence must state one.
+		groups = append(slices.Clone(groups), []string{FigureTerm})
+		countOf = true
+	}
 	if !p.found {
 		id := prefix + "-" + kindSuffix(a.Kind)
 		b.addReq(Requirement{
@@ -390,9 +400,29 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 	var figures []string
 	tableFigures := false // figures read from a text filing's tables
 	segs := b.cat.SegmentsIn(b.question, t)
-	if len(a.Metrics) > 0 && len(segs) > 0 {
-		// The named parts' figures, never the company's.
-		for _, metric := range a.Metrics {
+	q, qualified := qualifiedFigure{}, false
+	if len(a.Metrics) > 0 && len(segs) == 0 {
+		q, qualified = b.qualifiedFor(t, a.Metrics[0])
+	}
+	if qualified {
+		// A part of the figure the filing does not name as a segment:
+		// that part, never the company-wide figure.
+		if id := b.planQualifiedFigure(t, p, q, m); id != "" {
+			figures = append(figures, id)
+		}
+	} else if len(a.Metrics) > 0 && len(segs) > 0 {
+		// The named parts' figures, never the company's; of an aspect's
+		// figures, those the question names when it names some ("Google
+		// Cloud operating income" is not its net income, which no segment
+		// reports).
+		named := slices.DeleteFunc(slices.Clone(a.Metrics), func(metric string) bool {
+			return !slices.ContainsFunc(b.rt.Figures, func(f FigureAsk) bool { return f.Metric == metric })
+		})
+		metrics := a.Metrics
+		if len(named) > 0 {
+			metrics = named
+		}
+		for _, metric := range metrics {
 			req := !(a.Name == "margins" && metric == "gross_profit")
 			if l, ok := b.lookupFigure(t, p, a.Name, metric, label, segs, req, m); ok && req {
 				figures = append(figures, l.req)
@@ -428,6 +458,8 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		need = fmt.Sprintf("what %s's management expects going forward, in its %s %s", company, label, form)
 	}
 	switch {
+	case countOf:
+		need = fmt.Sprintf("the figure %s's %s %s states for its %s", company, label, form, a.Label)
 	case a.Name == "general":
 		need = fmt.Sprintf("what %s's %s %s says on the question", company, label, form)
 	case a.Kind == KindExplanation && !slices.ContainsFunc(groups, func(g []string) bool { return slices.Equal(g, DriverWords) }):

@@ -240,6 +240,8 @@ func (b *builder) planFigureAsks() {
 				m := reqMeta{aspect: 0, issuer: ii}
 				if ask.Derived != "" {
 					b.planDerived(t, p, ask.Derived, segs, m)
+				} else if q, ok := b.qualifiedFor(t, ask.Metric); ok {
+					b.planQualifiedFigure(t, p, q, m)
 				} else {
 					b.lookupFigure(t, p, "figures", ask.Metric, tools.PeriodLabel(p.fy), segs, true, m)
 				}
@@ -348,20 +350,38 @@ var phraseStopwords = map[string]bool{
 	"spent": true, "hold": true, "held": true, "record": true, "recorded": true, "company": true, "annual": true,
 	"january": true, "february": true, "march": true, "april": true, "june": true, "july": true, "august": true,
 	"september": true, "october": true, "november": true, "december": true, "date": true, "today": true,
-	"count": true, "level": true,
+	"count": true, "level": true, "full": true,
 }
 
 // phraseWords are the words of a figure question that may name its figure:
 // its content words without periods and the words around a number.
 func (b *builder) phraseWords() []string {
-	var out []string
+	content := map[string]bool{}
 	for _, w := range QuestionWords(b.question, b.cat, b.rt.Issuers) {
 		if !phraseStopwords[w] && strings.Trim(w, "0123456789") != "" {
+			content[w] = true
+		}
+	}
+	// In the question's order, with the short acronyms content words leave
+	// out ("GMV", "ARR"): written in capitals, not a ticker or a period.
+	skip := issuerWordSet(b.cat, b.rt.Issuers)
+	var out []string
+	for _, w := range strings.FieldsFunc(b.question, func(r rune) bool { return !unicode.IsLetter(r) && r != '&' }) {
+		lw := strings.TrimSuffix(strings.ToLower(w), "s'")
+		switch {
+		case content[lw] && !slices.Contains(out, lw):
+			out = append(out, lw)
+		case len(w) >= 2 && len(w) <= 3 && allCaps(w) && !skip[lw] && !periodAcronyms[lw] && !slices.Contains(out, w):
 			out = append(out, w)
 		}
 	}
 	return out
 }
+
+// periodAcronyms are capitalised words that name a period or a form, not a
+// figure.
+var periodAcronyms = map[string]bool{"fy": true, "ye": true, "ytd": true, "ttm": true, "ltm": true, "yoy": true,
+	"qoq": true, "mrq": true, "us": true, "usd": true, "sec": true, "ceo": true, "cfo": true, "q": true, "h": true}
 
 // ResolvePhrase returns the key of the figure a filing reports whose
 // concept or printed row label holds every one of words (a word's first

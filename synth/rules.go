@@ -106,7 +106,11 @@ func newWriter(r Rules, in *Input) *writer {
 	}
 	w.calcsMet = make(map[string]bool, len(in.Calculations))
 	for id, c := range in.Calculations {
-		if c != nil {
+		if c == nil {
+			continue
+		}
+		i := slices.IndexFunc(w.reqs, func(r planner.Requirement) bool { return r.ID == id })
+		if i < 0 || planner.CalculationMeets(w.reqs[i], c.Result) {
 			w.calcsMet[id] = true
 		}
 	}
@@ -608,6 +612,19 @@ func (w *writer) requirement(r planner.Requirement) []string {
 	if !w.in.Met[r.ID] {
 		if w.isCausal(r) {
 			return []string{w.causalUnmet(r)}
+		}
+		if r.Completion.Sign != 0 && w.in.Calculations[r.ID] != nil {
+			if lines := w.calculation(r); len(lines) > 0 {
+				// A premise the figures contradict: what they show.
+				moved := "rose"
+				if w.in.Calculations[r.ID].Result.IsNegative() {
+					moved = "fell"
+				} else if w.in.Calculations[r.ID].Result.IsZero() {
+					moved = "did not change"
+				}
+				return append([]string{fmt.Sprintf("- The reported figures do not bear out the question: %s's %s %s over the period.",
+					w.company(r.Issuer), strings.TrimSuffix(r.Completion.Topic, " change"), moved)}, lines...)
+			}
 		}
 		if g, ok := w.gapOf[r.ID]; ok {
 			return []string{notFoundLine(g)}
@@ -1344,8 +1361,19 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 		// The more so when what the sentence explains is the part of the
 		// business the question names ("Services net sales increased ...
 		// due to"), not a whole whose growth the part explains.
-		if subject := w.subjectTerms(e.Ticker); len(subject) > 0 && planner.Explains(s, subject) {
-			score += 3
+		// A sentence that does not name the part but follows one that does
+		// ("Google Cloud operating income increased $4.4 billion. The
+		// increase in operating income was primarily driven by ...")
+		// explains it too.
+		// A sentence about another part ("North America operating income"
+		// for a question on AWS) explains the wrong thing.
+		if subject := w.subjectTerms(e.Ticker); len(subject) > 0 {
+			switch {
+			case planner.Explains(s, subject) || namesAny(sentenceBefore(e.Excerpt, s), subject):
+				score += 3
+			case !namesAny(s, subject) && namesAny(s, w.otherParts(e.Ticker, subject)):
+				score -= 3
+			}
 		}
 	}
 	return score
@@ -1371,10 +1399,82 @@ func (w *writer) subjectTerms(t string) []string {
 	if w.in.Catalog != nil {
 		for _, seg := range w.in.Catalog.SegmentsIn(w.in.Question, t) {
 			terms = append(terms, strings.ToLower(seg.Name))
+			if in := initials(seg.Name); in != "" {
+				terms = append(terms, in) // "aws" for Amazon Web Services
+			}
 		}
 	}
 	w.subjects[t] = terms
 	return terms
+}
+
+// otherParts returns the names of issuer t's parts other than those in
+// subject (and other than names holding one of them), lower case.
+func (w *writer) otherParts(t string, subject []string) []string {
+	if w.in.Catalog == nil {
+		return nil
+	}
+	var out []string
+	for _, n := range w.in.Catalog.PartNames(t) {
+		l := strings.ToLower(n)
+		if len(l) < 4 || slices.ContainsFunc(subject, func(s string) bool { return strings.Contains(l, s) || strings.Contains(s, l) }) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// initials returns the lower-case initials of a name of three words or
+// more ("aws"); "" for a shorter name.
+func initials(name string) string {
+	ws := strings.Fields(name)
+	if len(ws) < 3 {
+		return ""
+	}
+	var b strings.Builder
+	for _, w := range ws {
+		r, _ := utf8.DecodeRuneInString(w)
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// sentenceBefore returns the sentence of excerpt just before s, or "".
+func sentenceBefore(excerpt, s string) string {
+	sens := planner.Sentences(excerpt)
+	for i := 1; i < len(sens); i++ {
+		if sens[i] == s {
+			return sens[i-1]
+		}
+	}
+	return ""
+}
+
+// namesAny reports whether s names one of the terms as words of its own,
+// in any case ("aws" in "AWS operating income", not in "laws").
+func namesAny(s string, terms []string) bool {
+	lower := strings.ToLower(s)
+	for _, t := range terms {
+		t = strings.ToLower(t)
+		if t == "" {
+			continue
+		}
+		for from := 0; from < len(lower); {
+			i := strings.Index(lower[from:], t)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + 1
+			before, _ := utf8.DecodeLastRuneInString(lower[:i])
+			after, _ := utf8.DecodeRuneInString(lower[i+len(t):])
+			if (i == 0 || !unicode.IsLetter(before)) && (i+len(t) == len(lower) || !unicode.IsLetter(after)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func countTerms(s string, groups [][]string) int {
@@ -1535,9 +1635,16 @@ func thousands(s string) string {
 	return b.String()
 }
 
+// upperFirst capitalises the first letter of s, unless its first word is
+// written with a capital inside it ("iPhone", "eCommerce"): a name keeps
+// its own spelling.
 func upperFirst(s string) string {
 	r, size := utf8.DecodeRuneInString(s)
 	if size == 0 {
+		return s
+	}
+	word, _, _ := strings.Cut(s, " ")
+	if strings.ContainsFunc(word[size:], unicode.IsUpper) {
 		return s
 	}
 	return string(unicode.ToUpper(r)) + s[size:]

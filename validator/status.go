@@ -112,7 +112,14 @@ func DescribeCondition(c planner.Condition) string {
 		}
 		return s
 	case planner.CondCalculation:
-		return "a calculation from the supported facts of " + orNone(c.Of)
+		s := "a calculation from the supported facts of " + orNone(c.Of)
+		switch {
+		case c.Sign > 0:
+			s += " showing a rise, as the question says"
+		case c.Sign < 0:
+			s += " showing a fall, as the question says"
+		}
+		return s
 	case planner.CondComparable:
 		return "every issuer's requirement among " + orNone(c.Of) + " supported, with its period stated"
 	default:

@@ -1,0 +1,459 @@
+package planner
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ledgerline/research/tools"
+)
+
+// A question often asks for a part of a catalogue figure in its own words:
+// "membership fee revenue", "eCommerce sales", "cloud services and license
+// support revenues", "revenue from cloud services", "employee turnover".
+// The company-wide figure is then a neighbour, not the answer. Where the
+// issuer's filing names the part as a segment or a product (SegmentsIn),
+// the part's figure is looked up under its member; otherwise the part is a
+// figure of its own, read from a row or a sentence of the filing that
+// names it, or reported as a gap.
+
+// wholeWords restate a figure as a whole rather than narrow it: "total
+// revenue", "net sales", "consolidated revenue".
+var wholeWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`total net gross consolidated overall reported gaap non-gaap adjusted company
+	company-wide companywide group-wide entire whole aggregate combined annual quarterly yearly full full-year
+	fiscal its their his her our the a an of for in on at by to from and or vs versus as so up down out off into
+	onto upon than then via per each both either neither all any some no not yes is are was were be been has have
+	had do does did will would can could should may might must shall this that these those such me my we us you
+	your he she it they them i get got go take took see saw say said number amount figure value`) {
+		wholeWords[w] = true
+	}
+}
+
+// qualifiedFigure is a part of a catalogue figure a question names.
+type qualifiedFigure struct {
+	Metric string   // the catalogue metric it narrows
+	Words  []string // the part's words in the question's order, the metric's name among them
+	Part   []string // the words that narrow it
+	Name   string   // the metric's name as the question writes it
+}
+
+// What is the figure as a reader writes it: "membership fee revenue".
+func (q qualifiedFigure) What() string { return strings.Join(q.Words, " ") }
+
+// qualifierToken is one word of a question for the qualifier scan.
+type qualifierToken struct {
+	text  string // as written, hyphens kept, without a possessive
+	lower string // text in lower case
+	stop  bool   // a word that cannot narrow a figure
+	after bool   // punctuation stands between it and the word before ("Target: total revenue")
+}
+
+// qualifierTokens splits a question into words, marking those that cannot
+// narrow a figure: the issuers' names, stop words, periods and words with
+// digits ("FY2024", "Q3"), verbs in -ed and adverbs in -ly, and the words
+// that restate a whole. others are issuers named that the corpus does not
+// hold, whose names narrow nothing either.
+func qualifierTokens(question string, cat *Catalog, issuers, others []string) []qualifierToken {
+	skip := issuerWordSet(cat, issuers)
+	for _, n := range others {
+		// "TGT (TARGET CORP)" or a name as written.
+		for _, w := range strings.FieldsFunc(strings.ToLower(n), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			skip[w] = true
+		}
+	}
+	var out []qualifierToken
+	question = strings.ReplaceAll(question, "’", "'")
+	inWord := func(r rune) bool {
+		return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '&' || r == '\''
+	}
+	punct := false
+	for i := 0; i < len(question); {
+		r, size := utf8.DecodeRuneInString(question[i:])
+		if !inWord(r) {
+			punct = punct || !unicode.IsSpace(r)
+			i += size
+			continue
+		}
+		j := i
+		for j < len(question) {
+			r, size := utf8.DecodeRuneInString(question[j:])
+			if !inWord(r) {
+				break
+			}
+			j += size
+		}
+		w := question[i:j]
+		i = j
+		after := punct
+		punct = false
+		text := strings.Trim(w, "-'")
+		w = strings.ToLower(text)
+		possessive := strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "s'")
+		if possessive {
+			text = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(text, "'s"), "'S"), "'")
+		}
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
+		stop := possessive || len(w) < 2 || skip[w] || questionStopwords[w] || phraseStopwords[w] || wholeWords[w] ||
+			strings.ContainsAny(w, "0123456789&'") || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ly") ||
+			askingWords[w]
+		if w == "&" {
+			w, text, stop = "and", "and", true
+		}
+		out = append(out, qualifierToken{text: text, lower: w, stop: stop, after: after})
+	}
+	return out
+}
+
+// issuerWordSet is every word naming one of the issuers: tickers, company
+// names and the names the catalogue knows them by.
+func issuerWordSet(cat *Catalog, issuers []string) map[string]bool {
+	skip := map[string]bool{}
+	for _, t := range issuers {
+		skip[strings.ToLower(t)] = true
+		for _, w := range strings.Fields(strings.ToLower(shortName(cat.Company(t)) + " " + cat.Company(t))) {
+			skip[strings.Trim(w, ",.")] = true
+		}
+		for _, a := range cat.issuerNames(t) {
+			for _, w := range strings.Fields(strings.ToLower(a)) {
+				skip[w] = true
+			}
+		}
+	}
+	return skip
+}
+
+// qualifiedFigures returns the parts of the catalogue metrics a question
+// names with words of its own around a metric's name: before it ("membership
+// fee revenue", "server products and cloud services revenue", with "and"
+// between words that narrow) or after it with "from" ("revenue from cloud
+// services"). names maps a metric to the names it is written with (its
+// aliases and the triggers of its aspect). A metric named only as a whole
+// is left out.
+func qualifiedFigures(question string, cat *Catalog, issuers, others []string, names map[string][]string) []qualifiedFigure {
+	toks := qualifierTokens(question, cat, issuers, others)
+	type name struct {
+		metric string
+		words  []string
+	}
+	var all []name
+	for metric, ns := range names {
+		for _, n := range ns {
+			if ws := strings.Fields(strings.ToLower(n)); len(ws) > 0 {
+				all = append(all, name{metric, ws})
+			}
+		}
+	}
+	// The longest name first, so that "cost of revenue" is read as itself
+	// and not as a revenue narrowed by "cost of".
+	slices.SortStableFunc(all, func(a, b name) int {
+		if len(a.words) != len(b.words) {
+			return len(b.words) - len(a.words)
+		}
+		return strings.Compare(a.metric+strings.Join(a.words, " "), b.metric+strings.Join(b.words, " "))
+	})
+	taken := make([]bool, len(toks))
+	var out []qualifiedFigure
+	for _, n := range all {
+		for i := 0; i+len(n.words) <= len(toks); i++ {
+			if slices.Contains(taken[i:i+len(n.words)], true) || !tokensAre(toks[i:i+len(n.words)], n.words) {
+				continue
+			}
+			for k := i; k < i+len(n.words); k++ {
+				taken[k] = true
+			}
+			part := qualifiersBefore(toks, i)
+			after := qualifiersAfter(toks, i+len(n.words))
+			if len(part) == 0 && len(after) == 0 {
+				continue
+			}
+			var written []string
+			for _, t := range toks[i : i+len(n.words)] {
+				written = append(written, t.lower)
+			}
+			q := qualifiedFigure{Metric: n.metric, Name: strings.Join(written, " ")}
+			if len(part) > 0 {
+				q.Part = part
+				q.Words = append(slices.Clone(part), written...)
+			} else {
+				q.Part = after
+				q.Words = append(slices.Clone(written), append([]string{"from"}, after...)...)
+			}
+			if !slices.ContainsFunc(out, func(o qualifiedFigure) bool { return o.Metric == q.Metric }) {
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
+
+func tokensAre(toks []qualifierToken, words []string) bool {
+	for i, w := range words {
+		if l := toks[i].lower; l != w && l != strings.TrimSuffix(w, "s") && l+"s" != w {
+			return false
+		}
+	}
+	return true
+}
+
+// qualifiersBefore returns the narrowing words right before toks[at]: the
+// run of words that can narrow, "and" allowed between two of them.
+func qualifiersBefore(toks []qualifierToken, at int) []string {
+	start := at
+	for k := at - 1; k >= 0; k-- {
+		if toks[k+1].after {
+			break // punctuation ends the phrase
+		}
+		switch {
+		case !toks[k].stop:
+			start = k
+			continue
+		case toks[k].lower == "and" && k > 0 && !toks[k-1].stop && start == k+1:
+			continue
+		}
+		break
+	}
+	var out []string
+	for _, t := range toks[start:at] {
+		out = append(out, t.text)
+	}
+	return out
+}
+
+// qualifiersAfter returns the narrowing words after "from" at toks[at]
+// ("revenue from cloud services"); nil when the name is not followed so.
+func qualifiersAfter(toks []qualifierToken, at int) []string {
+	if at >= len(toks) || toks[at].lower != "from" {
+		return nil
+	}
+	var out []string
+	for k := at + 1; k < len(toks); k++ {
+		if toks[k].after {
+			break
+		}
+		if toks[k].stop {
+			if toks[k].lower == "and" && k+1 < len(toks) && !toks[k+1].stop && len(out) > 0 {
+				out = append(out, "and")
+				continue
+			}
+			if len(out) == 0 && (toks[k].lower == "the" || toks[k].lower == "its" || toks[k].lower == "their") {
+				continue
+			}
+			break
+		}
+		out = append(out, toks[k].text)
+	}
+	return out
+}
+
+// metricNames is, for each metric the catalogue knows, the names a
+// question writes it with: its aliases and the triggers of the aspects
+// that plan it.
+func metricNames(metrics []string) map[string][]string {
+	out := map[string][]string{}
+	for _, metric := range metrics {
+		mt, ok := tools.MetricByName(metric)
+		if !ok {
+			continue
+		}
+		out[metric] = append(out[metric], mt.Aliases...)
+		out[metric] = append(out[metric], tools.MetricPhrases(mt)...)
+		for _, a := range Lexicon {
+			if slices.Contains(a.Metrics, metric) && len(a.Metrics) > 0 && a.Metrics[0] == metric {
+				out[metric] = append(out[metric], a.Triggers...)
+			}
+		}
+	}
+	return out
+}
+
+// qualifiedFor returns the part of metric the question names for issuer
+// t, or false when it names the metric as a whole or names a part the
+// catalogue knows as a segment of t (planned under its member).
+func (b *builder) qualifiedFor(t, metric string) (qualifiedFigure, bool) {
+	if !b.rt.AsksFigure && len(b.rt.Figures) == 0 {
+		return qualifiedFigure{}, false
+	}
+	if len(b.cat.SegmentsIn(b.question, t)) > 0 {
+		return qualifiedFigure{}, false
+	}
+	for _, q := range qualifiedFigures(b.question, b.cat, b.rt.Issuers, b.rt.NotCovered, metricNames([]string{metric})) {
+		if q.Metric == metric {
+			return q, true
+		}
+	}
+	return qualifiedFigure{}, false
+}
+
+// planQualifiedFigure plans the part of a figure the question names, for
+// an issuer and period: the fact whose concept or row label holds all its
+// words, or else a sentence of the filing that holds them with a figure;
+// either way a required figure requirement, so a filing that states no
+// such figure leaves a gap naming it, never the company-wide figure. It
+// returns the requirement's id ("" when the period has no filing).
+func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigure, m reqMeta) string {
+	if !p.found {
+		return ""
+	}
+	what := q.What()
+	period := tools.PeriodLabel(p.fy)
+	id := t + "-" + period + "-figure-" + slug(what)
+	var content []string
+	for _, w := range q.Words {
+		if !strings.EqualFold(w, "and") && !strings.EqualFold(w, "from") {
+			content = append(content, w)
+		}
+	}
+	if b.cat.KnowsFigures(p.doc.ID) {
+		if key, ok := b.cat.ResolvePhrase(p.doc.ID, content, ""); ok {
+			b.addReq(Requirement{
+				ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
+				Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+				Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: []string{key}},
+			}, m)
+			b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}, []string{id})
+			return id
+		}
+	}
+	var groups [][]string
+	for _, w := range q.Part {
+		if strings.EqualFold(w, "and") {
+			continue
+		}
+		g := []string{w}
+		if strings.Contains(w, "-") {
+			g = append(g, strings.ReplaceAll(w, "-", ""))
+		}
+		groups = append(groups, g)
+	}
+	// The metric in the question's word for it ("sales", "revenues" for
+	// "revenue" too), not its other names: "employee ... sales" is not
+	// "employee turnover".
+	name := q.Name
+	if !strings.Contains(name, " ") && len(name) > 4 {
+		name = strings.TrimSuffix(name, "s")
+	}
+	groups = append(groups, []string{name}, []string{FigureTerm})
+	b.addReq(Requirement{
+		ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
+		Need: fmt.Sprintf("%s's %s for %s, stated in its %s %s (it is a part of %s; no figure the filing tags or tabulates is labelled so)",
+			b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form, q.Name),
+		Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: groups},
+	}, m)
+	b.addNode(tools.SearchFilings, b.searchArgs(t, p, strings.Join(content, " "), "", 8), []string{id})
+	return id
+}
+
+// A question may assert how a figure moved ("why did Netflix's revenue
+// decline in 2024?", "Intel's revenue fell in 2020, right?"). The
+// assertion is a premise the filings must bear out: the plan computes the
+// change from the figure of the year and of the year before, and the
+// requirement is met only when the change has the sign the question gives.
+// A premise the figures contradict leaves the run short of supported, and
+// the answer shows the change as it was.
+
+var (
+	fallWords = regexp.MustCompile(`(?i)\b(declin(e|ed|es|ing)|drop(ped|s|ping)?|fell|fall(en|s|ing)?|decreas(e|ed|es|ing)|shr(ank|ink|inks|inking|unk)|slump(ed|s)?|went down|gone down|go down)\b`)
+	riseWords = regexp.MustCompile(`(?i)\b(r(ise|ose|isen|ises|ising)|gr(ew|ow|own|ows|owing)|increas(e|ed|es|ing)|jump(ed|s)?|surg(e|ed|es|ing)|climb(ed|s)?|soar(ed|s)?|went up|gone up|go up)\b`)
+	// conditional words make a change a supposition, not a premise.
+	supposing = regexp.MustCompile(`(?i)\b(if|would|will|could|might|expect\w*|forecast\w*|guid\w*|outlook)\b`)
+)
+
+// assertedSign returns the direction a question asserts for its figure: 1
+// a rise, -1 a fall, 0 none or both.
+func assertedSign(question string) int {
+	if supposing.MatchString(question) {
+		return 0
+	}
+	fall, rise := fallWords.MatchString(question), riseWords.MatchString(question)
+	switch {
+	case fall && !rise:
+		return -1
+	case rise && !fall:
+		return 1
+	}
+	return 0
+}
+
+// planPremises plans the premise check of a one-issuer question that names
+// one reported figure and asserts its change over an annual report's year.
+func (b *builder) planPremises() {
+	sign := assertedSign(b.question)
+	if sign == 0 || len(b.rt.Issuers) != 1 || b.rt.Outlook {
+		return
+	}
+	var metrics []string
+	for _, f := range b.rt.Figures {
+		if f.Metric != "" && f.Derived == "" {
+			metrics = appendNew(metrics, f.Metric)
+		}
+	}
+	if len(metrics) == 0 {
+		// "Why did revenue decline": the figure of the aspect asked.
+		for _, n := range b.rt.Aspects {
+			if a, ok := AspectByName(n); ok && len(a.Metrics) > 0 {
+				metrics = appendNew(metrics, a.Metrics[0])
+			}
+		}
+	}
+	if len(metrics) != 1 {
+		return
+	}
+	metric := metrics[0]
+	mt, ok := tools.MetricByName(metric)
+	if !ok {
+		return
+	}
+	t := b.rt.Issuers[0]
+	if _, qualified := b.qualifiedFor(t, metric); qualified {
+		return
+	}
+	aspect := "figures"
+	for _, n := range b.rt.Aspects {
+		if a, ok := AspectByName(n); ok && slices.Contains(a.Metrics, metric) {
+			aspect = n
+			break
+		}
+	}
+	segs := b.cat.SegmentsIn(b.question, t)
+	for _, p := range b.periodsOf(t) {
+		if !p.found || p.doc.Form != "10-K" || !b.cat.KnowsFigures(p.doc.ID) {
+			continue
+		}
+		label, priorLabel := tools.PeriodLabel(p.fy), tools.PeriodLabel(p.fy-1)
+		m := reqMeta{aspect: 0, issuer: 0}
+		now, ok := b.lookupFigure(t, p, aspect, metric, label, segs, true, m)
+		if !ok {
+			continue
+		}
+		prior, ok := b.lookupFigure(t, p, aspect, metric, priorLabel, segs, true, m)
+		if !ok {
+			continue
+		}
+		what := mt.Label
+		for _, s := range segs {
+			what = s.Name + " " + what
+		}
+		moved := "rose"
+		if sign < 0 {
+			moved = "fell"
+		}
+		id := t + "-" + label + "-premise-" + metric
+		b.addReq(Requirement{
+			ID: id, Issuer: t, Period: label, Aspect: aspect, Kind: KindCalculation, Required: true,
+			Need: fmt.Sprintf("whether %s's %s %s from %s to %s, as the question says, computed as the change in its reported figures",
+				b.cat.ShortName(t), what, moved, priorLabel, label),
+			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what + " change", Of: []string{now.req, prior.req}, Sign: sign},
+		}, m)
+		facts := map[string]tools.FactRef{
+			metric:            {Ticker: t, Concept: now.key, Period: label},
+			metric + "_prior": {Ticker: t, Concept: prior.key, Period: priorLabel},
+		}
+		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: metric + " - " + metric + "_prior", Facts: facts}, []string{id}, now.node, prior.node)
+	}
+}

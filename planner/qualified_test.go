@@ -1,0 +1,157 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/shopspring/decimal"
+)
+
+// TestQualifiedFigures: the words a question writes around a catalogue
+// figure's name to ask for a part of it are read as the part; a figure
+// named as a whole, a period or an issuer's name next to it is not a part.
+func TestQualifiedFigures(t *testing.T) {
+	t.Parallel()
+	cat := NewCatalog(nil)
+	tests := []struct {
+		question string
+		metric   string // "" when nothing is narrowed
+		words    []string
+	}{
+		{"What was Costco's membership fee revenue in fiscal 2022?", "revenue", []string{"membership", "fee", "revenue"}},
+		{"What were Walmart's eCommerce sales in fiscal 2022?", "revenue", []string{"eCommerce", "sales"}},
+		{"Did Walmart's e-commerce sales grow in fiscal 2022 and why?", "revenue", []string{"e-commerce", "sales"}},
+		{"What was Microsoft's server products and cloud services revenue in FY2022?", "revenue", []string{"server", "products", "and", "cloud", "services", "revenue"}},
+		{"How much revenue from cloud services did Oracle report in fiscal 2023?", "revenue", []string{"revenue", "from", "cloud", "services"}},
+		{"What were Apple's total net sales in fiscal 2024?", "", nil},
+		{"What was Alphabet's total revenue in 2024?", "", nil},
+		{"META FY2024 revenue", "", nil},
+		{"What was Costco's cost of sales in fiscal 2022?", "", nil},
+		{"How much revenue did Netflix generate in 2024?", "", nil},
+		{"What was NVIDIA's reported revenue for fiscal 2023?", "", nil},
+		{"What did Alphabet report as net income for 2023?", "", nil},
+		{"Please give me revenue as reported for FY2024", "", nil},
+		{"Walmart consolidated net sales FY22", "", nil},
+		{"Walmart vs Target: total revenue for fiscal 2022.", "", nil},
+		{"Target revenue compared with Walmart's in 2022", "", nil},
+		{"Costco: revenue, fiscal 2022", "", nil},
+	}
+	for _, tt := range tests {
+		got := qualifiedFigures(tt.question, cat, nil, []string{"TGT (TARGET CORP)"}, metricNames([]string{"revenue", "cost_of_revenue", "net_income"}))
+		i := slices.IndexFunc(got, func(q qualifiedFigure) bool { return q.Metric == "revenue" || q.Metric == "net_income" })
+		switch {
+		case tt.metric == "" && i >= 0:
+			t.Errorf("%q: read a part %q; want the figure as a whole", tt.question, got[i].What())
+		case tt.metric != "" && i < 0:
+			t.Errorf("%q: no part read; want %q", tt.question, tt.words)
+		case tt.metric != "" && !slices.Equal(got[i].Words, tt.words):
+			t.Errorf("%q: part %q, want %q", tt.question, got[i].Words, tt.words)
+		}
+	}
+}
+
+// TestPlanQualifiedFigure: a part of a figure the filing does not name as
+// a segment is planned as that part (a row or a sentence that names it),
+// never as the company-wide figure; a part it names as a segment is looked
+// up under its member.
+func TestPlanQualifiedFigure(t *testing.T) {
+	t.Parallel()
+	g := planOf(t, "What was Text Filer's membership fee revenue in fiscal 2022?", "TXTF")
+	for _, r := range g.Requirements {
+		if r.Completion.Kind == CondFact && slices.ContainsFunc(r.Completion.Concepts, func(c string) bool { return c == "revenue" || strings.Contains(c, "Revenue") }) {
+			t.Errorf("requirement %s looks up the company-wide revenue for a part of it", r.ID)
+		}
+	}
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "membership-fee-revenue") })
+	if i < 0 {
+		t.Fatalf("requirements %v: none for the membership fee revenue asked", reqIDs(g))
+	}
+	r := g.Requirements[i]
+	if !r.Required || r.Completion.Kind != CondPassage || !slices.ContainsFunc(r.Completion.AllOf, func(grp []string) bool { return slices.Contains(grp, "membership") }) ||
+		!slices.ContainsFunc(r.Completion.AllOf, func(grp []string) bool { return slices.Contains(grp, FigureTerm) }) {
+		t.Errorf("requirement %+v: want a required passage naming the part with a figure", r)
+	}
+
+	g = planOf(t, "What were XMPL's Example Web Services net sales in 2024?", "XMPL")
+	if keys := lookups(t, g); !slices.ContainsFunc(keys, func(k string) bool { return strings.Contains(k, "ExampleWebServicesSegmentMember") }) {
+		t.Errorf("lookups %q: want the segment's member", keys)
+	}
+}
+
+func reqIDs(g *Graph) []string {
+	var ids []string
+	for _, r := range g.Requirements {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
+
+// TestAssertedSign: the change a question asserts, and none where it
+// supposes or asks about the future.
+func TestAssertedSign(t *testing.T) {
+	t.Parallel()
+	tests := map[string]int{
+		"Why did Netflix's revenue decline in 2024?":                        -1,
+		"Intel's revenue fell in 2020 because of COVID, right?":             -1,
+		"What drove the increase in Apple's services revenue?":              1,
+		"Amazon's operating income jumped in 2024; what drove it?":          1,
+		"What was Apple's revenue in 2024?":                                 0,
+		"Will Apple's revenue decline next year?":                           0,
+		"If revenue fell, what would happen to margins?":                    0,
+		"Revenue rose but operating income fell: why?":                      0,
+		"Does management expect gross margin to decline?":                   0,
+		"How much did Costco's membership fee revenue grow in fiscal 2022?": 1,
+	}
+	for q, want := range tests {
+		if got := assertedSign(q); got != want {
+			t.Errorf("assertedSign(%q) = %d, want %d", q, got, want)
+		}
+	}
+}
+
+// TestPlanPremise: a one-issuer question asserting a figure's change plans
+// the change from the year's and the prior year's figures, required and
+// signed as asserted, even in a causal question whose other requirements
+// are context.
+func TestPlanPremise(t *testing.T) {
+	t.Parallel()
+	for q, sign := range map[string]int{
+		"Why did XMPL's operating income decline in 2024?":                -1,
+		"XMPL's operating income fell in 2024 because of tariffs, right?": -1,
+		"Why did XMPL's operating income increase in 2024?":               1,
+	} {
+		g := planOf(t, q, "XMPL")
+		i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return r.Completion.Sign != 0 })
+		if i < 0 {
+			t.Errorf("%q: requirements %v: no premise planned", q, reqIDs(g))
+			continue
+		}
+		r := g.Requirements[i]
+		if r.Completion.Sign != sign || !r.Required || r.Completion.Kind != CondCalculation || len(r.Completion.Of) != 2 {
+			t.Errorf("%q: premise %+v: want a required calculation of sign %d over two figures", q, r, sign)
+		}
+	}
+	g := planOf(t, "What was XMPL's operating income in 2024?", "XMPL")
+	if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Completion.Sign != 0 }) {
+		t.Errorf("a question asserting no change planned a premise: %v", reqIDs(g))
+	}
+}
+
+// TestCalculationMeets: a signed condition holds only for a result of its
+// sign; an unsigned one for any.
+func TestCalculationMeets(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		sign   int
+		result string
+		want   bool
+	}{
+		{0, "-5", true}, {0, "5", true}, {1, "5", true}, {1, "-5", false}, {1, "0", false}, {-1, "-5", true}, {-1, "5", false},
+	} {
+		r := Requirement{Completion: Condition{Kind: CondCalculation, Sign: tt.sign}}
+		if got := CalculationMeets(r, decimal.RequireFromString(tt.result)); got != tt.want {
+			t.Errorf("sign %d, result %s: %v, want %v", tt.sign, tt.result, got, tt.want)
+		}
+	}
+}
