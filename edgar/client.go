@@ -226,6 +226,9 @@ type GetOpts struct {
 	// Immutable marks a resource that never changes once published (an
 	// archived filing document): a cached copy is used without asking.
 	Immutable bool
+	// Observe, when set, is called once the request is done, with what
+	// it did: how a fetch keeps its audit trail.
+	Observe func(Access)
 }
 
 // Result is a response as cached.
@@ -275,25 +278,37 @@ func (c *Client) Get(ctx context.Context, rawURL string, opts *GetOpts) (*Result
 	if opts == nil {
 		opts = &GetOpts{}
 	}
+	if opts.Observe == nil {
+		res, _, err := c.get(ctx, rawURL, opts)
+		return res, err
+	}
+	start := time.Now()
+	res, attempts, err := c.get(ctx, rawURL, opts)
+	opts.Observe(newAccess(rawURL, start, res, attempts, err))
+	return res, err
+}
+
+// get is Get; it also returns the number of requests sent.
+func (c *Client) get(ctx context.Context, rawURL string, opts *GetOpts) (_ *Result, attempt int, _ error) {
 	cached, ok := c.cache.Lookup(rawURL)
 	if c.cfg.Offline {
 		if !ok {
-			return nil, fmt.Errorf("%w: %s", ErrNotCached, rawURL)
+			return nil, 0, fmt.Errorf("%w: %s", ErrNotCached, rawURL)
 		}
 		c.stats.cacheHits.Add(1)
-		return &Result{CacheEntry: cached, FromCache: true}, nil
+		return &Result{CacheEntry: cached, FromCache: true}, 0, nil
 	}
 	if ok && opts.Immutable {
 		c.stats.cacheHits.Add(1)
-		return &Result{CacheEntry: cached, FromCache: true}, nil
+		return &Result{CacheEntry: cached, FromCache: true}, 0, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.RetryDeadline)
 	defer cancel()
 	deadline, _ := ctx.Deadline()
-	for attempt := 1; ; attempt++ {
+	for attempt = 1; ; attempt++ {
 		res, retryAfter, err := c.try(ctx, rawURL, cached)
 		if err == nil {
-			return res, nil
+			return res, attempt, nil
 		}
 		var se *StatusError
 		if errors.As(err, &se) {
@@ -301,19 +316,19 @@ func (c *Client) Get(ctx context.Context, rawURL string, opts *GetOpts) (*Result
 		}
 		if !retryable(err) || ctx.Err() != nil {
 			if ctx.Err() != nil && attempt > 1 {
-				return nil, fmt.Errorf("GET %s: gave up after %d attempts within %s: %w", rawURL, attempt, c.cfg.RetryDeadline, err)
+				return nil, attempt, fmt.Errorf("GET %s: gave up after %d attempts within %s: %w", rawURL, attempt, c.cfg.RetryDeadline, err)
 			}
-			return nil, err
+			return nil, attempt, err
 		}
 		if attempt >= c.cfg.MaxAttempts {
-			return nil, fmt.Errorf("GET %s: gave up after %d attempts: %w", rawURL, attempt, err)
+			return nil, attempt, fmt.Errorf("GET %s: gave up after %d attempts: %w", rawURL, attempt, err)
 		}
 		wait := c.backoff(attempt)
 		if retryAfter > wait {
 			wait = retryAfter
 		}
 		if time.Now().Add(wait).After(deadline) {
-			return nil, fmt.Errorf("GET %s: gave up after %d attempts: the next (in %s) would pass the %s deadline: %w",
+			return nil, attempt, fmt.Errorf("GET %s: gave up after %d attempts: the next (in %s) would pass the %s deadline: %w",
 				rawURL, attempt, wait.Round(time.Millisecond), c.cfg.RetryDeadline, err)
 		}
 		c.log.Info("edgar: retrying", "url", rawURL, "attempt", attempt, "wait", wait, "err", err)
@@ -322,7 +337,7 @@ func (c *Client) Get(ctx context.Context, rawURL string, opts *GetOpts) (*Result
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, fmt.Errorf("GET %s: %w (last error: %v)", rawURL, ctx.Err(), err)
+			return nil, attempt, fmt.Errorf("GET %s: %w (last error: %v)", rawURL, ctx.Err(), err)
 		case <-t.C:
 		}
 	}

@@ -22,4 +22,11 @@
 //	              /Archives/edgar/data/{cik}/{accession without dashes}/{document}
 //	data.sec.gov  /submissions/CIK##########.json (and its older pages)
 //	              /api/xbrl/companyfacts/CIK##########.json
+//
+// Company facts are stored per filing as a document of their own (see
+// FactsDocument), so a fact read from them is cited, like any other, to a
+// span of a stored document, here the line that names its value and the
+// filing that reported it. A fetch reports every request it made and how
+// it was answered (Report.Accesses); NewLogRecord and AppendLog keep that
+// as the fetch log a user can audit.
 package edgar

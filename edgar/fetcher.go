@@ -33,13 +33,21 @@ type FilingFinder interface {
 	FindFiling(ctx context.Context, ticker, form string, periodEnd time.Time) (*corpus.Document, error)
 }
 
+// Store is what a fetcher needs of the corpus store: to find the filings
+// it holds, and to add the documents of company facts. Every corpus.Store
+// is one.
+type Store interface {
+	FilingFinder
+	AddDocument(ctx context.Context, doc *corpus.Document, chunks []corpus.Chunk, facts []corpus.Fact) (bool, error)
+}
+
 // Fetcher lists an issuer's filings on EDGAR, downloads the ones asked for
 // and ingests them. Filings already stored are neither downloaded nor
 // ingested again, and downloads are cached, so a fetch run again, or
 // restarted after it was killed, does only what is left.
 type Fetcher struct {
 	client   *Client
-	store    FilingFinder
+	store    Store
 	ingester Ingester
 	issuers  *configs.IssuerList
 }
@@ -53,7 +61,7 @@ type FetcherConfig struct {
 
 // NewFetcher returns a fetcher that downloads through client, skips
 // filings store already holds and ingests with ingester.
-func NewFetcher(client *Client, store FilingFinder, ingester Ingester, cfg *FetcherConfig) (*Fetcher, error) {
+func NewFetcher(client *Client, store Store, ingester Ingester, cfg *FetcherConfig) (*Fetcher, error) {
 	if client == nil || store == nil || ingester == nil {
 		return nil, errors.New("edgar: a fetcher needs a client, a store and an ingester")
 	}
@@ -83,7 +91,10 @@ type FetchOpts struct {
 	// Latest keeps, of each form, only the most recent filings of an
 	// issuer within the years asked for; 0 means all of them.
 	Latest int
-	Facts  bool // also read each issuer's company facts
+	// Facts also reads each issuer's company facts and stores the values
+	// of every filing of the forms and years asked for (Latest aside) whose
+	// own document the store lacks; see FactsDocument.
+	Facts bool
 	// Concurrency is the number of downloads and ingests in flight; 0
 	// means 4. However many, the client's rate limit holds across them.
 	Concurrency int
@@ -153,24 +164,48 @@ type IssuerResult struct {
 	Err      error
 }
 
+// FactsOutcome says what a fetch did with the company facts of one filing.
+type FactsOutcome string
+
+// Outcomes of storing one filing's company facts.
+const (
+	FactsAdded  FactsOutcome = "added"  // stored now as a company facts document
+	FactsStored FactsOutcome = "stored" // its company facts document was already stored
+	FactsOwn    FactsOutcome = "own"    // the filing's own document is stored: the facts of its text serve, and win
+)
+
+// FactsResult is what happened to the company facts of one filing.
+type FactsResult struct {
+	Ticker     string
+	Filing     Filing
+	Outcome    FactsOutcome
+	Values     int    // values the company facts list for the filing
+	DocumentID string // the company facts document, or the filing's own
+}
+
 // Report sums up a fetch.
 type Report struct {
-	Issuers    []IssuerResult
-	Filings    []FilingResult
-	Selected   int
-	Stored     int // already stored before the fetch
-	Downloaded int // documents downloaded now
-	Cached     int // documents read from the cache
-	Added      int
-	Unchanged  int
-	Duplicates int
-	Failed     int // filings that failed (issuers that failed are in Issuers)
-	Bytes      int64
-	Facts      int
-	Client     Stats         // requests, 304s, bytes and waits of the fetch
-	Download   time.Duration // listing and downloading, wall clock
-	Ingest     time.Duration // reading, parsing, embedding and storing, wall clock
-	Elapsed    time.Duration
+	Issuers     []IssuerResult
+	Filings     []FilingResult
+	Selected    int
+	Stored      int // already stored before the fetch
+	Downloaded  int // documents downloaded now
+	Cached      int // documents read from the cache
+	Added       int
+	Unchanged   int
+	Duplicates  int
+	Failed      int // filings that failed (issuers that failed are in Issuers)
+	Bytes       int64
+	Facts       int           // company facts read
+	FactFilings []FactsResult // with FetchOpts.Facts: per filing the company facts list
+	FactsAdded  int           // filings whose company facts were stored now
+	// Accesses are the requests the fetch made, in the order they ended:
+	// its audit trail (see LogRecord).
+	Accesses []Access
+	Client   Stats         // requests, 304s, bytes and waits of the fetch
+	Download time.Duration // listing and downloading, wall clock
+	Ingest   time.Duration // reading, parsing, embedding and storing, wall clock
+	Elapsed  time.Duration
 }
 
 // Err joins the errors of the issuers and filings that failed, or returns nil.
@@ -213,6 +248,12 @@ func (f *Fetcher) Fetch(ctx context.Context, opts *FetchOpts) (*Report, error) {
 	before := f.client.Stats()
 	p := &printer{w: opts.Progress}
 	report := &Report{}
+	var accessMu sync.Mutex
+	obs := func(a Access) {
+		accessMu.Lock()
+		defer accessMu.Unlock()
+		report.Accesses = append(report.Accesses, a)
+	}
 
 	// Issuers, then their filings: listing is a few requests per issuer.
 	for _, t := range opts.Tickers {
@@ -232,6 +273,7 @@ func (f *Fetcher) Fetch(ctx context.Context, opts *FetchOpts) (*Report, error) {
 	// The issuers are listed concurrently (the limiter paces them), and
 	// reported in the order asked.
 	listed := make([][]Filing, len(report.Issuers))
+	inRange := make([][]Filing, len(report.Issuers))
 	lg, lctx := errgroup.WithContext(ctx)
 	lg.SetLimit(conc)
 	for i := range report.Issuers {
@@ -240,7 +282,7 @@ func (f *Fetcher) Fetch(ctx context.Context, opts *FetchOpts) (*Report, error) {
 			continue
 		}
 		lg.Go(func() error {
-			filings, err := f.listFilings(lctx, is, forms, opts.Since, opts.Until)
+			filings, err := f.listFilings(lctx, is, forms, opts.Since, opts.Until, obs)
 			if err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
@@ -248,7 +290,7 @@ func (f *Fetcher) Fetch(ctx context.Context, opts *FetchOpts) (*Report, error) {
 				is.Err = fmt.Errorf("%s: %w", is.Asked, err)
 				return nil
 			}
-			listed[i] = latest(filings, opts.Latest)
+			listed[i], inRange[i] = latest(filings, opts.Latest), filings
 			return nil
 		})
 	}
@@ -293,7 +335,7 @@ func (f *Fetcher) Fetch(ctx context.Context, opts *FetchOpts) (*Report, error) {
 	if n := len(selected) - len(todo); n > 0 {
 		p.printf("%d of %d selected filings already stored\n", n, len(selected))
 	}
-	entries := f.download(ctx, selected, todo, conc, p)
+	entries := f.download(ctx, selected, todo, conc, p, obs)
 	report.Download = time.Since(start)
 	if err := ctx.Err(); err != nil {
 		report.Filings = selected
@@ -338,7 +380,12 @@ func (f *Fetcher) Fetch(ctx context.Context, opts *FetchOpts) (*Report, error) {
 			if is.Err != nil {
 				continue
 			}
-			facts, err := f.CompanyFacts(ctx, is.CIK)
+			url := f.companyFactsURL(is.CIK)
+			raw, err := f.getBytes(ctx, url, &GetOpts{Observe: obs})
+			var facts *CompanyFacts
+			if err == nil {
+				facts, err = ParseCompanyFacts(raw)
+			}
 			if err != nil {
 				if ctx.Err() != nil {
 					return f.finish(report, before, start), ctx.Err()
@@ -348,7 +395,24 @@ func (f *Fetcher) Fetch(ctx context.Context, opts *FetchOpts) (*Report, error) {
 				continue
 			}
 			is.Facts = len(facts.Facts)
-			p.printf("%s: %d company facts on %d concepts\n", is.Ticker, len(facts.Facts), countConcepts(facts.Facts))
+			results, err := f.storeFacts(ctx, is, inRange[i], facts, url)
+			report.FactFilings = append(report.FactFilings, results...)
+			if err != nil {
+				return f.finish(report, before, start), err
+			}
+			var added, kept, own int
+			for _, r := range results {
+				switch r.Outcome {
+				case FactsAdded:
+					added++
+				case FactsStored:
+					kept++
+				case FactsOwn:
+					own++
+				}
+			}
+			p.printf("%s: %d company facts on %d concepts; the values of %d filings stored now, %d already stored, %d read from the filings' own text\n",
+				is.Ticker, len(facts.Facts), countConcepts(facts.Facts), added, kept, own)
 		}
 	}
 	return f.finish(report, before, start), nil
@@ -381,6 +445,12 @@ func (f *Fetcher) finish(r *Report, before Stats, start time.Time) *Report {
 	for _, is := range r.Issuers {
 		r.Facts += is.Facts
 	}
+	r.FactsAdded = 0
+	for _, fr := range r.FactFilings {
+		if fr.Outcome == FactsAdded {
+			r.FactsAdded++
+		}
+	}
 	after := f.client.Stats()
 	r.Client = Stats{
 		Requests: after.Requests - before.Requests, Downloads: after.Downloads - before.Downloads,
@@ -407,8 +477,8 @@ func (f *Fetcher) resolveTicker(t string) IssuerResult {
 // hold filings of the years asked for, and returns the filings selected.
 // It fills in the issuer's ticker and company from the SEC's data when the
 // issuer was asked for by CIK.
-func (f *Fetcher) listFilings(ctx context.Context, is *IssuerResult, forms []string, since, until int) ([]Filing, error) {
-	raw, err := f.getBytes(ctx, fmt.Sprintf("%s/submissions/CIK%010d.json", f.client.DataURL(), is.CIK), nil)
+func (f *Fetcher) listFilings(ctx context.Context, is *IssuerResult, forms []string, since, until int, obs func(Access)) ([]Filing, error) {
+	raw, err := f.getBytes(ctx, fmt.Sprintf("%s/submissions/CIK%010d.json", f.client.DataURL(), is.CIK), &GetOpts{Observe: obs})
 	if err != nil {
 		return nil, err
 	}
@@ -435,7 +505,7 @@ func (f *Fetcher) listFilings(ctx context.Context, is *IssuerResult, forms []str
 		if !pageMayHold(page, since, until) {
 			continue
 		}
-		raw, err := f.getBytes(ctx, f.client.DataURL()+"/submissions/"+page.Name, nil)
+		raw, err := f.getBytes(ctx, f.client.DataURL()+"/submissions/"+page.Name, &GetOpts{Observe: obs})
 		if err != nil {
 			return nil, fmt.Errorf("older filings page %s: %w", page.Name, err)
 		}
@@ -507,7 +577,7 @@ func pageMayHold(p FilingsPage, since, until int) bool {
 // download fetches the documents of selected[todo...] into the cache and
 // returns the manifest entries of those it got, in todo's order. A failed
 // download is recorded in its result.
-func (f *Fetcher) download(ctx context.Context, selected []FilingResult, todo []int, conc int, p *printer) []indexedEntry {
+func (f *Fetcher) download(ctx context.Context, selected []FilingResult, todo []int, conc int, p *printer, obs func(Access)) []indexedEntry {
 	got := make([]*corpus.ManifestEntry, len(todo))
 	var done int
 	var mu sync.Mutex // guards done and the printer's line order
@@ -519,7 +589,7 @@ func (f *Fetcher) download(ctx context.Context, selected []FilingResult, todo []
 		}
 		g.Go(func() error {
 			r := &selected[i]
-			entry, err := f.fetchFiling(gctx, r)
+			entry, err := f.fetchFiling(gctx, r, obs)
 			mu.Lock()
 			defer mu.Unlock()
 			done++
@@ -559,7 +629,7 @@ type indexedEntry struct {
 
 // fetchFiling downloads one filing's primary document (or finds it in the
 // cache) and builds its manifest entry.
-func (f *Fetcher) fetchFiling(ctx context.Context, r *FilingResult) (*corpus.ManifestEntry, error) {
+func (f *Fetcher) fetchFiling(ctx context.Context, r *FilingResult, obs func(Access)) (*corpus.ManifestEntry, error) {
 	fl := r.Filing
 	entry, err := corpus.NewManifestEntry("-", r.Ticker, r.Company, fl.Form, fl.FiscalYear,
 		fl.PeriodEnd.Format(time.DateOnly), fl.Filed.Format(time.DateOnly))
@@ -571,7 +641,7 @@ func (f *Fetcher) fetchFiling(ctx context.Context, r *FilingResult) (*corpus.Man
 	default:
 		return nil, fmt.Errorf("primary document %s is in a format the ingester does not read", fl.PrimaryDocument)
 	}
-	res, err := f.client.Get(ctx, r.URL, &GetOpts{Immutable: true})
+	res, err := f.client.Get(ctx, r.URL, &GetOpts{Immutable: true, Observe: obs})
 	if err != nil {
 		return nil, err
 	}
@@ -582,11 +652,64 @@ func (f *Fetcher) fetchFiling(ctx context.Context, r *FilingResult) (*corpus.Man
 
 // CompanyFacts returns the issuer's company facts, read through the cache.
 func (f *Fetcher) CompanyFacts(ctx context.Context, cik int) (*CompanyFacts, error) {
-	raw, err := f.getBytes(ctx, fmt.Sprintf("%s/api/xbrl/companyfacts/CIK%010d.json", f.client.DataURL(), cik), nil)
+	raw, err := f.getBytes(ctx, f.companyFactsURL(cik), nil)
 	if err != nil {
 		return nil, err
 	}
 	return ParseCompanyFacts(raw)
+}
+
+func (f *Fetcher) companyFactsURL(cik int) string {
+	return fmt.Sprintf("%s/api/xbrl/companyfacts/CIK%010d.json", f.client.DataURL(), cik)
+}
+
+// storeFacts stores the company facts of each of filings (an issuer's, of
+// the forms and years asked for) as a document of its own, unless the
+// store holds the filing itself, whose text's facts then serve (and are
+// the ones quoted), or holds its company facts document already. The
+// error is the store's.
+func (f *Fetcher) storeFacts(ctx context.Context, is *IssuerResult, filings []Filing, cf *CompanyFacts, url string) ([]FactsResult, error) {
+	byAccession := cf.ByAccession()
+	var out []FactsResult
+	for _, fl := range filings {
+		values := byAccession[fl.Accession]
+		if len(values) == 0 {
+			continue
+		}
+		r := FactsResult{Ticker: is.Ticker, Filing: fl, Values: len(values)}
+		own, err := f.store.FindFiling(ctx, is.Ticker, fl.Form, fl.PeriodEnd)
+		switch {
+		case err == nil:
+			r.Outcome, r.DocumentID = FactsOwn, own.ID
+			out = append(out, r)
+			continue
+		case !errors.Is(err, corpus.ErrNotFound):
+			return out, err
+		}
+		kept, err := f.store.FindFiling(ctx, is.Ticker, corpus.CompanyFactsForm(fl.Form), fl.PeriodEnd)
+		switch {
+		case err == nil:
+			r.Outcome, r.DocumentID = FactsStored, kept.ID
+			out = append(out, r)
+			continue
+		case !errors.Is(err, corpus.ErrNotFound):
+			return out, err
+		}
+		doc, facts := FactsDocument(values, fl, is.Ticker, is.Company, cf.EntityName, url)
+		if doc == nil {
+			continue
+		}
+		added, err := f.store.AddDocument(ctx, doc, nil, facts)
+		if err != nil {
+			return out, err
+		}
+		r.Outcome, r.DocumentID = FactsAdded, doc.ID
+		if !added { // stored meanwhile by another process
+			r.Outcome = FactsStored
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 func (f *Fetcher) getBytes(ctx context.Context, url string, opts *GetOpts) ([]byte, error) {

@@ -384,7 +384,7 @@ func TestRefreshIssuers(t *testing.T) {
 	t.Parallel()
 	f := setup(t, nil)
 	dst := filepath.Join(t.TempDir(), "data", configs.IssuersFileName)
-	list, res, err := edgar.RefreshIssuers(context.Background(), f.client, dst)
+	list, res, err := edgar.RefreshIssuers(context.Background(), f.client, dst, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,7 +401,7 @@ func TestRefreshIssuers(t *testing.T) {
 	}
 	// A list that does not parse leaves the old one in place.
 	f.srv.Put(edgartest.TickersPath, []byte(`{"0": {"cik_str": "x"}}`))
-	if _, _, err := edgar.RefreshIssuers(context.Background(), f.client, dst); !errors.Is(err, configs.ErrIssuerList) {
+	if _, _, err := edgar.RefreshIssuers(context.Background(), f.client, dst, nil); !errors.Is(err, configs.ErrIssuerList) {
 		t.Errorf("bad list: err = %v", err)
 	}
 	if _, err := configs.LoadIssuersFile(dst); err != nil {

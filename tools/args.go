@@ -254,7 +254,9 @@ func firstOr(s []string, def string) string {
 }
 
 func checkForm(tool, form string) (string, error) {
-	switch f := strings.ToUpper(strings.TrimSpace(form)); f {
+	// A company facts document's form ("10-K XBRL") names its filing's
+	// passages: those of the 10-K.
+	switch f := corpus.FilingForm(strings.ToUpper(strings.TrimSpace(form))); f {
 	case "", "10-K", "10-Q":
 		return f, nil
 	}

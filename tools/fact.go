@@ -47,6 +47,7 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 			mine = append(mine, d)
 		}
 	}
+	mine = withoutSuperseded(mine)
 	year := c.Year
 	if year == 0 {
 		year = latestAnnual(mine)

@@ -146,6 +146,8 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	planView := fs.String("plan", "full", "with --dry-run: full (every requirement's condition and node's arguments) or summary (a line per requirement, the nodes by tool, the worst case)")
 	runID := fs.String("run-id", "", "run id; an existing run's id resumes it (default: a new id)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	var af askFetch
+	af.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -186,6 +188,20 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !*quiet && !*dryRun {
 		cfg.Progress = func(p executor.Progress) { fmt.Fprintln(stderr, p.Line()) }
 	}
+	var fetched *askFetchResult
+	if af.enabled && !*dryRun {
+		var progress io.Writer
+		if !*quiet {
+			progress = stderr
+		}
+		start := time.Now()
+		if fetched, err = af.run(ctx, &sf, req.Question, tickers, *timeout, progress); err != nil {
+			return err
+		}
+		if fetched != nil {
+			limits.WallClock = *timeout - time.Since(start) // the fetch spent its part of the budget
+		}
+	}
 	env, err := sf.openEngine(ctx, cfg)
 	if err != nil {
 		return err
@@ -214,6 +230,12 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	res, err := eng.Run(ctx, req)
 	if err != nil {
 		return err
+	}
+	if fetched != nil {
+		res.Notes = append(res.Notes, fetched.note())
+		if err := fetched.record(ctx, env.ledger, res.RunID); err != nil {
+			fmt.Fprintf(stderr, "research ask: the fetch is in %s but could not be recorded in the run's ledger: %v\n", fetched.log, err)
+		}
 	}
 	switch *format {
 	case "json":

@@ -5,20 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ledgerline/research/configs"
-	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/edgar"
 )
 
 func runFetch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("fetch", "(--ticker T[,T...] | --cik N[,N...]) [--forms 10-K,10-Q] [--since YEAR] [--until YEAR] [--facts] | --refresh-issuers",
+	fs := newFlagSet("fetch", "(--ticker T[,T...] | --cik N[,N...]) [--forms 10-K,10-Q] [--since YEAR] [--until YEAR] [--facts] | --refresh-issuers | --history",
 		"Reads issuers' filings from SEC EDGAR and ingests them: each ticker is resolved to its CIK\n"+
 			"with the SEC issuer list, the issuer's submissions (and their older pages) list its filings,\n"+
 			"and the primary document (inline XBRL HTML where the filing has it) of each filing of the\n"+
@@ -32,7 +29,14 @@ func runFetch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			"the cache; filings already stored are neither downloaded nor ingested again, so a fetch\n"+
 			"run twice, or restarted after it was stopped, does only what is left. --offline uses the\n"+
 			"cache alone. One failed filing or issuer does not stop the rest; the exit status is 1\n"+
-			"when anything failed.", stderr)
+			"when anything failed.\n\n"+
+			"--facts also reads the issuer's XBRL company facts and stores the values of each filing\n"+
+			"of the forms and years asked for (--latest aside) whose own document the store lacks, so\n"+
+			"lookup_fact answers for years not ingested, cited to the filing's accession number; a\n"+
+			"filing's own text wins once it is ingested.\n\n"+
+			"Every fetch is recorded in the fetch log (--fetch-log, one JSON line per fetch: what was\n"+
+			"asked, every request and whether it was downloaded, answered 304 or read from the cache,\n"+
+			"and every filing's outcome and document id); --history lists the fetches recorded.", stderr)
 	var sf storeFlags
 	sf.register(fs)
 	tickers := fs.String("ticker", "", "tickers to fetch, comma-separated (NVDA,AMD)")
@@ -41,15 +45,13 @@ func runFetch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	since := fs.Int("since", 0, "first fiscal year (0: no bound)")
 	until := fs.Int("until", 0, "last fiscal year (0: no bound)")
 	latest := fs.Int("latest", 0, "of each form, only the issuer's N most recent filings in the years asked for (0: all)")
-	facts := fs.Bool("facts", false, "also read each issuer's XBRL company facts (/api/xbrl/companyfacts/) into the cache")
+	facts := fs.Bool("facts", false, "also read each issuer's XBRL company facts (/api/xbrl/companyfacts/) and store the values of the filings asked for that are not ingested")
 	refresh := fs.Bool("refresh-issuers", false, "download the SEC issuer list (/files/company_tickers.json) and resolve tickers with it from now on")
 	issuersOut := fs.String("issuers-out", "", "where --refresh-issuers writes the list (default DATA-DIR/"+configs.IssuersFileName+
 		"; configs/"+configs.IssuersFileName+" ships it in the next build)")
-	secURL := fs.String("sec-url", envOr("RESEARCH_SEC_URL", edgar.DefaultBaseURL), "the SEC's main site, or a mirror or proxy of it ($RESEARCH_SEC_URL)")
-	secDataURL := fs.String("sec-data-url", envOr("RESEARCH_SEC_DATA_URL", edgar.DefaultDataURL), "the SEC's data host, or a mirror or proxy of it ($RESEARCH_SEC_DATA_URL)")
-	userAgent := fs.String("user-agent", os.Getenv("RESEARCH_SEC_USER_AGENT"), "User-Agent naming your organisation and an email address, as the SEC requires ($RESEARCH_SEC_USER_AGENT)")
-	rps := fs.Float64("rate", edgar.MaxRequestsPerSecond, "requests per second across all workers (at most 10, the SEC's limit)")
-	cacheDir := fs.String("cache-dir", "", "raw response cache (default DATA-DIR/edgar)")
+	var sec secFlags
+	sec.register(fs)
+	history := fs.Int("history", 0, "list the N latest fetches the fetch log recorded, and do nothing else")
 	offline := fs.Bool("offline", false, "use the cache only; send no request")
 	conc := fs.Int("concurrency", 4, "downloads and ingests in flight (the rate limit holds across them)")
 	quiet := fs.Bool("quiet", false, "no progress lines")
@@ -59,6 +61,9 @@ func runFetch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "research fetch: unexpected argument %q\n", fs.Arg(0))
 		return errUsage
+	}
+	if *history > 0 {
+		return printFetchHistory(stdout, sec.log(sf.dataDir), *history)
 	}
 	opts := &edgar.FetchOpts{Since: *since, Until: *until, Latest: *latest, Facts: *facts, Concurrency: *conc}
 	opts.Tickers = splitList(*tickers)
@@ -77,25 +82,7 @@ func runFetch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return errUsage
 	}
-	if !*offline && !edgar.ValidUserAgent(*userAgent) {
-		return errors.New("the SEC requires every request to carry a User-Agent naming your organisation and an email address, " +
-			"and blocks clients that send none; give one with --user-agent \"Example Corp research@example.com\" or RESEARCH_SEC_USER_AGENT")
-	}
-	if *cacheDir == "" {
-		*cacheDir = filepath.Join(sf.dataDir, "edgar")
-	}
-	// Retries are logged at info level: a user waiting on a Retry-After
-	// sees why.
-	level := slog.LevelInfo
-	if *quiet {
-		level = slog.LevelWarn
-	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	client, err := edgar.NewClient(&edgar.Config{
-		BaseURL: *secURL, DataURL: *secDataURL, UserAgent: *userAgent, RequestsPerSecond: *rps,
-		CacheDir: *cacheDir, Offline: *offline,
-		Logger: logger,
-	})
+	client, err := sec.client(sf.dataDir, *offline, *quiet, stderr)
 	if err != nil {
 		return err
 	}
@@ -106,7 +93,11 @@ func runFetch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if dst == "" {
 			dst = issuersPath
 		}
-		list, res, err := edgar.RefreshIssuers(ctx, client, dst)
+		var accesses []edgar.Access
+		list, res, err := edgar.RefreshIssuers(ctx, client, dst, &edgar.GetOpts{Observe: func(a edgar.Access) { accesses = append(accesses, a) }})
+		if lerr := edgar.AppendLog(sec.log(sf.dataDir), edgar.NewRefreshLogRecord(client, accesses, err)); lerr != nil {
+			return errors.Join(err, fmt.Errorf("recording the refresh: %w", lerr))
+		}
 		if err != nil {
 			return fmt.Errorf("refreshing the issuer list: %w", err)
 		}
@@ -122,30 +113,15 @@ func runFetch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return nil
 		}
 	}
-	fcfg := &edgar.FetcherConfig{}
-	if _, err := os.Stat(issuersPath); err == nil {
-		if fcfg.Issuers, err = configs.LoadIssuersFile(issuersPath); err != nil {
-			return err
-		}
-	}
-
 	store, emb, closeStore, err := sf.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	in, err := corpus.NewIngester(store, emb)
-	if err != nil {
-		return err
-	}
-	fetcher, err := edgar.NewFetcher(client, store, in, fcfg)
-	if err != nil {
-		return err
-	}
 	if !*quiet {
 		opts.Progress = stderr
 	}
-	report, err := fetcher.Fetch(ctx, opts)
+	report, err := fetchAndLog(ctx, &sf, &sec, client, store, emb, opts, "research fetch")
 	if report != nil {
 		printFetchSummary(stdout, report)
 	}
@@ -162,7 +138,7 @@ func printFetchSummary(w io.Writer, r *edgar.Report) {
 	fmt.Fprintf(w, "fetched %d issuers: %d filings selected; %d already stored, %d downloaded, %d from cache (%s); %d ingested, %d unchanged, %d duplicate, %d failed",
 		len(r.Issuers), r.Selected, r.Stored, r.Downloaded, r.Cached, byteSize(r.Bytes), r.Added, r.Unchanged, r.Duplicates, r.Failed)
 	if r.Facts > 0 {
-		fmt.Fprintf(w, "; %d company facts", r.Facts)
+		fmt.Fprintf(w, "; %d company facts, the values of %d filings stored now", r.Facts, r.FactsAdded)
 	}
 	c := r.Client
 	fmt.Fprintf(w, "\n%d requests (%d not modified, %d retried), %d answered from the cache, %s received; "+
@@ -182,7 +158,7 @@ func printFetchSummary(w io.Writer, r *edgar.Report) {
 			fmt.Fprintf(w, "  failed: %v\n", f.Err)
 		}
 	}
-	if r.Selected > 0 && r.Added == 0 && r.Failed == 0 {
+	if r.Selected > 0 && r.Added == 0 && r.Failed == 0 && r.FactsAdded == 0 {
 		fmt.Fprintln(w, "nothing new: every selected filing was already stored")
 	}
 }
@@ -203,4 +179,22 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// printFetchHistory lists the n latest fetches of the fetch log at path.
+func printFetchHistory(w io.Writer, path string, n int) error {
+	recs, skipped, err := edgar.ReadLog(path)
+	if err != nil {
+		return err
+	}
+	if len(recs) == 0 {
+		fmt.Fprintf(w, "no fetch recorded in %s\n", path)
+	}
+	for _, rec := range recs[max(0, len(recs)-n):] {
+		fmt.Fprintln(w, rec.Line())
+	}
+	if skipped > 0 {
+		fmt.Fprintf(w, "(%d lines of %s do not read as a fetch record: cut short when a process was stopped mid-write)\n", skipped, path)
+	}
+	return nil
 }
