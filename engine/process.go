@@ -301,6 +301,15 @@ func (p *Process) dayLimits(ctx context.Context, tenant string) (budget.Limits, 
 	return l, nil
 }
 
+// DataDir is the embedded store's directory, where the engines' ledgers
+// are too; "" over Postgres.
+func (p *Process) DataDir() string {
+	if p.cfg.Pool != nil {
+		return ""
+	}
+	return p.cfg.DataDir
+}
+
 // Close closes what New and Tenant opened (the embedded store and
 // ledgers); the pool is the caller's.
 func (p *Process) Close() error {

@@ -14,6 +14,13 @@
 // tenant has queued or running at once. A request over a limit gets 429 with
 // Retry-After.
 //
+// A local server (NewLocal) is the same API for one person on one machine,
+// without Postgres: one tenant (LocalTenant) over the embedded store and
+// ledger, no API keys (GET /v1/config says so, for the web app), runs
+// executed in the process rather than queued for workers, and the
+// tenant's limits counted in the process. Whoever reaches it acts as its
+// tenant, so it belongs on a loopback address.
+//
 // Errors never carry internals: the cause is logged with the request id,
 // and the client gets a message that says what to fix and the same id.
 package server

@@ -11,7 +11,6 @@ import (
 
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/ledger"
-	"github.com/ledgerline/research/ledger/pgledger"
 )
 
 // Server-Sent Events of GET /v1/runs/{id}/events:
@@ -88,7 +87,7 @@ type stream struct {
 	s      *Server
 	w      io.Writer
 	rc     *http.ResponseController
-	led    *pgledger.Store
+	led    ledger.Store
 	tenant string
 	id     string
 	after  int64 // seq of the last event sent

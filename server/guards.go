@@ -122,3 +122,32 @@ func (k *keySet) forget(key string) {
 	defer k.mu.Unlock()
 	delete(k.keys, h)
 }
+
+// slidingWindow counts events over a sliding window and refuses those
+// past its limit.
+type slidingWindow struct {
+	limit  int
+	window time.Duration
+	now    func() time.Time
+
+	mu sync.Mutex
+	at []time.Time // guarded by mu: the events in the window, oldest first
+}
+
+// add counts one event if the window has room for it; otherwise it
+// reports how long until it has.
+func (w *slidingWindow) add() (wait time.Duration, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := w.now()
+	drop := 0
+	for drop < len(w.at) && now.Sub(w.at[drop]) >= w.window {
+		drop++
+	}
+	w.at = w.at[drop:]
+	if len(w.at) >= w.limit {
+		return w.at[0].Add(w.window).Sub(now), false
+	}
+	w.at = append(w.at, now)
+	return 0, true
+}

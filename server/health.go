@@ -16,9 +16,10 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 }
 
 // readyz says whether the server can do its work: the database answers,
-// its schema has every migration this binary holds, and the server is not
-// shutting down. Its problems name what to do, never the causes' internals
-// (those are logged).
+// its schema has every migration this binary holds (for a local server:
+// the embedded store can be read), and the server is not shutting down.
+// Its problems name what to do, never the causes' internals (those are
+// logged).
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	var problems []string
 	if s.isClosing() {
@@ -26,7 +27,12 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
 	defer cancel()
-	if err := s.pool.Ping(ctx); err != nil {
+	if s.local != nil {
+		if _, err := s.local.t.Store.Stats(ctx); err != nil {
+			s.log.Warn("readiness: reading the embedded store failed", slog.String("request_id", info(r.Context()).id), slog.String("error", err.Error()))
+			problems = append(problems, "the embedded store cannot be read")
+		}
+	} else if err := s.pool.Ping(ctx); err != nil {
 		s.log.Warn("readiness: database ping failed", slog.String("request_id", info(r.Context()).id), slog.String("error", err.Error()))
 		problems = append(problems, "the database does not answer")
 	} else if pending, err := migrations.Pending(ctx, s.pool); err != nil {
@@ -43,4 +49,27 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+// configView is the JSON of GET /v1/config: what a client needs to know
+// of this server before its first request.
+type configView struct {
+	// Auth is "api_key" (requests carry a tenant's key) or "none" (a
+	// local server: every request is its one tenant's).
+	Auth string `json:"auth"`
+	// Tenant is the local server's tenant; empty with API keys, where the
+	// key says.
+	Tenant string `json:"tenant,omitempty"`
+	// Model says whether model mode is available.
+	Model bool `json:"model"`
+}
+
+// config answers GET /v1/config, which needs no key: it tells the web app
+// whether to ask for one.
+func (s *Server) config(w http.ResponseWriter, r *http.Request) {
+	v := configView{Auth: "api_key", Model: s.cfg.ModelConfigured}
+	if s.local != nil {
+		v.Auth, v.Tenant = "none", s.local.tenant.ID
+	}
+	writeJSON(w, http.StatusOK, v)
 }

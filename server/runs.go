@@ -61,6 +61,10 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 			"model mode is not available: this server has no model configured (its operator sets OPENAI_BASE_URL and RESEARCH_MODEL); use mode rules or baseline")
 		return
 	}
+	if s.local != nil {
+		s.createLocalRun(w, r, spec)
+		return
+	}
 	withModel, err := s.autoWithModel(r.Context(), p, spec.mode)
 	if err != nil {
 		s.internalError(w, r, "check the daily spend", err)
@@ -184,9 +188,9 @@ func (s *Server) acceptedRun(w http.ResponseWriter, runID string, mode ledger.Mo
 // another tenant's, which the API does not tell apart.
 var errNoRun = errors.New("server: no such run")
 
-// lookupRun returns the tenant's run from its ledger: jobs.Submit records
-// the run when it queues it.
-func (s *Server) lookupRun(ctx context.Context, led *pgledger.Store, id string) (ledger.Run, error) {
+// lookupRun returns the tenant's run from its ledger: jobs.Submit (or a
+// local server's submit) records the run when it queues it.
+func (s *Server) lookupRun(ctx context.Context, led ledger.Store, id string) (ledger.Run, error) {
 	if !ledger.ValidName(id) {
 		return ledger.Run{}, errNoRun
 	}
@@ -200,7 +204,7 @@ func (s *Server) lookupRun(ctx context.Context, led *pgledger.Store, id string) 
 // requestedRun resolves the run a request's path names, within the key's
 // tenant. When it cannot (another tenant's run or none: 404; a store
 // error: 500) it has answered the request and ok is false.
-func (s *Server) requestedRun(w http.ResponseWriter, r *http.Request) (led *pgledger.Store, run ledger.Run, ok bool) {
+func (s *Server) requestedRun(w http.ResponseWriter, r *http.Request) (led ledger.Store, run ledger.Run, ok bool) {
 	id := r.PathValue("id")
 	led, err := s.ledgerOf(principalOf(r.Context()).tenant.ID)
 	if err != nil {
@@ -230,7 +234,12 @@ func queued(events []ledger.Event) bool {
 	return true
 }
 
-func (s *Server) ledgerOf(tenant string) (*pgledger.Store, error) {
+// ledgerOf is the tenant's ledger: in Postgres, or the embedded one of a
+// local server.
+func (s *Server) ledgerOf(tenant string) (ledger.Store, error) {
+	if s.local != nil {
+		return s.local.t.Ledger, nil
+	}
 	return pgledger.New(s.pool, &pgledger.Config{Tenant: tenant})
 }
 

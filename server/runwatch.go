@@ -9,12 +9,12 @@ import (
 )
 
 // runWatch is the one poller of a server's event streams: every interval,
-// while any stream is open, one query reads the last event and the status
-// of every run a stream follows, and the streams whose run changed are
-// woken to read it. An idle stream costs the database nothing; N streams
-// cost one query per interval, not N.
+// while any stream is open, one read (one query, in Postgres) takes the
+// last event and the status of every run a stream follows, and the
+// streams whose run changed are woken to read it. An idle stream costs
+// the database nothing; N streams cost one query per interval, not N.
 type runWatch struct {
-	pool     *pgxpool.Pool
+	read     marksFunc
 	interval time.Duration
 
 	mu sync.Mutex
@@ -32,8 +32,11 @@ type runMark struct {
 	status  string
 }
 
-func newRunWatch(pool *pgxpool.Pool, interval time.Duration) *runWatch {
-	return &runWatch{pool: pool, interval: interval, subs: map[runKey]map[chan struct{}]struct{}{}, marks: map[runKey]runMark{}}
+// marksFunc reads the marks of the runs of tenants[i] and runs[i].
+type marksFunc func(ctx context.Context, tenants, runs []string) (map[runKey]runMark, error)
+
+func newRunWatch(read marksFunc, interval time.Duration) *runWatch {
+	return &runWatch{read: read, interval: interval, subs: map[runKey]map[chan struct{}]struct{}{}, marks: map[runKey]runMark{}}
 }
 
 // watch returns a channel that receives when the tenant's run has a new
@@ -90,7 +93,9 @@ func (w *runWatch) poll() {
 		}
 		w.mu.Unlock()
 
-		marks, err := w.read(tenants, runs)
+		ctx, cancel := context.WithTimeout(context.Background(), max(w.interval*4, 2*time.Second))
+		marks, err := w.read(ctx, tenants, runs)
+		cancel()
 		if err != nil {
 			continue // the streams' own reads report a database that is down
 		}
@@ -114,22 +119,23 @@ func (w *runWatch) poll() {
 	}
 }
 
-func (w *runWatch) read(tenants, runs []string) (map[runKey]runMark, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), max(w.interval*4, 2*time.Second))
-	defer cancel()
-	rows, err := w.pool.Query(ctx, marksSQL, tenants, runs)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[runKey]runMark{}
-	for rows.Next() {
-		var k runKey
-		var m runMark
-		if err := rows.Scan(&k.tenant, &k.run, &m.lastSeq, &m.status); err != nil {
+// poolMarks reads the marks from Postgres, in one query.
+func poolMarks(pool *pgxpool.Pool) marksFunc {
+	return func(ctx context.Context, tenants, runs []string) (map[runKey]runMark, error) {
+		rows, err := pool.Query(ctx, marksSQL, tenants, runs)
+		if err != nil {
 			return nil, err
 		}
-		out[k] = m
+		defer rows.Close()
+		out := map[runKey]runMark{}
+		for rows.Next() {
+			var k runKey
+			var m runMark
+			if err := rows.Scan(&k.tenant, &k.run, &m.lastSeq, &m.status); err != nil {
+				return nil, err
+			}
+			out[k] = m
+		}
+		return out, rows.Err()
 	}
-	return out, rows.Err()
 }

@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/ledgerline/research/corpus"
-	"github.com/ledgerline/research/corpus/pgstore"
 )
 
 // search runs a hybrid search over the tenant's filings and answers the
@@ -21,7 +20,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		s.writeFieldError(w, r, fe)
 		return
 	}
-	store, err := pgstore.New(s.pool, &pgstore.Config{Tenant: p.tenant.ID})
+	store, err := s.corpusOf(p.tenant.ID)
 	if err != nil {
 		s.internalError(w, r, "open the corpus", err)
 		return

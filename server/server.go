@@ -17,6 +17,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/corpus/pgstore"
+	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/jobs"
 	"github.com/ledgerline/research/web"
 )
@@ -70,12 +72,20 @@ type Config struct {
 	// means 30.
 	BadKeysPerMinute int
 
+	// LocalLimits are the local tenant's limits (NewLocal only); nil
+	// means DefaultLocalLimits.
+	LocalLimits *TenantLimits
+	// LocalRuns bounds the runs a local server (NewLocal) executes at
+	// once; the others wait their turn, queued. 0 means 2.
+	LocalRuns int
+
 	Now func() time.Time // nil means time.Now
 }
 
 // Server is the HTTP API.
 type Server struct {
-	pool    *pgxpool.Pool
+	pool    *pgxpool.Pool // nil for a local server
+	local   *local        // set for a local server (NewLocal)
 	cfg     Config
 	log     *slog.Logger
 	metrics *Metrics
@@ -96,6 +106,52 @@ func New(pool *pgxpool.Pool, cfg *Config) (*Server, error) {
 	if pool == nil {
 		return nil, errors.New("server: New: nil pool")
 	}
+	return newServer(pool, nil, cfg)
+}
+
+// NewLocal returns the API over engines built on the embedded store
+// (engine.Config without a Pool), for one person on one machine: one
+// tenant (LocalTenant) under Config.LocalLimits, no API keys, and runs
+// executed in this process, at most Config.LocalRuns at once, recorded
+// in the embedded ledger. Anyone who can reach it acts as that tenant,
+// so serve it on a loopback address only. Serve stops its runs when it
+// returns; a server that is never served is stopped with Close.
+func NewLocal(engines *engine.Process, cfg *Config) (*Server, error) {
+	if engines == nil {
+		return nil, errors.New("server: NewLocal: nil engines")
+	}
+	dataDir := engines.DataDir()
+	if dataDir == "" {
+		return nil, errors.New("server: NewLocal: the engines are built over Postgres; serve them with New")
+	}
+	var c Config
+	if cfg != nil {
+		c = *cfg
+	}
+	limits := DefaultLocalLimits()
+	if c.LocalLimits != nil {
+		limits = *c.LocalLimits
+	}
+	if err := limits.validate(); err != nil {
+		return nil, fmt.Errorf("server: Config.LocalLimits: %w", err)
+	}
+	if c.LocalRuns < 0 {
+		return nil, fmt.Errorf("server: Config.LocalRuns %d is negative", c.LocalRuns)
+	}
+	if c.LocalRuns == 0 {
+		c.LocalRuns = 2
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	l, err := newLocal(engines, dataDir, limits, c.LocalRuns, c.Now)
+	if err != nil {
+		return nil, err
+	}
+	return newServer(nil, l, &c)
+}
+
+func newServer(pool *pgxpool.Pool, l *local, cfg *Config) (*Server, error) {
 	var c Config
 	if cfg != nil {
 		c = *cfg
@@ -154,11 +210,18 @@ func New(pool *pgxpool.Pool, cfg *Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	m.ObserveQueue(func(ctx context.Context) (int, error) { return c.QueueDepth(ctx, pool) }, log)
 	s := &Server{
-		pool: pool, cfg: c, log: log, metrics: m, gather: reg, closing: make(chan struct{}),
-		watch: newRunWatch(pool, c.PollInterval), streams: &keyStreams{open: map[string]int{}},
+		pool: pool, local: l, cfg: c, log: log, metrics: m, gather: reg, closing: make(chan struct{}),
+		streams: &keyStreams{open: map[string]int{}},
 		badKeys: newAddrLimiter(c.BadKeysPerMinute, time.Minute, c.Now),
+	}
+	if l != nil {
+		l.log, l.retry = log, c.ConcurrentRetryAfter
+		m.ObserveQueue(func(context.Context) (int, error) { return l.queued(), nil }, log)
+		s.watch = newRunWatch(l.marks, c.PollInterval)
+	} else {
+		m.ObserveQueue(func(ctx context.Context) (int, error) { return c.QueueDepth(ctx, pool) }, log)
+		s.watch = newRunWatch(poolMarks(pool), c.PollInterval)
 	}
 	s.handler = s.routes()
 	return s, nil
@@ -182,8 +245,13 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /{$}", app)
 	mux.Handle("GET /assets/", app)
 	if s.cfg.MCP != nil {
-		mux.Handle("/mcp", s.cfg.MCP(s.tenantOfKey))
+		mcp := s.cfg.MCP(s.tenantOfKey)
+		if s.local != nil {
+			mcp = localBearer(mcp)
+		}
+		mux.Handle("/mcp", mcp)
 	}
+	mux.HandleFunc("GET /v1/config", s.config)
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	// A collector that fails is logged and left out; the rest is served.
@@ -198,11 +266,26 @@ func (s *Server) routes() http.Handler {
 // API request passes (a revoked or unknown key, or one past its rate, is
 // refused).
 func (s *Server) tenantOfKey(ctx context.Context, key string) (string, error) {
+	if s.local != nil {
+		// No keys: every request is the local tenant's, within its rate.
+		if err := s.local.admitRequest(); err != nil {
+			return "", err
+		}
+		return s.local.tenant.ID, nil
+	}
 	p, err := s.authenticate(ctx, strings.TrimSpace(key))
 	if err != nil {
 		return "", err
 	}
 	return p.tenant.ID, nil
+}
+
+// corpusOf is the tenant's corpus.
+func (s *Server) corpusOf(tenant string) (corpus.Store, error) {
+	if s.local != nil {
+		return s.local.t.Store, nil
+	}
+	return pgstore.New(s.pool, &pgstore.Config{Tenant: tenant})
 }
 
 // Handler returns the API's handler, for tests and for embedding in
@@ -231,6 +314,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.log.Info("serving", slog.String("addr", ln.Addr().String()))
 	select {
 	case err := <-errc:
+		_ = s.Close()
 		return fmt.Errorf("server: %w", err)
 	case <-ctx.Done():
 	}
@@ -244,9 +328,28 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	if err != nil {
 		_ = srv.Close()
+		_ = s.Close()
 		return fmt.Errorf("server: shutdown: %w", err)
 	}
 	s.log.Info("stopped serving")
+	if s.local != nil {
+		// The runs in flight get what is left of the shutdown's time
+		// to finish; the ones still going then are stopped.
+		s.log.Info("stopping the runs in flight", slog.Duration("timeout", s.cfg.ShutdownTimeout))
+		s.local.stop(sctx)
+	}
+	return nil
+}
+
+// Close stops the runs a local server executes, at once, and waits for
+// them to end; Serve does it by itself when it returns. It does nothing
+// to a server over Postgres, whose runs are the workers'.
+func (s *Server) Close() error {
+	if s.local != nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		s.local.stop(ctx)
+	}
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -10,7 +11,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/ledgerline/research/corpus"
-	"github.com/ledgerline/research/corpus/pgstore"
 	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/ledger"
@@ -91,7 +91,7 @@ func (s *Server) runEvidence(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, http.StatusNotFound, "run %s holds no evidence %q", run.ID, truncate(eid, 64))
 		return
 	}
-	store, err := pgstore.New(s.pool, &pgstore.Config{Tenant: principalOf(r.Context()).tenant.ID})
+	store, err := s.corpusOf(principalOf(r.Context()).tenant.ID)
 	if err != nil {
 		s.internalError(w, r, "open the corpus", err)
 		return
@@ -153,12 +153,18 @@ type runListItem struct {
 
 // listRuns answers the tenant's latest runs, newest first.
 func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
-	rows, _ := s.pool.Query(r.Context(), runListSQL, principalOf(r.Context()).tenant.ID, runListLimit)
-	runs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (runListItem, error) {
-		var it runListItem
-		err := row.Scan(&it.RunID, &it.Question, &it.Mode, &it.Status, &it.Created, &it.Finished, &it.SpendUSD)
-		return it, err
-	})
+	var runs []runListItem
+	var err error
+	if s.local != nil {
+		runs, err = s.local.listRuns(r.Context(), runListLimit)
+	} else {
+		rows, _ := s.pool.Query(r.Context(), runListSQL, principalOf(r.Context()).tenant.ID, runListLimit)
+		runs, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (runListItem, error) {
+			var it runListItem
+			err := row.Scan(&it.RunID, &it.Question, &it.Mode, &it.Status, &it.Created, &it.Finished, &it.SpendUSD)
+			return it, err
+		})
+	}
 	if err != nil {
 		s.internalError(w, r, "list runs", err)
 		return
@@ -185,7 +191,7 @@ type corpusItem struct {
 
 // listCorpus answers the tenant's filings, by ticker and period.
 func (s *Server) listCorpus(w http.ResponseWriter, r *http.Request) {
-	store, err := pgstore.New(s.pool, &pgstore.Config{Tenant: principalOf(r.Context()).tenant.ID})
+	store, err := s.corpusOf(principalOf(r.Context()).tenant.ID)
 	if err != nil {
 		s.internalError(w, r, "open the corpus", err)
 		return
@@ -209,6 +215,24 @@ func (s *Server) listCorpus(w http.ResponseWriter, r *http.Request) {
 	}{out})
 }
 
+// planEngine is an engine that plans the tenant's runs without spending
+// or recording: a local server's own, or one built over the pool that
+// leaves the tenant's day alone. done releases it.
+func (s *Server) planEngine(ctx context.Context, tenant string) (eng *executor.Engine, done func(), err error) {
+	if s.local != nil {
+		return s.local.t.Engine, func() {}, nil
+	}
+	proc, err := engine.New(&engine.Config{Pool: s.pool, Embedder: s.cfg.Embedder, NoTenantDay: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	if eng, err = proc.Engine(ctx, tenant); err != nil {
+		proc.Close()
+		return nil, nil, err
+	}
+	return eng, func() { proc.Close() }, nil
+}
+
 // planRun answers a dry run of a run request: the route, the task graph
 // and the worst-case budget, with nothing spent and nothing recorded. It
 // takes the body of POST /v1/runs and checks it the same way.
@@ -224,17 +248,12 @@ func (s *Server) planRun(w http.ResponseWriter, r *http.Request) {
 		s.writeFieldError(w, r, fe)
 		return
 	}
-	proc, err := engine.New(&engine.Config{Pool: s.pool, Embedder: s.cfg.Embedder, NoTenantDay: true})
+	eng, done, err := s.planEngine(r.Context(), p.tenant.ID)
 	if err != nil {
 		s.internalError(w, r, "build an engine", err)
 		return
 	}
-	defer proc.Close()
-	eng, err := proc.Engine(r.Context(), p.tenant.ID)
-	if err != nil {
-		s.internalError(w, r, "build an engine", err)
-		return
-	}
+	defer done()
 	limits := executor.DefaultLimits()
 	limits.SpendUSD, limits.WallClock = spec.limits.spend, spec.limits.wall
 	plan, err := eng.DryRun(r.Context(), executor.Request{

@@ -1,7 +1,9 @@
 // Package web is the research web app: one HTML page, a stylesheet and a
 // script, embedded in the binary and served by research serve at "/". The
-// page drives the JSON API under /v1/ with the tenant's API key; it needs
-// no build step, and loads nothing from another origin.
+// page drives the JSON API under /v1/ with the tenant's API key, or, when
+// GET /v1/config says the server takes none (research serve without
+// --db), without one and without a sign-in; it needs no build step, and
+// loads nothing from another origin.
 package web
 
 import (

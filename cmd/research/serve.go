@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"github.com/ledgerline/research/mcpserver"
 	"io"
 	"log/slog"
 	"net"
@@ -21,24 +19,37 @@ import (
 	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/jobs"
+	"github.com/ledgerline/research/mcpserver"
 	"github.com/ledgerline/research/server"
 )
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", "[flags]",
 		"Serves the HTTP API: POST /v1/runs, GET /v1/runs/{id} (and /events, /ledger), POST /v1/search,\n"+
-			"GET /healthz, /readyz and /metrics, and the web app at /. Requests carry a tenant's API key\n"+
+			"GET /v1/config, /healthz, /readyz and /metrics, MCP at /mcp, and the web app at /, over Postgres\n"+
+			"(--db) or, without it, locally (see below). Over Postgres, requests carry a tenant's API key\n"+
 			"(research tenant create); the web app asks for it.\n"+
 			"Unless --workers 0 it also runs a worker in the same process, so one process serves and\n"+
 			"researches; more workers can run anywhere with research worker. Logs are JSON lines on stderr.\n"+
 			"On SIGTERM or SIGINT it stops accepting, drains the requests in flight, then stops the worker,\n"+
-			"which hands runs it cannot finish in time back to the queue. Postgres is required.\n"+
+			"which hands runs it cannot finish in time back to the queue.\n"+
 			"If serve dies mid-run (kill -9, a lost machine), its running runs are resumed by another worker\n"+
 			"(another serve or research worker) within --rescue-after plus about 45 seconds (River's rescue\n"+
-			"pass every 30 seconds and a new leader's election); with the defaults, under 4 minutes.", stderr)
-	db := fs.String("db", os.Getenv("DATABASE_URL"), "Postgres URL (default $DATABASE_URL)")
+			"pass every 30 seconds and a new leader's election); with the defaults, under 4 minutes.\n\n"+
+			"Without --db (and DATABASE_URL unset), serve runs locally, for one person on this machine: over\n"+
+			"the embedded store in --data-dir (what research ingest and ask use by default; .research after\n"+
+			"make demo), as one tenant (\"default\", whose runs research ask records there too), with no API\n"+
+			"key: the API, /mcp and the web app answer without one. Since anyone who can connect acts as that\n"+
+			"tenant, it listens on a loopback address only (127.0.0.1, ::1 or localhost) and refuses any other\n"+
+			"--addr. Runs execute in this process, --workers at a time (the others wait, queued), and are\n"+
+			"recorded in the embedded ledger; each run's budget holds as with Postgres, and the tenant's limits\n"+
+			"are the defaults of research tenant create but 600 requests a minute, counted in this process\n"+
+			"(the day's runs and spend start afresh when it restarts). On shutdown, runs not finished within\n"+
+			"--shutdown-timeout are stopped and recorded as failed, saying so.", stderr)
+	db := fs.String("db", os.Getenv("DATABASE_URL"), "Postgres URL (default $DATABASE_URL); empty means the embedded store, locally (see above)")
+	dataDir := fs.String("data-dir", envOr("RESEARCH_DATA_DIR", ".research"), "embedded store directory without --db (default $RESEARCH_DATA_DIR or .research)")
 	addr := fs.String("addr", envOr("RESEARCH_ADDR", "127.0.0.1:8080"), "address to listen on (default $RESEARCH_ADDR or 127.0.0.1:8080)")
-	workers := fs.Int("workers", jobs.DefaultConcurrency, "runs the in-process worker executes at once; 0 runs no worker")
+	workers := fs.Int("workers", jobs.DefaultConcurrency, "runs the in-process worker executes at once; 0 runs no worker (without --db: at least 1)")
 	shutdown := fs.Duration("shutdown-timeout", 30*time.Second, "how long to drain requests, and then runs, on shutdown")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	var qf queueWorkerFlags
@@ -56,11 +67,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return errUsage
 	}
-	if *db == "" {
-		return errors.New("serve needs Postgres: pass --db URL or set DATABASE_URL")
-	}
 	if *workers < 0 {
 		return fmt.Errorf("--workers %d: want 0 (no worker) or more", *workers)
+	}
+	if *db == "" {
+		if err := checkLocalAddr(*addr); err != nil {
+			return err
+		}
+		if *workers == 0 {
+			return fmt.Errorf("--workers 0: without --db runs execute in this process, so want at least 1")
+		}
 	}
 	if err := qf.check(); err != nil {
 		return err
@@ -81,6 +97,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
+	o := serveOptions{workers: *workers, shutdown: *shutdown, log: log, embedder: emb, model: mc, queue: qf.options()}
+	if *db == "" {
+		return serveLocal(ctx, *dataDir, *addr, stdout, o)
+	}
 
 	pool, err := openServePool(ctx, *db, *workers)
 	if err != nil {
@@ -95,9 +115,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("--addr %s: %v", *addr, err)
 	}
 	fmt.Fprintf(stdout, "serving on http://%s (workers %d, model %s)\n", ln.Addr(), *workers, modelName(mc))
-	return serve(ctx, pool, ln, serveOptions{
-		workers: *workers, shutdown: *shutdown, log: log, embedder: emb, model: mc, queue: qf.options(),
-	})
+	return serve(ctx, pool, ln, o)
 }
 
 // serveOptions are what serve runs with.

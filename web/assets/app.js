@@ -237,7 +237,7 @@
   // ---- run view -----------------------------------------------------------
 
   const statusMeaning = {
-    queued: "waiting for a worker to start it",
+    queued: "waiting for its turn to start",
     running: "gathering evidence",
     supported: "every part of the question is answered with cited evidence",
     partial: "some parts are answered with cited evidence; the gaps say what is missing",
@@ -670,7 +670,24 @@
   // ---- start --------------------------------------------------------------
 
   (async function start() {
-    // Does this server need a key? A local server answers without one.
+    // Does this server take keys? A local one (research serve without
+    // --db) says it does not: every request is its one tenant's, and no
+    // sign-in is shown.
+    let auth = "";
+    try {
+      const resp = await fetch("/v1/config", { cache: "no-store" });
+      if (resp.ok) auth = (await resp.json()).auth || "";
+    } catch (_) { /* the probe below says the server cannot be reached */ }
+    if (auth === "none") {
+      needKey = false;
+      sessionStorage.removeItem(KEY);
+      $("signout").hidden = true;
+      $("local-note").hidden = false;
+      route();
+      return;
+    }
+    // Otherwise, does the key this tab holds work? A server that answers
+    // without one needs none.
     try {
       const resp = await fetch("/v1/corpus", { headers: authHeaders(), cache: "no-store" });
       if (resp.status === 401) {
