@@ -157,6 +157,21 @@ func qualifiedFigures(question string, cat *Catalog, issuers, others []string, n
 		}
 		return strings.Compare(a.metric+strings.Join(a.words, " "), b.metric+strings.Join(b.words, " "))
 	})
+	// A word of another figure's name narrows nothing: "net sales and
+	// operating income" asks for two figures, not operating income of
+	// sales.
+	for _, mt := range tools.Metrics {
+		for _, a := range mt.Aliases {
+			ws := strings.Fields(a)
+			for i := 0; i+len(ws) <= len(toks); i++ {
+				if tokensAre(toks[i:i+len(ws)], ws) {
+					for k := i; k < i+len(ws); k++ {
+						toks[k].stop = true
+					}
+				}
+			}
+		}
+	}
 	taken := make([]bool, len(toks))
 	var out []qualifiedFigure
 	for _, n := range all {
@@ -431,7 +446,7 @@ func (b *builder) planPremises() {
 		if !ok {
 			continue
 		}
-		prior, ok := b.lookupFigure(t, p, aspect, metric, priorLabel, segs, true, m)
+		prior, ok := b.lookupFigure(t, p, aspect, metric, priorLabel, segs, false, m)
 		if !ok {
 			continue
 		}

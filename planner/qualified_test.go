@@ -36,10 +36,11 @@ func TestQualifiedFigures(t *testing.T) {
 		{"Walmart vs Target: total revenue for fiscal 2022.", "", nil},
 		{"Target revenue compared with Walmart's in 2022", "", nil},
 		{"Costco: revenue, fiscal 2022", "", nil},
+		{"What did Amazon guide for Q1 2025 net sales and operating income?", "", nil},
 	}
 	for _, tt := range tests {
-		got := qualifiedFigures(tt.question, cat, nil, []string{"TGT (TARGET CORP)"}, metricNames([]string{"revenue", "cost_of_revenue", "net_income"}))
-		i := slices.IndexFunc(got, func(q qualifiedFigure) bool { return q.Metric == "revenue" || q.Metric == "net_income" })
+		got := qualifiedFigures(tt.question, cat, nil, []string{"TGT (TARGET CORP)"}, metricNames([]string{"revenue", "cost_of_revenue", "net_income", "operating_income"}))
+		i := slices.IndexFunc(got, func(q qualifiedFigure) bool { return q.Metric == "revenue" || q.Metric == "net_income" || q.Metric == "operating_income" })
 		switch {
 		case tt.metric == "" && i >= 0:
 			t.Errorf("%q: read a part %q; want the figure as a whole", tt.question, got[i].What())
