@@ -40,7 +40,9 @@ func TestQualifiedFigures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := qualifiedFigures(tt.question, cat, nil, []string{"TGT (TARGET CORP)"}, metricNames([]string{"revenue", "cost_of_revenue", "net_income", "operating_income"}))
-		i := slices.IndexFunc(got, func(q qualifiedFigure) bool { return q.Metric == "revenue" || q.Metric == "net_income" || q.Metric == "operating_income" })
+		i := slices.IndexFunc(got, func(q qualifiedFigure) bool {
+			return q.Metric == "revenue" || q.Metric == "net_income" || q.Metric == "operating_income"
+		})
 		switch {
 		case tt.metric == "" && i >= 0:
 			t.Errorf("%q: read a part %q; want the figure as a whole", tt.question, got[i].What())
