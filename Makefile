@@ -42,6 +42,12 @@ demo: build ## ingest the sample corpus into the embedded store and research a t
 bench: ## run the Go benchmarks
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+.PHONY: screenshots
+screenshots: ## the README's web-app screenshots into docs/img (drives chromium; needs DATABASE_URL)
+	@test -n "$$DATABASE_URL" || { echo "screenshots: set DATABASE_URL to a Postgres the tests may use (make db starts one)"; exit 1; }
+	@mkdir -p docs/img
+	CI=true RESEARCH_SCREENSHOTS=$(CURDIR)/docs/img $(GO) test -count=1 -run '^TestBrowserAskWatchAndReadTheSource$$' ./web/
+
 .PHONY: lint
 lint: ## gofmt and go vet
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }

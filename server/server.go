@@ -240,6 +240,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /v1/runs/{id}/evidence/{eid}", s.authed(s.runEvidence))
 	mux.Handle("GET /v1/corpus", s.authed(s.listCorpus))
 	mux.Handle("POST /v1/plan", s.authed(s.planRun))
+	s.webRoutes(mux)
 	// The web app: its page and assets, embedded in the binary.
 	app := web.Handler()
 	mux.Handle("GET /{$}", app)

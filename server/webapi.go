@@ -23,6 +23,19 @@ import (
 //	GET  /v1/runs/{id}/evidence/{eid}   one cited span in its filing's text
 //	GET  /v1/corpus                     the tenant's filings
 //	POST /v1/plan                       a dry run: the plan and its worst case
+//	GET  /v1/runs/{id}/budget           the run's budget audit (budgetaudit.go)
+//	GET  /v1/runs/{id}/evidence/{eid}/document
+//	                                    the whole filing of a span, a page at a time (document.go)
+//	POST /v1/batches, GET /v1/batches/{id}
+//	                                    batch submission from JSONL, and its progress (batches.go)
+
+// webRoutes adds the endpoints of the web app's later views.
+func (s *Server) webRoutes(mux *http.ServeMux) {
+	mux.Handle("GET /v1/runs/{id}/budget", s.authed(s.runBudget))
+	mux.Handle("GET /v1/runs/{id}/evidence/{eid}/document", s.authed(s.runDocument))
+	mux.Handle("POST /v1/batches", s.authed(s.createBatch))
+	mux.Handle("GET /v1/batches/{id}", s.authed(s.getBatch))
+}
 
 // sourceContext is how many bytes of the filing's text the source view
 // shows on each side of a span; ?context= may ask for 0 to maxSourceContext.
@@ -60,12 +73,6 @@ type sourceView struct {
 // filing's text around it. Only evidence the run's ledger holds is shown,
 // so a client reads no more of a filing than the run found.
 func (s *Server) runEvidence(w http.ResponseWriter, r *http.Request) {
-	led, run, ok := s.requestedRun(w, r)
-	if !ok {
-		return
-	}
-	info(r.Context()).runID = run.ID
-	eid := r.PathValue("eid")
 	window := sourceContext
 	if v := r.URL.Query().Get("context"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -75,41 +82,11 @@ func (s *Server) runEvidence(w http.ResponseWriter, r *http.Request) {
 		}
 		window = n
 	}
-	l, err := led.Load(r.Context(), run.ID)
-	if err != nil {
-		s.internalError(w, r, "load a ledger", err)
-		return
-	}
-	var ev *ledger.Evidence
-	for i := range l.Evidence {
-		if l.Evidence[i].ID == eid {
-			ev = &l.Evidence[i]
-			break
-		}
-	}
-	if ev == nil {
-		s.writeError(w, r, http.StatusNotFound, "run %s holds no evidence %q", run.ID, truncate(eid, 64))
-		return
-	}
-	store, err := s.corpusOf(principalOf(r.Context()).tenant.ID)
-	if err != nil {
-		s.internalError(w, r, "open the corpus", err)
-		return
-	}
-	doc, err := store.Document(r.Context(), ev.DocumentID)
-	if errors.Is(err, corpus.ErrNotFound) {
-		s.writeError(w, r, http.StatusNotFound, "the filing of evidence %s is no longer in the corpus", ev.ID)
-		return
-	}
-	if err != nil {
-		s.internalError(w, r, "read a document", err)
+	ev, doc, ok := s.requestedEvidence(w, r)
+	if !ok {
 		return
 	}
 	text := doc.Text
-	if ev.Start < 0 || ev.End > len(text) || ev.Start >= ev.End {
-		s.writeError(w, r, http.StatusNotFound, "evidence %s lies outside its filing's text", ev.ID)
-		return
-	}
 	from, to := runeStart(text, max(0, ev.Start-window)), runeStart(text, min(len(text), ev.End+window))
 	writeJSON(w, http.StatusOK, sourceView{
 		EvidenceID: ev.ID, DocumentID: ev.DocumentID, Kind: string(ev.Kind),
@@ -119,6 +96,53 @@ func (s *Server) runEvidence(w http.ResponseWriter, r *http.Request) {
 		Before: text[from:ev.Start], Span: text[ev.Start:ev.End], After: text[ev.End:to],
 		TextStart: from, TextEnd: to, DocumentLen: len(text),
 	})
+}
+
+// requestedEvidence resolves the evidence span a request's path names,
+// within the tenant's run, and the filing it lies in. When it cannot (no
+// such run, evidence or filing, or a span outside the filing's text: 404;
+// a store error: 500) it has answered the request and ok is false.
+func (s *Server) requestedEvidence(w http.ResponseWriter, r *http.Request) (ev *ledger.Evidence, doc *corpus.Document, ok bool) {
+	led, run, ok := s.requestedRun(w, r)
+	if !ok {
+		return nil, nil, false
+	}
+	info(r.Context()).runID = run.ID
+	eid := r.PathValue("eid")
+	l, err := led.Load(r.Context(), run.ID)
+	if err != nil {
+		s.internalError(w, r, "load a ledger", err)
+		return nil, nil, false
+	}
+	for i := range l.Evidence {
+		if l.Evidence[i].ID == eid {
+			ev = &l.Evidence[i]
+			break
+		}
+	}
+	if ev == nil {
+		s.writeError(w, r, http.StatusNotFound, "run %s holds no evidence %q", run.ID, truncate(eid, 64))
+		return nil, nil, false
+	}
+	store, err := s.corpusOf(principalOf(r.Context()).tenant.ID)
+	if err != nil {
+		s.internalError(w, r, "open the corpus", err)
+		return nil, nil, false
+	}
+	doc, err = store.Document(r.Context(), ev.DocumentID)
+	if errors.Is(err, corpus.ErrNotFound) {
+		s.writeError(w, r, http.StatusNotFound, "the filing of evidence %s is no longer in the corpus", ev.ID)
+		return nil, nil, false
+	}
+	if err != nil {
+		s.internalError(w, r, "read a document", err)
+		return nil, nil, false
+	}
+	if ev.Start < 0 || ev.End > len(doc.Text) || ev.Start >= ev.End {
+		s.writeError(w, r, http.StatusNotFound, "evidence %s lies outside its filing's text", ev.ID)
+		return nil, nil, false
+	}
+	return ev, doc, true
 }
 
 // runeStart moves i back to the start of the rune it falls in.

@@ -97,6 +97,7 @@ func TestBrowserLocalServerNeedsNoKey(t *testing.T) {
 		chromedp.WaitVisible(chromedp.ID("source-span")),
 		shot(t, dir, "local-3-source"),
 	)
+	id := runID(t, ctx)
 	if span := text(t, ctx, "#source-span"); span == "" {
 		t.Error("the source viewer highlights nothing")
 	}
@@ -117,6 +118,23 @@ func TestBrowserLocalServerNeedsNoKey(t *testing.T) {
 	if shown := signIn(); shown != "false,false" {
 		t.Errorf("after a run, sign-in view, sign-out button shown: %s; want neither", shown)
 	}
+	do(t, ctx, "budget, whole document and batch",
+		hash("#/run/"+id+"/budget"),
+		chromedp.WaitVisible(chromedp.CSS(`#budget-scopes table[data-scope="run"] tbody tr`)),
+		chromedp.WaitVisible(chromedp.ID("budget-note")),
+		hash("#/run/"+id),
+		chromedp.WaitVisible(chromedp.CSS("#answer a.cite")),
+		chromedp.Click(chromedp.CSS("#answer a.cite")),
+		chromedp.WaitVisible(chromedp.ID("source-span")),
+		chromedp.Click(chromedp.ID("source-doc")),
+		chromedp.WaitVisible(chromedp.ID("doc-span")),
+		hash("#/batch"),
+		chromedp.WaitVisible(chromedp.ID("batch-local")),
+		shot(t, dir, "local-5-batch"),
+	)
+	if disabled := get(t, ctx, chromedp.Evaluate[bool](`document.getElementById("batch-submit").disabled`)); !disabled {
+		t.Error("a local server's batch form can be submitted")
+	}
 	if n := text(t, ctx, "#notice"); strings.Contains(n, "The page failed") {
 		t.Errorf("the page's script failed: %q", n)
 	}
@@ -131,4 +149,10 @@ func TestBrowserLocalServerNeedsNoKey(t *testing.T) {
 			break
 		}
 	}
+}
+
+// runID is the run the page shows, from its location.
+func runID(t *testing.T, ctx context.Context) string {
+	loc := get(t, ctx, chromedp.Location())
+	return loc[strings.LastIndex(loc, "/")+1:]
 }

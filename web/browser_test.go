@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -243,7 +244,19 @@ func hash(h string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](`void (location.hash = ` + strconv.Quote(h) + `)`)
 }
 
-// shot saves a full screenshot of the page under dir.
+// docScreenshots are the screenshots the README shows: written, as the
+// visible part of the page, to $RESEARCH_SCREENSHOTS (make screenshots
+// sets it to docs/img) under these names when it is set.
+var docScreenshots = map[string]string{
+	"2-answer":  "run-view.png",
+	"3-source":  "source-viewer.png",
+	"4b-budget": "budget-audit.png",
+	"4c-doc":    "whole-document.png",
+}
+
+// shot saves a full screenshot of the page under dir, and, when name is
+// one of docScreenshots and $RESEARCH_SCREENSHOTS is set, the visible
+// part of the page there.
 func shot(t *testing.T, dir, name string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		buf, err := chromedp.FullScreenshot(100)(ctx, tg)
@@ -252,6 +265,18 @@ func shot(t *testing.T, dir, name string) chromedp.Action[chromedp.Void] {
 		}
 		p := filepath.Join(dir, name+".png")
 		t.Logf("screenshot %s", p)
+		if err := os.WriteFile(p, buf, 0o644); err != nil {
+			return err
+		}
+		docs, file := os.Getenv("RESEARCH_SCREENSHOTS"), docScreenshots[name]
+		if docs == "" || file == "" {
+			return nil
+		}
+		if buf, err = chromedp.CaptureScreenshot()(ctx, tg); err != nil {
+			return err
+		}
+		p = filepath.Join(docs, file)
+		t.Logf("screenshot for the docs %s (%d KiB)", p, len(buf)>>10)
 		return os.WriteFile(p, buf, 0o644)
 	})
 }
@@ -362,6 +387,47 @@ func TestBrowserAskWatchAndReadTheSource(t *testing.T) {
 		t.Error("the ledger view shows no requirements")
 	}
 
+	// The run's budget audit, from the ledger view.
+	do(t, ctx, "open the budget audit",
+		chromedp.Click(chromedp.ID("ledger-budget")),
+		chromedp.WaitVisible(chromedp.CSS(`#budget-scopes table[data-scope="run"] tbody tr`)),
+		shot(t, dir, "4b-budget"),
+	)
+	if n := count(t, ctx, `#budget-scopes table[data-scope="tenant_day"] tbody tr`); n == 0 {
+		t.Error("the budget audit shows no tenant day")
+	}
+	audit := text(t, ctx, "#budget-scopes")
+	for _, want := range []string{"Spend (USD)", "Search calls", "All calls", "Reserved", "Released", "Reservations:"} {
+		if !strings.Contains(audit, want) {
+			t.Errorf("the budget audit lacks %q:\n%s", want, audit)
+		}
+	}
+
+	// The whole filing, from the source viewer, with the span highlighted.
+	do(t, ctx, "open the whole document",
+		hash("#/run/"+id),
+		chromedp.WaitVisible(chromedp.CSS("#answer a.cite")),
+		chromedp.Click(chromedp.CSS("#answer a.cite")),
+		chromedp.WaitVisible(chromedp.ID("source-span")),
+		chromedp.Click(chromedp.ID("source-doc")),
+		chromedp.WaitVisible(chromedp.ID("doc-span")),
+		shot(t, dir, "4c-doc"),
+	)
+	if open := get(t, ctx, chromedp.Evaluate[bool](`document.getElementById("source").open`)); open {
+		t.Error("the source viewer stayed open over the whole document")
+	}
+	if span := text(t, ctx, "#doc-span"); excerpt == "" || !strings.Contains(span, excerpt) {
+		t.Errorf("the whole document highlights %q, want the cited span holding %q", span, excerpt)
+	}
+	// The fixture's filings are short: the whole document is one part,
+	// and holds all the source viewer showed, as text.
+	if whole := text(t, ctx, "#doc-text"); !strings.Contains(whole, strings.Trim(source, "\u2026")) || count(t, ctx, "#doc-text img") != 0 {
+		t.Errorf("the whole document does not hold the source view's text as text:\n%s", whole)
+	}
+	if part := text(t, ctx, "#doc-part"); !strings.HasPrefix(part, "Part 1 of 1") {
+		t.Errorf("the document's pager says %q", part)
+	}
+
 	if n := text(t, ctx, "#notice"); strings.Contains(n, "The page failed") {
 		t.Errorf("the page's script failed: %q", n)
 	}
@@ -378,7 +444,50 @@ func TestBrowserAskWatchAndReadTheSource(t *testing.T) {
 	if runs, docs := count(t, ctx, "#runs-table tbody tr"), count(t, ctx, "#corpus-table tbody tr"); runs != 1 || docs != len(filings) {
 		t.Errorf("runs list %d rows, corpus %d rows; want 1 and %d", runs, docs, len(filings))
 	}
+	// The new views fit a phone's width: wide tables scroll in their box,
+	// the page does not.
+	for _, route := range []string{"#/run/" + id + "/budget", "#/run/" + id + "/doc/" + url.PathEscape(cites[0].(map[string]any)["evidence_id"].(string)), "#/batch"} {
+		do(t, ctx, "open "+route+" at phone width",
+			hash(route),
+			chromedp.Poll[chromedp.Void](`!!document.querySelector("#budget-scopes table, #doc-span, #batch-form:not([hidden])")`, chromedp.WithPollingTimeout(10*time.Second)),
+		)
+		if over := get(t, ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth`)); over {
+			t.Errorf("%s is wider than a phone's screen", route)
+		}
+	}
+	do(t, ctx, "phone screenshots", hash("#/run/"+id+"/budget"), chromedp.WaitVisible(chromedp.CSS("#budget-scopes table")), shot(t, dir, "5b-budget-phone"))
 
+	t.Run("batch", func(t *testing.T) {
+		tab := newTab(t, ctx)
+		line := `{"question": ` + strconv.Quote(question) + `, "mode": "rules"}`
+		do(t, tab, "submit a batch with a bad line",
+			signIn(a.url, a.acmeKey),
+			chromedp.WaitVisible(chromedp.ID("ask-view")),
+			hash("#/batch"),
+			chromedp.WaitVisible(chromedp.ID("batch-form")),
+			chromedp.SetValue(chromedp.ID("batch-text"), line+"\n{\"question\": \"too short\""),
+			chromedp.Click(chromedp.ID("batch-submit")),
+			waitNotice("Line 2"),
+		)
+		if errs := text(t, tab, "#batch-errors"); !strings.Contains(errs, "Line 2: not valid JSON") {
+			t.Errorf("the refused lines say %q", errs)
+		}
+		do(t, tab, "submit a batch the server refuses",
+			chromedp.SetValue(chromedp.ID("batch-text"), line+"\n"+`{"question": "x"}`),
+			chromedp.Click(chromedp.ID("batch-submit")),
+			waitNotice("Line 2: question"),
+		)
+		do(t, tab, "submit a batch and watch it",
+			chromedp.SetValue(chromedp.ID("batch-text"), line+"\n"+line),
+			chromedp.Click(chromedp.ID("batch-submit")),
+			chromedp.WaitVisible(chromedp.CSS("#batch-table tbody tr")),
+			chromedp.Poll[chromedp.Void](`document.getElementById("batch-summary").textContent.startsWith("2 of 2 runs done")`, chromedp.WithPollingTimeout(90*time.Second)),
+			shot(t, dir, "9-batch"),
+		)
+		if rows := count(t, tab, "#batch-table tbody tr a"); rows != 2 {
+			t.Errorf("the batch shows %d runs, want 2", rows)
+		}
+	})
 	t.Run("wrong key", func(t *testing.T) {
 		tab := newTab(t, ctx)
 		do(t, tab, "sign in with a wrong key",

@@ -75,6 +75,7 @@
   // ---- sign-in ------------------------------------------------------------
 
   let needKey = false;
+  let localMode = false; // research serve without --db: no key, no batches
 
   function onUnauthorized(err) {
     needKey = true;
@@ -111,7 +112,7 @@
 
   // ---- views --------------------------------------------------------------
 
-  const views = ["signin-view", "ask-view", "run-view", "runs-view", "corpus-view", "ledger-view"];
+  const views = ["signin-view", "ask-view", "run-view", "runs-view", "corpus-view", "ledger-view", "budget-view", "doc-view", "batch-view"];
   function show(id) {
     for (const v of views) $(v).hidden = v !== id;
   }
@@ -125,6 +126,15 @@
     const h = location.hash.replace(/^#/, "") || "/";
     let m;
     if ((m = h.match(/^\/run\/([A-Za-z0-9._-]{1,128})\/ledger$/))) { openLedger(m[1]); return; }
+    if ((m = h.match(/^\/run\/([A-Za-z0-9._-]{1,128})\/budget$/))) { openBudget(m[1]); return; }
+    if ((m = h.match(/^\/run\/([A-Za-z0-9._-]{1,128})\/doc\/([^/]{1,300})(?:\/(\d{1,6}))?$/))) {
+      let eid;
+      try { eid = decodeURIComponent(m[2]); } catch (_) { eid = m[2]; }
+      openDocument(m[1], eid, m[3] ? +m[3] : 0);
+      return;
+    }
+    if (h === "/batch") { openBatch(""); return; }
+    if ((m = h.match(/^\/batch\/([A-Za-z0-9._-]{1,128})$/))) { openBatch(m[1]); return; }
     if ((m = h.match(/^\/run\/([A-Za-z0-9._-]{1,128})$/))) { openRun(m[1]); return; }
     if (h === "/runs") { show("runs-view"); loadRuns(); return; }
     if (h === "/corpus") { show("corpus-view"); loadCorpus(); return; }
@@ -263,6 +273,7 @@
     $("run-id").textContent = id;
     $("run-question").textContent = "";
     $("ledger-link").setAttribute("href", "#/run/" + id + "/ledger");
+    $("budget-link").setAttribute("href", "#/run/" + id + "/budget");
     $("answer-box").hidden = true;
     for (const x of ["requirements", "gaps", "events", "meters"]) clear($(x));
     clear($("calls-table").tBodies[0]);
@@ -555,6 +566,7 @@
     show("ledger-view");
     $("ledger-run").textContent = id;
     $("ledger-back").setAttribute("href", "#/run/" + id);
+    $("ledger-budget").setAttribute("href", "#/run/" + id + "/budget");
     const box = $("ledger-tables"); clear(box);
     let l;
     try { l = await api("GET", "/v1/runs/" + encodeURIComponent(id) + "/ledger"); } catch (e) { fail(e); return; }
@@ -599,6 +611,7 @@
     const meta = $("source-meta"); clear(meta);
     const pre = $("source-text"); clear(pre);
     $("source-h").textContent = "Source [" + c.index + "]";
+    $("source-doc").setAttribute("href", docHash(runID, c.evidence_id, 0));
     if (!d.open) d.showModal();
     let s;
     try {
@@ -628,9 +641,212 @@
   }
 
   $("source-close").addEventListener("click", () => $("source").close());
+  // The whole document replaces the page's view: the dialog closes first.
+  $("source-doc").addEventListener("click", () => $("source").close());
   $("source-more").addEventListener("click", () => {
     if (sourceCtx.cite) openSource(sourceCtx.run, sourceCtx.cite, Math.min(20000, sourceCtx.context * 4));
   });
+
+  // ---- budget audit -------------------------------------------------------
+
+  const dimensionNames = {
+    spend_usd: "Spend (USD)", model_calls: "Model calls", search_calls: "Search calls", read_calls: "Read calls",
+    fact_calls: "Fact look-ups", calculate_calls: "Calculations", input_tokens: "Input tokens", output_tokens: "Output tokens",
+    retrieval_candidates: "Retrieval candidates", calls: "All calls", wall_clock_ms: "Time (ms)",
+  };
+  const scopeNames = { run: "Run", tenant_day: "Tenant's day (UTC)" };
+
+  async function openBudget(id) {
+    show("budget-view");
+    $("budget-run").textContent = id;
+    $("budget-back").setAttribute("href", "#/run/" + id);
+    $("budget-ledger").setAttribute("href", "#/run/" + id + "/ledger");
+    const box = $("budget-scopes"); clear(box);
+    $("budget-note").hidden = true;
+    let a;
+    try { a = await api("GET", "/v1/runs/" + encodeURIComponent(id) + "/budget"); } catch (e) { fail(e); return; }
+    if (a.note) { $("budget-note").textContent = sentence(a.note); $("budget-note").hidden = false; }
+    const amount = (v, none) => (v === null || v === undefined ? none : v);
+    for (const sc of a.scopes || []) {
+      const rows = (sc.dimensions || []).map((d) => [
+        (dimensionNames[d.dimension] || d.dimension) + (sc.exhausted === d.dimension ? " (exhausted)" : ""),
+        amount(d.limit, "unlimited"), amount(d.reserved, "\u2014"), d.settled, amount(d.released, "\u2014"), amount(d.remaining, "unlimited"),
+      ]);
+      const t = table((scopeNames[sc.kind] || sc.kind) + " " + sc.id, ["Dimension", "Limit", "Reserved", "Settled", "Released", "Remaining"], rows);
+      t.classList.add("audit");
+      t.querySelector("table").setAttribute("data-scope", sc.kind);
+      box.append(t);
+      const facts = [];
+      if (sc.reservations) {
+        const r = sc.reservations;
+        facts.push("reservations: " + (r.reserved || 0) + " open, " + (r.settled || 0) + " settled, " + (r.released || 0) + " released, " + (r.expired || 0) + " expired (swept)");
+      }
+      facts.push((sc.rejected_settlements || 0) + " settlements refused");
+      facts.push("wall clock limit: " + (sc.wall_clock_ms ? (sc.wall_clock_ms / 1000) + " s" : "none"));
+      box.append(el("p", sentence(facts.join("; ")), { class: "hint" }));
+    }
+    if (!(a.scopes || []).length && !a.note) notify("No budget is recorded for this run.", true);
+  }
+
+  // ---- whole document -----------------------------------------------------
+
+  function docHash(runID, eid, part) {
+    return "#/run/" + runID + "/doc/" + encodeURIComponent(eid) + (part ? "/" + part : "");
+  }
+
+  let docState = null; // { run, eid, part, parts, spanPart }
+
+  async function openDocument(runID, eid, part) {
+    show("doc-view");
+    $("doc-back").setAttribute("href", "#/run/" + runID);
+    const meta = $("doc-meta"); clear(meta);
+    const pre = $("doc-text"); clear(pre);
+    $("doc-part").textContent = "";
+    let d;
+    try {
+      d = await api("GET", "/v1/runs/" + encodeURIComponent(runID) + "/evidence/" + encodeURIComponent(eid) + "/document" + (part ? "?part=" + part : ""));
+    } catch (e) { fail(e); return; }
+    docState = { run: runID, eid, part: d.part, parts: d.parts, spanPart: d.span_part };
+    $("doc-h").textContent = "Filing: " + [d.ticker, d.form, d.fiscal_year ? "FY" + d.fiscal_year : ""].filter(Boolean).join(" ");
+    const rows = [["Issuer", d.company ? d.company + " (" + d.ticker + ")" : d.ticker], ["Form", d.form],
+      ["Period", "fiscal year " + d.fiscal_year + ", ended " + d.period_end], ["Filed", d.filed || "\u2014"],
+      ["Cited span", "bytes " + d.start + "\u2013" + d.end + " of " + d.document_length + ", in part " + d.span_part]];
+    if (d.pages) rows.push(["Pages", d.pages + " (this part starts on page " + d.first_page + ")"]);
+    for (const [k, v] of rows) meta.append(el("dt", k), el("dd", v));
+    $("doc-part").textContent = "Part " + d.part + " of " + d.parts + " (bytes " + d.text_start + "\u2013" + d.text_end + ")";
+    $("doc-prev").disabled = d.part <= 1;
+    $("doc-next").disabled = d.part >= d.parts;
+    // The span, or the part of it this part of the filing holds, is
+    // highlighted; the text is text, never markup.
+    const from = Math.max(d.start, d.text_start) - d.text_start, to = Math.min(d.end, d.text_end) - d.text_start;
+    if (to > from && from >= 0) {
+      const mark = el("mark", d.text.slice(from, to), { id: "doc-span" });
+      pre.append(document.createTextNode(d.text.slice(0, from)), mark, document.createTextNode(d.text.slice(to)));
+      mark.scrollIntoView({ block: "center" });
+    } else {
+      pre.append(document.createTextNode(d.text));
+      pre.scrollTop = 0;
+    }
+    pre.focus({ preventScroll: to > from });
+  }
+
+  $("doc-prev").addEventListener("click", () => { if (docState && docState.part > 1) location.hash = docHash(docState.run, docState.eid, docState.part - 1); });
+  $("doc-next").addEventListener("click", () => { if (docState && docState.part < docState.parts) location.hash = docHash(docState.run, docState.eid, docState.part + 1); });
+  $("doc-tospan").addEventListener("click", () => {
+    if (!docState) return;
+    if (docState.part === docState.spanPart && $("doc-span")) { $("doc-span").scrollIntoView({ block: "center" }); return; }
+    location.hash = docHash(docState.run, docState.eid, 0);
+  });
+
+  // ---- batch --------------------------------------------------------------
+
+  const maxBatchBytes = 1 << 20;
+
+  function openBatch(id) {
+    show("batch-view");
+    $("batch-local").hidden = !localMode;
+    for (const x of ["batch-file", "batch-text", "batch-submit"]) $(x).disabled = localMode;
+    clear($("batch-errors"));
+    $("batch-progress").hidden = true;
+    if (id && !localMode) followBatch(id);
+  }
+
+  // checkLines finds lines that are not JSON objects with a question, as
+  // the server would refuse them, before anything is sent.
+  function checkLines(text) {
+    const bad = [];
+    text.split(/\r?\n/).forEach((line, i) => {
+      if (!line.trim()) return;
+      let v;
+      try { v = JSON.parse(line); } catch (_) { bad.push({ line: i + 1, error: "not valid JSON" }); return; }
+      if (!v || typeof v !== "object" || Array.isArray(v)) bad.push({ line: i + 1, error: "not a JSON object" });
+      else if (typeof v.question !== "string" || !v.question.trim()) bad.push({ line: i + 1, error: "no question" });
+    });
+    return bad;
+  }
+
+  function showLineErrors(lines) {
+    const ul = $("batch-errors"); clear(ul);
+    for (const l of lines) ul.append(el("li", "Line " + l.line + ": " + l.error));
+  }
+
+  $("batch-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    if (localMode) return;
+    clear($("batch-errors"));
+    const f = $("batch-file").files[0];
+    let text, source = "pasted.jsonl";
+    if (f) {
+      if (f.size > maxBatchBytes) { notify("The file is larger than 1024 KiB: split it into smaller batches."); return; }
+      text = await f.text();
+      source = f.name;
+    } else text = $("batch-text").value;
+    if (!text.trim()) { notify("Choose a JSONL file or paste its lines."); $("batch-file").focus(); return; }
+    const bad = checkLines(text);
+    if (bad.length) {
+      showLineErrors(bad);
+      notify((bad.length === 1 ? "Line " + bad[0].line + " is " + bad[0].error.replace(/^no /, "without a ") : bad.length + " lines are not valid, the first line " + bad[0].line + " (" + bad[0].error + ")") + ": nothing was sent. Fix the file and submit it again.");
+      return;
+    }
+    $("batch-submit").disabled = true;
+    try {
+      const headers = authHeaders();
+      headers["Content-Type"] = "application/x-ndjson";
+      let resp;
+      try {
+        resp = await fetch("/v1/batches?source=" + encodeURIComponent(source.slice(0, 200)), { method: "POST", headers, body: text, cache: "no-store" });
+      } catch (_) { throw new APIError(0, "The server cannot be reached. Check that research serve is running, then try again."); }
+      if (!resp.ok) {
+        let body = null;
+        try { body = await resp.clone().json(); } catch (_) { /* not JSON */ }
+        const err = await readError(resp);
+        if (resp.status === 401) { onUnauthorized(err); return; }
+        if (body && body.lines) showLineErrors(body.lines);
+        throw err;
+      }
+      const b = await resp.json();
+      notify("");
+      $("batch-file").value = "";
+      location.hash = "#/batch/" + b.batch_id;
+    } catch (e) { fail(e); } finally { $("batch-submit").disabled = false; }
+  });
+
+  // followBatch shows a batch's progress, polling until every run is done.
+  function followBatch(id) {
+    let stopped = false, timer = 0;
+    stopStream = () => { stopped = true; clearTimeout(timer); };
+    $("batch-progress").hidden = false;
+    $("batch-id").textContent = id;
+    const tick = async () => {
+      let b;
+      try { b = await api("GET", "/v1/batches/" + encodeURIComponent(id)); } catch (e) {
+        if (!stopped) fail(e);
+        return;
+      }
+      if (stopped) return;
+      renderBatch(b);
+      if (b.done < b.runs) timer = setTimeout(tick, 1500);
+    };
+    tick();
+  }
+
+  function renderBatch(b) {
+    const box = $("batch-meter"); clear(box);
+    meter(box, "runs done", b.done, b.runs);
+    box.lastChild.classList.remove("high"); // done is good news, not a budget running out
+    const st = Object.entries(b.statuses || {}).map(([k, v]) => v + " " + k).join(", ");
+    $("batch-summary").textContent = b.done + " of " + b.runs + " runs done" + (st ? " (" + st + ")" : "") +
+      "; " + b.lines + " lines from " + b.source + (b.spend_usd ? "; spent " + b.spend_usd + " USD" : "") + ".";
+    const tb = $("batch-table").tBodies[0]; clear(tb);
+    for (const it of b.items || []) {
+      const tr = el("tr", null, { "data-status": it.status });
+      const q = el("td", null, { class: "q" });
+      q.append(el("a", it.question || it.run_id, { href: "#/run/" + it.run_id }));
+      const s = el("td"); s.append(el("span", it.status, { class: "badge " + String(it.status).replace(/[^a-z_]/g, "") }));
+      tr.append(el("td", it.line), q, s, el("td", it.spend_usd || "\u2014"));
+      tb.append(tr);
+    }
+  }
 
   // ---- lists --------------------------------------------------------------
 
@@ -680,6 +896,7 @@
     } catch (_) { /* the probe below says the server cannot be reached */ }
     if (auth === "none") {
       needKey = false;
+      localMode = true;
       sessionStorage.removeItem(KEY);
       $("signout").hidden = true;
       $("local-note").hidden = false;
