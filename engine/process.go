@@ -120,6 +120,13 @@ type Tenant struct {
 	Store    corpus.Store
 	Searcher *corpus.Searcher
 	Ledger   ledger.Store
+	// Budget is the accountant the engine reserves against (with the
+	// process's Hooks.Budget), for calls made outside the engine's runs
+	// that count against the tenant's budgets too (MCP tool calls).
+	Budget executor.Accountant
+	// TenantDay says whether the engine's reservations also count against
+	// the tenant's day (budget.DayScope); see Config.NoTenantDay.
+	TenantDay bool
 
 	close    func() error // the embedded ledger's
 	lastUsed time.Time    // guarded by Process.mu
@@ -263,6 +270,7 @@ func (p *Process) build(tenant string) (*Tenant, error) {
 	if h := c.Hooks.Budget; h != nil {
 		cfg.Budget = h(tenant, acct)
 	}
+	t.Budget, t.TenantDay = cfg.Budget, cfg.TenantDay
 	if h := c.Hooks.Progress; h != nil {
 		cfg.Progress = func(pr executor.Progress) { h(tenant, pr) }
 	}

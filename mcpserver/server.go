@@ -17,6 +17,7 @@ import (
 	"github.com/ledgerline/research/budget"
 	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/engine"
+	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/ledger"
 	"github.com/ledgerline/research/tools"
 )
@@ -52,6 +53,16 @@ type Config struct {
 	// MaxWallClock caps an ask call's wall-clock budget; 0 means
 	// DefaultMaxWallClock.
 	MaxWallClock time.Duration
+	// SessionLimits are the session run's budget, which its search,
+	// lookup and read calls reserve against (with the tenant's day, as the
+	// engine's runs do); nil means budget.NoLimits(): the session is
+	// bounded by MaxToolCalls and the tenant's daily limits. WallClock is
+	// not used.
+	SessionLimits *budget.Limits
+	// Progress relays the engine's progress to ask calls that ask for it
+	// (a progress token); nil means ask sends no progress notifications.
+	// It must be installed as the engine process's Hooks.Progress.
+	Progress *ProgressRelay
 	// Logger receives the causes of internal errors, which clients only
 	// see as "internal error"; nil discards them.
 	Logger *slog.Logger
@@ -77,17 +88,43 @@ func (c *Config) validate() error {
 // lookup and read calls are recorded in a session run of the tenant's
 // ledger, opened at the first such call (its id is in every result), so
 // that what a client was shown is evidence it can cite and read back, as
-// in any run. It is safe for concurrent use; over HTTP, build one per
+// in any run; each call is charged to the session run's budget and the
+// tenant's day, as the engine charges its own. The session run is
+// finished when the session ends (the client leaves, the session times
+// out, or Close). It is safe for concurrent use; over HTTP, build one per
 // session.
 type Server struct {
-	t   *engine.Tenant
-	cfg Config
-	mcp *mcp.Server
+	t      *engine.Tenant
+	cfg    Config
+	mcp    *mcp.Server
+	budget executor.Accountant
+	// sessions, when set, is told when the session starts and ends (the
+	// HTTP handler, to close its sessions on shutdown).
+	sessions sessionSet
+
+	watcher    sync.WaitGroup // the goroutine waiting for the session's end
+	inflight   sync.WaitGroup // tool calls in progress; added to under mu while !closed
+	finishOnce sync.Once
+	finishErr  error // set in finishOnce
 
 	mu sync.Mutex
 	// Guarded by mu.
-	runID string // the session run; "" until the first tool call
-	calls int    // tool calls made in the session run
+	runID     string             // the session run; "" until the first tool call
+	calls     int                // tool calls made in the session run
+	exhausted bool               // a call was refused for want of budget
+	session   *mcp.ServerSession // the session served, from its first request
+	closing   bool               // Close was called: the server ends the session
+	closed    bool               // no more calls: the session is ending
+	cancels   map[int]func()     // in-progress calls' cancels, by seq
+	seq       int                // keys of cancels
+}
+
+// sessionSet is the set of live sessions' Servers of an HTTPHandler.
+type sessionSet interface {
+	// add reports false when no session may start (the handler is
+	// closed).
+	add(s *Server) bool
+	remove(s *Server)
 }
 
 // New returns a Server over tenant t's engine, corpus and ledger (from
@@ -124,9 +161,18 @@ func New(t *engine.Tenant, cfg *Config) (*Server, error) {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
-	s := &Server{t: t, cfg: c}
+	s := &Server{t: t, cfg: c, budget: t.Budget, cancels: map[int]func(){}}
+	if s.budget == nil {
+		// A tenant put together by hand: its calls are charged in process.
+		m, err := budget.NewMemory(&budget.Config{Tenant: c.Tenant, Now: c.Now})
+		if err != nil {
+			return nil, err
+		}
+		s.budget = m
+	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "research", Title: "SEC filings research engine", Version: c.Version},
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
+	s.mcp.AddReceivingMiddleware(s.watchSession)
 	s.addTools()
 	s.addResources()
 	return s, nil
@@ -144,7 +190,7 @@ const instructions = "Research over the SEC filings ingested into this server. s
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Run serves one session on transport until the client leaves or ctx
-// ends, then closes the session run.
+// ends, then finishes the session run.
 func (s *Server) Run(ctx context.Context, transport mcp.Transport) error {
 	err := s.mcp.Run(ctx, transport)
 	if cerr := s.Close(context.WithoutCancel(ctx)); err == nil {
@@ -153,27 +199,143 @@ func (s *Server) Run(ctx context.Context, transport mcp.Transport) error {
 	return err
 }
 
-// Close finishes the session run, if one was opened: it holds evidence a
-// client was shown, not an answer, and is recorded as partial.
+// Close ends the session: it cancels the calls in progress, closes the
+// session, and finishes the session run, if one was opened. Later calls
+// are refused. Close is idempotent.
 func (s *Server) Close(ctx context.Context) error {
 	s.mu.Lock()
-	runID := s.runID
+	s.closing = true
+	s.stopCalls()
+	s.mu.Unlock()
+	for ss := range s.mcp.Sessions() {
+		_ = ss.Close()
+	}
+	s.watcher.Wait()
+	return s.finish(ctx, "the server closed the session")
+}
+
+// watchSession is a receiving middleware: at a session's first request,
+// it starts waiting for the session's end, to finish the session run then.
+func (s *Server) watchSession(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
+			if err := s.watch(ss); err != nil {
+				return nil, err
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// errShuttingDown refuses a session's first request when the HTTP handler
+// has closed.
+var errShuttingDown = errors.New("the server is shutting down; connect again later")
+
+func (s *Server) watch(ss *mcp.ServerSession) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.session != nil {
+		return nil
+	}
+	if s.closed {
+		return errSessionClosed
+	}
+	if s.sessions != nil && !s.sessions.add(s) {
+		return errShuttingDown
+	}
+	s.session = ss
+	s.watcher.Go(func() {
+		_ = ss.Wait()
+		s.mu.Lock()
+		why := "the session ended (the client closed it, or it was idle past the session timeout)"
+		if s.closing {
+			why = "the server closed the session"
+		}
+		s.mu.Unlock()
+		if err := s.finish(context.Background(), why); err != nil {
+			s.cfg.Logger.Error("mcp: finish the session run", "run_id", s.sessionRun(), "err", err)
+		}
+		if s.sessions != nil {
+			s.sessions.remove(s)
+		}
+	})
+	return nil
+}
+
+// stopCalls refuses new calls and cancels those in progress; s.mu is held.
+func (s *Server) stopCalls() {
+	s.closed = true
+	for _, cancel := range s.cancels {
+		cancel()
+	}
+}
+
+// begin admits a call: its context is cancelled when the session ends;
+// end must be called when it returns.
+func (s *Server) begin(ctx context.Context) (_ context.Context, end func(), _ error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, nil, errSessionClosed
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	s.seq++
+	seq := s.seq
+	s.cancels[seq] = cancel
+	s.inflight.Add(1)
+	return ctx, func() {
+		s.mu.Lock()
+		delete(s.cancels, seq)
+		s.mu.Unlock()
+		cancel()
+		s.inflight.Done()
+	}, nil
+}
+
+// finish finishes the session run once, after the calls in progress.
+func (s *Server) finish(ctx context.Context, why string) error {
+	s.finishOnce.Do(func() { s.finishErr = s.finishRun(ctx, why) })
+	return s.finishErr
+}
+
+// finishRun finishes the session run, if one was opened. The session
+// holds evidence a client was shown, not an answer, so it has no verdict
+// of its own: it is recorded as partial, or budget_exhausted when a call
+// was refused for want of budget.
+func (s *Server) finishRun(ctx context.Context, why string) error {
+	s.mu.Lock()
+	s.stopCalls()
+	s.mu.Unlock()
+	s.inflight.Wait()
+	s.mu.Lock()
+	runID, calls, exhausted := s.runID, s.calls, s.exhausted
 	s.mu.Unlock()
 	if runID == "" {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	return s.t.Ledger.FinishRun(ctx, runID, ledger.StatusPartial)
+	status := ledger.StatusPartial
+	if exhausted {
+		status = ledger.StatusBudgetExhausted
+	}
+	msg := fmt.Sprintf("MCP session over: %s; tool calls made: %d", why, calls)
+	if _, err := s.t.Ledger.AppendEvent(ctx, runID, ledger.Event{Kind: ledger.EventDecision, Message: msg}); err != nil {
+		return err
+	}
+	return s.t.Ledger.FinishRun(ctx, runID, status)
 }
 
 // errSessionCalls is a session that has made its MaxToolCalls calls.
 var errSessionCalls = errors.New("this session has made as many tool calls as the server allows; start a new session")
 
+// errSessionClosed is a call in a session that is ending.
+var errSessionClosed = errors.New("this session is closed; start a new session")
+
 // toolEnv returns the environment of the next tool call, opening the
-// session run at the first call, and the call's id. The scope is every
-// issuer of the tenant's corpus: what the client may read is what the
-// tenant holds.
+// session run (and its budget) at the first call, and the call's id. The
+// scope is every issuer of the tenant's corpus: what the client may read
+// is what the tenant holds.
 func (s *Server) toolEnv(ctx context.Context) (*tools.Env, string, error) {
 	tickers, err := s.tickers(ctx)
 	if err != nil {
@@ -181,6 +343,9 @@ func (s *Server) toolEnv(ctx context.Context) (*tools.Env, string, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return nil, "", errSessionClosed
+	}
 	if s.calls >= s.cfg.MaxToolCalls {
 		return nil, "", errSessionCalls
 	}
@@ -191,6 +356,13 @@ func (s *Server) toolEnv(ctx context.Context) (*tools.Env, string, error) {
 		}
 		stats, err := s.t.Store.Stats(ctx)
 		if err != nil {
+			return nil, "", err
+		}
+		limits := budget.NoLimits()
+		if s.cfg.SessionLimits != nil {
+			limits = *s.cfg.SessionLimits
+		}
+		if err := s.budget.SetLimits(ctx, budget.RunScope(id), limits); err != nil {
 			return nil, "", err
 		}
 		run := ledger.Run{ID: id, Question: "MCP session: tool calls of an MCP client", Mode: ledger.ModeRules,
@@ -207,6 +379,31 @@ func (s *Server) toolEnv(ctx context.Context) (*tools.Env, string, error) {
 		Describe: engine.DescribeToolError,
 	}
 	return env, fmt.Sprintf("mcp-%d", s.calls), nil
+}
+
+// scopes are the budgets a call of the session run reserves against: the
+// run's and, as the engine's runs, the tenant's day (of the call: a
+// session may outlast a day).
+func (s *Server) scopes(runID string) []budget.Scope {
+	scopes := []budget.Scope{budget.RunScope(runID)}
+	if s.t.TenantDay {
+		scopes = append(scopes, budget.DayScope(s.cfg.Now()))
+	}
+	return scopes
+}
+
+// refused records, once, that a call was refused for want of budget.
+func (s *Server) refused(ctx context.Context, runID string, ex *budget.ExhaustedError) {
+	s.mu.Lock()
+	first := !s.exhausted
+	s.exhausted = true
+	s.mu.Unlock()
+	if first {
+		msg := "budget exhausted: " + ex.Error() + "; calls that need it are refused"
+		if _, err := s.t.Ledger.AppendEvent(context.WithoutCancel(ctx), runID, ledger.Event{Kind: ledger.EventDecision, Message: msg}); err != nil {
+			s.cfg.Logger.Warn("mcp: record a budget refusal", "run_id", runID, "err", err)
+		}
+	}
 }
 
 // sessionRun is the session run's id; "" before the first tool call.

@@ -24,9 +24,11 @@ const acmeDiscussion = "Gross margin decreased in 2024 compared to 2023 due to h
 
 const acmeQuestion = "What drove Acme's gross margin in fiscal 2024 and does management expect it to persist?"
 
-// fixture is an engine process over a small ingested store.
+// fixture is an engine process over a small ingested store, whose
+// progress is relayed to ask calls.
 type fixture struct {
-	proc *engine.Process
+	proc     *engine.Process
+	progress *mcpserver.ProgressRelay
 }
 
 // setup ingests two issuers' filings into a fresh embedded store and
@@ -50,24 +52,34 @@ func setup(t *testing.T) *fixture {
 	if err := store.Close(); err != nil {
 		t.Fatal(err)
 	}
-	proc, err := engine.New(&engine.Config{DataDir: storeDir})
+	progress := mcpserver.NewProgressRelay()
+	proc, err := engine.New(&engine.Config{DataDir: storeDir, Hooks: engine.Hooks{Progress: progress.Hook(nil)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { proc.Close() })
-	return &fixture{proc: proc}
+	return &fixture{proc: proc, progress: progress}
 }
 
 // connect serves tenant's Server on an in-memory transport and returns a
 // connected client session.
 func (f *fixture) connect(t *testing.T, tenant string) (*mcp.ClientSession, *mcpserver.Server) {
 	t.Helper()
+	return f.connectWith(t, &mcpserver.Config{Tenant: tenant}, nil)
+}
+
+// connectWith is connect with the server's configuration (its Progress
+// is the fixture's) and the client's options.
+func (f *fixture) connectWith(t *testing.T, cfg *mcpserver.Config, copts *mcp.ClientOptions) (*mcp.ClientSession, *mcpserver.Server) {
+	t.Helper()
 	ctx := context.Background()
-	tn, err := f.proc.Tenant(ctx, tenant)
+	tn, err := f.proc.Tenant(ctx, cfg.Tenant)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := mcpserver.New(tn, &mcpserver.Config{Tenant: tenant})
+	c := *cfg
+	c.Progress = f.progress
+	srv, err := mcpserver.New(tn, &c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +88,7 @@ func (f *fixture) connect(t *testing.T, tenant string) (*mcp.ClientSession, *mcp
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0"}, copts)
 	cs, err := client.Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)

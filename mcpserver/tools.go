@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -134,9 +135,15 @@ func (s *Server) addTools() {
 
 // guard turns a panic into a tool error and keeps internal errors'
 // details in the log: a client reads argument and scope errors as they
-// are, anything else as "internal error".
+// are, anything else as "internal error". A call is cancelled when its
+// session ends.
 func guard[In, Out any](s *Server, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		ctx, end, err := s.begin(ctx)
+		if err != nil {
+			return nil, out, s.public(req.Params.Name, err)
+		}
+		defer end()
 		defer func() {
 			if p := recover(); p != nil {
 				s.cfg.Logger.Error("mcp tool panicked", "tool", req.Params.Name, "panic", p, "stack", string(debug.Stack()))
@@ -179,12 +186,13 @@ func (s *Server) public(tool string, err error) error {
 	case errors.As(err, &re):
 		return fmt.Errorf("%s: %s: %s", tool, re.Field, re.Problem)
 	case errors.As(err, &be):
-		return fmt.Errorf("%s: %s", tool, be.Error())
+		// Which budget and limit, in the budget's words: no internals.
+		return fmt.Errorf("%s: refused, budget exhausted: %s", tool, be.Error())
 	case errors.As(err, &pe):
 		// Worded for the tenant; the cause is logged.
 		s.cfg.Logger.Error("mcp tool failed", "tool", tool, "err", pe.Cause)
 		return fmt.Errorf("%s: %s", tool, pe.Message)
-	case errors.Is(err, errSessionCalls):
+	case errors.Is(err, errSessionCalls), errors.Is(err, errSessionClosed):
 		return fmt.Errorf("%s: %w", tool, err)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%s: cancelled before it finished", tool)
@@ -193,7 +201,11 @@ func (s *Server) public(tool string, err error) error {
 	return fmt.Errorf("%s: internal error", tool)
 }
 
-// call runs one of the engine's tools in the session run.
+// call runs one of the engine's tools in the session run, as the
+// executor runs a node: it reserves the call's budget in the session run
+// and the tenant's day before, and settles what the call used after; a
+// call the budget cannot hold is refused. Invalid arguments are recorded
+// and cost nothing.
 func (s *Server) call(ctx context.Context, tool string, args any) (*tools.Output, string, error) {
 	env, id, err := s.toolEnv(ctx)
 	if err != nil {
@@ -203,7 +215,41 @@ func (s *Server) call(ctx context.Context, tool string, args any) (*tools.Output
 	if err != nil {
 		return nil, "", err
 	}
-	out, err := tools.Run(ctx, env, tools.Call{ID: id, Tool: tool, Args: raw})
+	call := tools.Call{ID: id, Tool: tool, Args: raw}
+	kind, candidates, rerr := tools.Reservation(tool, raw, env.Scope)
+	if rerr != nil {
+		_, err := tools.Run(ctx, env, call)
+		if err == nil {
+			err = rerr
+		}
+		return nil, env.RunID, err
+	}
+	amounts, err := budget.ToolReservation(kind, candidates)
+	if err != nil {
+		return nil, env.RunID, err
+	}
+	key := env.RunID + "/" + id
+	if _, err := s.budget.Reserve(ctx, key, s.scopes(env.RunID), amounts, nil); err != nil {
+		var ex *budget.ExhaustedError
+		if errors.As(err, &ex) {
+			s.refused(ctx, env.RunID, ex)
+		}
+		return nil, env.RunID, err
+	}
+	out, err := tools.Run(ctx, env, call)
+	seen := int64(0)
+	if out != nil {
+		seen = min(int64(out.CandidatesSeen), candidates)
+	}
+	used, _ := budget.ToolReservation(kind, seen)
+	if _, serr := s.budget.Settle(context.WithoutCancel(ctx), key, used); serr != nil {
+		// The call ran and is recorded; its reservation holds until it
+		// expires.
+		s.cfg.Logger.Error("mcp: settle a tool call", "key", key, "err", serr)
+		if err == nil {
+			err = serr
+		}
+	}
 	return out, env.RunID, err
 }
 
@@ -353,7 +399,7 @@ func (s *Server) chunkAt(ctx context.Context, docID string, offset int) (string,
 	return corpus.ChunkID(docID, lo), nil
 }
 
-func (s *Server) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskArgs) (*mcp.CallToolResult, any, error) {
+func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskArgs) (*mcp.CallToolResult, any, error) {
 	limits := executor.DefaultLimits()
 	limits.SpendUSD = DefaultSpendUSD
 	if in.BudgetUSD != nil {
@@ -385,8 +431,21 @@ func (s *Server) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskArgs) (*
 	for i, t := range in.Tickers {
 		tickers[i] = strings.ToUpper(strings.TrimSpace(t))
 	}
+	// With a progress token, the run's id is chosen here, so that its
+	// steps can be relayed to this call as they happen.
+	runID := ""
+	if token := req.Params.GetProgressToken(); token != nil && s.cfg.Progress != nil {
+		runID = executor.NewRunID(s.cfg.Now())
+		steps, stop := s.cfg.Progress.subscribe(s.cfg.Tenant, runID)
+		var sender sync.WaitGroup
+		sender.Go(func() { s.sendProgress(ctx, req.Session, token, steps) })
+		defer func() {
+			stop()
+			sender.Wait() // every step is sent before the result
+		}()
+	}
 	res, err := s.t.Engine.Run(ctx, executor.Request{
-		Question: in.Question, Tickers: tickers, Mode: mode, Limits: &limits, MaxCalls: in.MaxCalls,
+		RunID: runID, Question: in.Question, Tickers: tickers, Mode: mode, Limits: &limits, MaxCalls: in.MaxCalls,
 	})
 	if err != nil {
 		return nil, nil, err

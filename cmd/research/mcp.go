@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/shopspring/decimal"
@@ -20,8 +23,10 @@ func runMCP(ctx context.Context, args []string, _, stderr io.Writer) error {
 		"Serve the engine to an MCP client (Model Context Protocol) over stdin and stdout, as one\n"+
 			"tenant: tools search_filings, lookup_fact, read_passage, ask and ledger_show, and resources\n"+
 			"research://corpus and research://runs/{run_id}/ledger. The tools are the engine's own, with\n"+
-			"its bounds and scope checks; their calls are recorded in a session run of the ledger. A client\n"+
-			"cannot choose the tenant. Logs go to stderr.", stderr)
+			"its bounds and scope checks; their calls are recorded in a session run of the ledger, finished\n"+
+			"when the client leaves, and charged to the tenant's budget (and its day's, over --db). ask sends\n"+
+			"progress notifications when the client gives a progress token. A client cannot choose the\n"+
+			"tenant. Logs go to stderr.", stderr)
 	var sf storeFlags
 	sf.register(fs)
 	var mf modelFlags
@@ -55,7 +60,9 @@ func runMCP(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	ec := &engine.Config{DataDir: sf.dataDir, Embedder: emb, Model: mc, Logger: logger}
+	progress := mcpserver.NewProgressRelay()
+	ec := &engine.Config{DataDir: sf.dataDir, Embedder: emb, Model: mc, Logger: logger,
+		Hooks: engine.Hooks{Progress: progress.Hook(nil)}}
 	closePool := func() {}
 	if sf.db != "" {
 		pool, err := openMigratedPool(ctx, sf.db)
@@ -76,6 +83,7 @@ func runMCP(ctx context.Context, args []string, _, stderr io.Writer) error {
 	}
 	srv, err := mcpserver.New(t, &mcpserver.Config{
 		Tenant: sf.tenant, MaxSpendUSD: spend, MaxWallClock: *maxTime, MaxToolCalls: *maxCalls, Logger: logger,
+		Progress: progress,
 	})
 	if err != nil {
 		return err
@@ -88,4 +96,65 @@ func runMCP(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return nil
 	}
 	return err
+}
+
+// mcpHTTP serves /mcp for research serve: it relays the engines' progress
+// to ask calls, and ends the MCP sessions (finishing their session runs)
+// as the server shuts down.
+type mcpHTTP struct {
+	log      *slog.Logger
+	timeout  time.Duration // for ending the sessions
+	progress *mcpserver.ProgressRelay
+
+	mu sync.Mutex
+	// Guarded by mu.
+	handler *mcpserver.HTTPHandler // built by the server's routes
+}
+
+func newMCPHTTP(log *slog.Logger, timeout time.Duration) *mcpHTTP {
+	return &mcpHTTP{log: log, timeout: timeout, progress: mcpserver.NewProgressRelay()}
+}
+
+// hooks are h with the relay added to its progress hook.
+func (m *mcpHTTP) hooks(h engine.Hooks) engine.Hooks {
+	h.Progress = m.progress.Hook(h.Progress)
+	return h
+}
+
+// build is server.Config.MCP over engines.
+func (m *mcpHTTP) build(engines mcpserver.TenantEngines) func(keys func(context.Context, string) (string, error)) http.Handler {
+	return func(keys func(context.Context, string) (string, error)) http.Handler {
+		h := mcpserver.NewHTTPHandler(engines, keys, &mcpserver.Config{Logger: m.log, Progress: m.progress}, &mcpserver.HTTPOpts{Logger: m.log})
+		m.mu.Lock()
+		m.handler = h
+		m.mu.Unlock()
+		return h
+	}
+}
+
+// closeOnDone ends the MCP sessions once ctx ends, while the server
+// drains its requests (an open session's stream would hold the drain);
+// the returned wait waits for that, and ends them if ctx has not ended.
+func (m *mcpHTTP) closeOnDone(ctx context.Context) (wait func()) {
+	cctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		<-cctx.Done()
+		m.mu.Lock()
+		h := m.handler
+		m.mu.Unlock()
+		if h == nil {
+			return
+		}
+		sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), m.timeout)
+		defer scancel()
+		if err := h.Close(sctx); err != nil {
+			m.log.Warn("mcp: end the sessions", slog.String("error", err.Error()))
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"strconv"
@@ -19,7 +18,6 @@ import (
 	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/jobs"
-	"github.com/ledgerline/research/mcpserver"
 	"github.com/ledgerline/research/server"
 )
 
@@ -139,8 +137,9 @@ func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, o serveOpti
 		ln.Close()
 		return err
 	}
+	mh := newMCPHTTP(o.log, o.shutdown)
 	engines, err := engine.New(&engine.Config{
-		Pool: pool, Embedder: o.embedder, Model: o.model, Hooks: server.RunHooks(metrics, o.log), Logger: o.log,
+		Pool: pool, Embedder: o.embedder, Model: o.model, Hooks: mh.hooks(server.RunHooks(metrics, o.log)), Logger: o.log,
 	})
 	if err != nil {
 		ln.Close()
@@ -151,9 +150,7 @@ func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, o serveOpti
 		Logger: o.log, Registry: reg, Metrics: metrics, Embedder: o.embedder,
 		ModelConfigured: o.model != nil, ShutdownTimeout: o.shutdown, PollInterval: o.poll,
 		// MCP clients reach the engine at /mcp with the same API keys.
-		MCP: func(keys func(context.Context, string) (string, error)) http.Handler {
-			return mcpserver.NewHTTPHandler(engines, keys, &mcpserver.Config{Logger: o.log}, &mcpserver.HTTPOpts{Logger: o.log})
-		},
+		MCP: mh.build(engines),
 	})
 	if err != nil {
 		ln.Close()
@@ -172,7 +169,9 @@ func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, o serveOpti
 			return err
 		}
 	}
+	stopMCP := mh.closeOnDone(ctx)
 	serr := srv.Serve(ctx, ln)
+	stopMCP()
 	if worker != nil {
 		o.log.Info("stopping the worker", slog.Duration("timeout", o.shutdown))
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.shutdown)

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/ledgerline/research/engine"
-	"github.com/ledgerline/research/mcpserver"
 	"github.com/ledgerline/research/server"
 )
 
@@ -63,8 +61,9 @@ func serveEmbedded(ctx context.Context, dataDir string, ln net.Listener, stdout 
 		ln.Close()
 		return err
 	}
+	mh := newMCPHTTP(o.log, o.shutdown)
 	engines, err := engine.New(&engine.Config{
-		DataDir: dataDir, Embedder: o.embedder, Model: o.model, Hooks: server.RunHooks(metrics, o.log), Logger: o.log,
+		DataDir: dataDir, Embedder: o.embedder, Model: o.model, Hooks: mh.hooks(server.RunHooks(metrics, o.log)), Logger: o.log,
 	})
 	if err != nil {
 		ln.Close()
@@ -77,9 +76,7 @@ func serveEmbedded(ctx context.Context, dataDir string, ln net.Listener, stdout 
 		LocalRuns: o.workers,
 		// MCP clients reach the engine at /mcp, without a key, as the
 		// local tenant.
-		MCP: func(keys func(context.Context, string) (string, error)) http.Handler {
-			return mcpserver.NewHTTPHandler(engines, keys, &mcpserver.Config{Logger: o.log}, &mcpserver.HTTPOpts{Logger: o.log})
-		},
+		MCP: mh.build(engines),
 	})
 	if err != nil {
 		ln.Close()
@@ -100,5 +97,7 @@ func serveEmbedded(ctx context.Context, dataDir string, ln net.Listener, stdout 
 	if stats.Documents == 0 {
 		fmt.Fprintf(stdout, "the store in %s holds no filings yet: run research ingest --data-dir %s --manifest ../shared/corpus/manifest.jsonl (or make demo)\n", dataDir, dataDir)
 	}
+	stopMCP := mh.closeOnDone(ctx)
+	defer stopMCP()
 	return srv.Serve(ctx, ln)
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ledgerline/research/internal/corpustest"
+	"github.com/ledgerline/research/ledger"
+	"github.com/ledgerline/research/ledger/embeddedledger"
 )
 
 var localFiling = corpustest.Filing{
@@ -261,7 +263,15 @@ func TestServeLocal(t *testing.T) {
 	if err != nil || out.IsError || len(out.Content) == 0 || !strings.Contains(out.Content[0].(*mcp.TextContent).Text, eid) {
 		t.Errorf("MCP ledger_show of the run: %v %+v", err, out)
 	}
-	cs.Close()
+	// A session left open: shutdown finishes its session run.
+	out, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_filings", Arguments: map[string]any{"query": "gross margin"}})
+	var session struct {
+		RunID string `json:"run_id"`
+	}
+	if b, _ := json.Marshal(out.StructuredContent); err != nil || out.IsError || json.Unmarshal(b, &session) != nil || session.RunID == "" {
+		t.Fatalf("MCP search_filings: %v %+v", err, out)
+	}
+	defer cs.Close()
 
 	// The run is in the embedded ledger, where research ledger reads it.
 	if code, out, errOut := runCLI(t, "ledger", "show", id, "--db", "", "--data-dir", s.dataDir); code != 0 || !strings.Contains(out, eid) {
@@ -270,6 +280,14 @@ func TestServeLocal(t *testing.T) {
 
 	if code := s.stop(); code != 0 {
 		t.Errorf("serve exited %d after shutdown:\n%s", code, s.stderr.String())
+	}
+	if led, err := embeddedledger.Open(s.dataDir, &embeddedledger.Config{Tenant: "default"}); err != nil {
+		t.Error(err)
+	} else {
+		if run, err := led.Run(ctx, session.RunID); err != nil || run.Status != ledger.StatusPartial {
+			t.Errorf("MCP session run after shutdown: %+v, %v; want partial", run, err)
+		}
+		led.Close()
 	}
 	logs := s.stderr.String()
 	for _, line := range strings.Split(strings.TrimSpace(logs), "\n") {
