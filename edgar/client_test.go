@@ -226,8 +226,16 @@ func TestClientRateLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	elapsed := time.Since(start)
-	if got := srv.MaxPerWindow(time.Second); got > edgar.MaxRequestsPerSecond {
+	// The client releases at most the limit each second. What the server
+	// sees can bunch by a request or two when the machine is loaded (a
+	// released request that waits for a CPU arrives with the next one), so
+	// one second may hold two more; over three seconds the bunching
+	// evens out and the sustained rate must hold.
+	if got := srv.MaxPerWindow(time.Second); got > edgar.MaxRequestsPerSecond+2 {
 		t.Errorf("%d requests arrived within one second; the limit is %d", got, edgar.MaxRequestsPerSecond)
+	}
+	if got := srv.MaxPerWindow(3 * time.Second); got > 3*edgar.MaxRequestsPerSecond+1 {
+		t.Errorf("%d requests arrived within three seconds; the limit is %d a second", got, edgar.MaxRequestsPerSecond)
 	}
 	if reqs := len(srv.Hits()); reqs != n+2 {
 		t.Errorf("%d requests, want %d", reqs, n+2)
