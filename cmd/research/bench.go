@@ -38,7 +38,9 @@ func runBenchScale(ctx context.Context, args []string, stdout, stderr io.Writer)
 			"embeds it with the hash embedder, loads it into a new schema bench_scale_<pid> (dropped at\n"+
 			"the end unless --keep) and into an embedded store in a temporary directory, then times\n"+
 			"fulltext, vector and hybrid searches on each and measures the recall@k of Postgres' HNSW\n"+
-			"vector search against an exact search in Go. Progress goes to stderr, the tables to stdout.", stderr)
+			"vector search against an exact search in Go. On Postgres it then times fulltext and hybrid\n"+
+			"searches at each --fulltext-candidates bound, the bounds taking turns query by query, and\n"+
+			"compares their results with the unbounded search's. Progress goes to stderr, the tables to stdout.", stderr)
 	chunks := fs.Int("chunks", 200_000, "synthetic chunks")
 	perDoc := fs.Int("chunks-per-doc", 500, "chunks per document")
 	chunkBytes := fs.Int("chunk-bytes", 1000, "approximate bytes of text per chunk")
@@ -53,6 +55,9 @@ func runBenchScale(ctx context.Context, args []string, stdout, stderr io.Writer)
 	k := fs.Int("k", 10, "results per search, and the k of recall@k")
 	var efs listFlag
 	fs.Var(&efs, "ef-search", "HNSW ef_search settings for recall, 0 for the store's default (default 0,400)")
+	var ftcs listFlag
+	fs.Var(&ftcs, "fulltext-candidates", "full-text candidate bounds to time side by side, 0 for the store's default, -1 for none (default 0,-1)")
+	workMem := fs.String("maintenance-work-mem", "2GB", "maintenance_work_mem for building the HNSW index")
 	duringLoad := fs.Bool("index-during-load", false, "keep the HNSW index while loading instead of building it after")
 	withEmbedded := fs.Bool("embedded", true, "also measure the embedded store")
 	keep := fs.Bool("keep", false, "keep the schema and the embedded store's directory")
@@ -65,10 +70,11 @@ func runBenchScale(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return errUsage
 	}
 	opts := &bench.ScaleOpts{
-		Synthetic:       bench.SyntheticOpts{Chunks: *chunks, ChunksPerDoc: *perDoc, ChunkBytes: *chunkBytes, Tickers: *tickers, Seed: *seed, NoTopics: *noTopics},
-		Queries:         *queries,
-		K:               *k,
-		IndexDuringLoad: *duringLoad,
+		Synthetic:          bench.SyntheticOpts{Chunks: *chunks, ChunksPerDoc: *perDoc, ChunkBytes: *chunkBytes, Tickers: *tickers, Seed: *seed, NoTopics: *noTopics},
+		Queries:            *queries,
+		K:                  *k,
+		IndexDuringLoad:    *duringLoad,
+		MaintenanceWorkMem: *workMem,
 	}
 	for _, e := range efs {
 		n, err := strconv.Atoi(e)
@@ -76,6 +82,13 @@ func runBenchScale(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return fmt.Errorf("--ef-search %q is not a number", e)
 		}
 		opts.EfSearch = append(opts.EfSearch, n)
+	}
+	for _, e := range ftcs {
+		n, err := strconv.Atoi(e)
+		if err != nil {
+			return fmt.Errorf("--fulltext-candidates %q is not a number", e)
+		}
+		opts.FullTextCandidates = append(opts.FullTextCandidates, n)
 	}
 	var err error
 	if *corpusDir != "" {

@@ -28,6 +28,133 @@ func orQuery(q string) (string, error) {
 	return orForm(n).String(), nil
 }
 
+// maxLevelOperands bounds the operands of one level of the ladder (see
+// ladder): the GIN index evaluates the whole tsquery for every chunk
+// holding any of its words, so a level of too many subsets costs more than
+// it saves. It admits every level of queries of up to six words.
+const maxLevelOperands = 64
+
+// stage is one search of the bounded full-text search: the chunks matching
+// match, ranked by ts_rank for rank.
+type stage struct{ match, rank string }
+
+// ladder is how the bounded full-text search reads a query. It searches
+// first, then, when that finds fewer than k chunks, or. Either may match
+// more chunks than the search ranks: a sample of the AND reading's matches
+// still holds every word, but a sample of an OR's does not rank as the
+// unbounded search would. So when or saturates, the search steps down the
+// levels instead, each matching every chunk the ones before it match, and
+// finally or again, to fill what is left: the chunks holding the most
+// operands (words, phrases or groups) are found, and ranked, first.
+type ladder struct {
+	first  stage   // the query as written: the AND reading, or an OR query itself
+	levels []stage // chunks holding at least m of or's operands, m decreasing
+	or     stage   // the OR reading (orQuery); first itself for an OR query
+}
+
+// newLadder returns the ladder of q, the AND reading in Postgres' text
+// form; ok is false when q has no OR reading (it is empty).
+//
+// For an AND of positive operands and negations, first ranks the AND by
+// itself; level m, for m from n-1 down to 2, matches the chunks holding at
+// least m of the n positive operands and none of the negated ones, ranked
+// by the OR reading. For an OR of operands ("a or b or c"), the levels run
+// from m = n (all of them) down to 2, ranked by the OR. A level of more than
+// maxLevelOperands operands is left out; other queries have no levels.
+func newLadder(q string) (l ladder, ok bool, err error) {
+	or, err := orQuery(q)
+	if err != nil || or == "" {
+		return l, false, err
+	}
+	p := &tsParser{src: q}
+	n, err := p.parse()
+	if err != nil {
+		return l, false, err
+	}
+	l = ladder{first: stage{q, q}, or: stage{or, or}}
+	switch n.kind {
+	case tsAnd:
+		var pos, neg []*tsNode
+		for _, k := range n.kids {
+			if k.kind == tsNot {
+				neg = append(neg, k)
+			} else {
+				pos = append(pos, k)
+			}
+		}
+		for m := len(pos) - 1; m >= 2; m-- {
+			if level := atLeast(pos, m, neg); level != "" {
+				l.levels = append(l.levels, stage{level, or})
+			}
+		}
+	case tsOr:
+		l.or = l.first
+		for m := len(n.kids); m >= 2; m-- {
+			if level := atLeast(n.kids, m, nil); level != "" {
+				l.levels = append(l.levels, stage{level, q})
+			}
+		}
+	}
+	return l, true, nil
+}
+
+// atLeast returns the tsquery of the chunks holding at least m of ops and
+// none of neg, or "" when it would have more than maxLevelOperands
+// operands.
+func atLeast(ops []*tsNode, m int, neg []*tsNode) string {
+	if subsets(len(ops), m)*m > maxLevelOperands {
+		return ""
+	}
+	level := &tsNode{kind: tsOr}
+	for _, sub := range combinations(len(ops), m) {
+		and := &tsNode{kind: tsAnd}
+		for _, i := range sub {
+			and.kids = appendFlat(and.kids, tsAnd, ops[i])
+		}
+		level.kids = append(level.kids, and)
+	}
+	if len(level.kids) == 1 {
+		level = level.kids[0]
+	}
+	if len(neg) > 0 {
+		level = &tsNode{kind: tsAnd, kids: append(appendFlat(nil, tsAnd, level), neg...)}
+	}
+	return level.String()
+}
+
+// subsets returns the binomial coefficient C(n, m), or any number above
+// maxLevelOperands when it is larger, so that a long query cannot overflow.
+func subsets(n, m int) int {
+	m = min(m, n-m) // C(n, 1), ..., C(n, m) increase from here on
+	c := 1
+	for i := range m {
+		if c = c * (n - i) / (i + 1); c > maxLevelOperands {
+			return c
+		}
+	}
+	return c
+}
+
+// combinations returns every m-element subset of 0..n-1, in lexical order.
+func combinations(n, m int) [][]int {
+	var out [][]int
+	sub := make([]int, 0, m)
+	var walk func(from int)
+	walk = func(from int) {
+		if len(sub) == m {
+			out = append(out, append([]int(nil), sub...))
+			return
+		}
+		for i := from; i <= n-(m-len(sub)); i++ {
+			sub = append(sub, i)
+			walk(i + 1)
+			sub = sub[:len(sub)-1]
+		}
+	}
+	walk(0)
+	return out
+}
+
 type tsKind int
 
 const (

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"text/tabwriter"
 	"time"
+
+	"github.com/ledgerline/research/corpus"
 )
 
 // WriteText writes the report as tables.
@@ -67,6 +69,44 @@ func (r *ScaleReport) WriteText(w io.Writer) error {
 		}
 	}
 	tw.Flush()
+
+	var ft bool
+	for _, s := range r.Stores {
+		ft = ft || len(s.FullText) > 0
+	}
+	if ft {
+		ew.printf("\nfull-text candidates ranked per search (pgstore.Config.FullTextCandidates), settings alternating query by query;\n")
+		ew.printf("latency in ms, and the mean share of the unbounded search's top %d each setting returns\n", r.K)
+		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "STORE\tSETTING\tMODE\tAGREEMENT\tP50\tP95\tP50 UNFILTERED\tP95 UNFILTERED\tP50 TICKER\tP95 TICKER\t")
+		for _, s := range r.Stores {
+			for _, f := range s.FullText {
+				for _, mode := range []corpus.SearchMode{corpus.ModeFullText, corpus.ModeHybrid} {
+					var all, plain, ticker Latency
+					for _, m := range f.Latency {
+						if m.Mode != mode {
+							continue
+						}
+						switch m.Queries {
+						case allQueries:
+							all = m.Latency
+						case unfilteredQueries:
+							plain = m.Latency
+						case filteredQueries:
+							ticker = m.Latency
+						}
+					}
+					agree := "-"
+					if a, ok := f.Agreement[mode]; ok {
+						agree = fmt.Sprintf("%.3f", a)
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", s.Store, f.Setting, mode, agree,
+						ms(all.P50), ms(all.P95), ms(plain.P50), ms(plain.P95), ms(ticker.P50), ms(ticker.P95))
+				}
+			}
+		}
+		tw.Flush()
+	}
 	return ew.err
 }
 

@@ -32,7 +32,12 @@ type ScaleOpts struct {
 	// at which Postgres' recall is measured; 0 is the store's default.
 	// Empty means 0 and 400.
 	EfSearch []int
-	Tenant   string // Postgres tenant; "" means "bench"
+	// FullTextCandidates lists the pgstore.Config.FullTextCandidates
+	// values (0 the store's default, -1 unbounded) at which Postgres'
+	// full-text and hybrid searches are timed side by side and compared
+	// with the unbounded ranking. Empty means 0 and -1.
+	FullTextCandidates []int
+	Tenant             string // Postgres tenant; "" means "bench"
 	// IndexDuringLoad keeps the HNSW index while the chunks are copied in,
 	// so that every row is inserted into the graph; by default the index is
 	// dropped before the load and built again after it, which is faster.
@@ -75,6 +80,7 @@ type StoreReport struct {
 	Sizes      map[string]int64 `json:"sizes_bytes,omitempty"`
 	Latency    []ModeLatency    `json:"latency"`
 	Recall     []RecallReport   `json:"recall"`
+	FullText   []FullTextReport `json:"fulltext_candidates,omitempty"`
 }
 
 // RecallReport is the mean recall@k of vector search at one setting
@@ -201,6 +207,11 @@ func scaleDefaults(opts *ScaleOpts) (ScaleOpts, error) {
 			return o, fmt.Errorf("bench: ScaleOpts.EfSearch %d is negative", ef)
 		}
 	}
+	for _, n := range o.FullTextCandidates {
+		if n < -1 {
+			return o, fmt.Errorf("bench: ScaleOpts.FullTextCandidates %d is below -1", n)
+		}
+	}
 	if o.Vocabulary == nil {
 		o.Vocabulary = BuiltinVocabulary(3000, o.Synthetic.Seed)
 	}
@@ -215,6 +226,9 @@ func scaleDefaults(opts *ScaleOpts) (ScaleOpts, error) {
 	}
 	if len(o.EfSearch) == 0 {
 		o.EfSearch = []int{0, 400}
+	}
+	if len(o.FullTextCandidates) == 0 {
+		o.FullTextCandidates = []int{0, -1}
 	}
 	if o.Tenant == "" {
 		o.Tenant = "bench"
@@ -311,7 +325,9 @@ func (b *scaleRun) postgres(ctx context.Context, pool *pgxpool.Pool) (StoreRepor
 	if sr.Load, err = b.load(ctx, "postgres", store, b.o.LoadParallelism); err != nil {
 		return sr, err
 	}
-	if _, err := pool.Exec(ctx, `ANALYZE documents, chunks`); err != nil {
+	// What the ingester does after a load: statistics, and the full-text
+	// index's pending list merged.
+	if err := store.RefreshStats(ctx); err != nil {
 		return sr, fmt.Errorf("bench: %w", err)
 	}
 	if b.o.IndexDuringLoad {
@@ -366,6 +382,9 @@ func (b *scaleRun) postgres(ctx context.Context, pool *pgxpool.Pool) (StoreRepor
 			}
 		}
 		sr.Recall = append(sr.Recall, b.recall(setting, ef, run))
+	}
+	if sr.FullText, err = b.fullText(ctx, pool); err != nil {
+		return sr, err
 	}
 	return sr, nil
 }

@@ -56,6 +56,11 @@ func TestRunScale(t *testing.T) {
 				t.Errorf("%s %s %s: latency %+v", s.Store, m.Mode, m.Queries, l)
 			}
 		}
+		if s.Store == "postgres" {
+			checkFullTextSettings(t, s.FullText)
+		} else if len(s.FullText) > 0 {
+			t.Errorf("%s: full-text settings measured: %+v", s.Store, s.FullText)
+		}
 		if len(s.Recall) != wantRecalls[s.Store] {
 			t.Errorf("%s: %d recall rows, want %d", s.Store, len(s.Recall), wantRecalls[s.Store])
 		}
@@ -76,7 +81,7 @@ func TestRunScale(t *testing.T) {
 	if err := rep.WriteText(&out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"postgres  ef_search=default", "embedded", "hybrid", "filtered"} {
+	for _, want := range []string{"postgres  ef_search=default", "embedded", "hybrid", "filtered", "candidates=default", "unbounded"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}
@@ -174,5 +179,37 @@ func TestRunSearch(t *testing.T) {
 	}
 	if _, err := RunSearch(ctx, s, corpus.HashEmbedder{}, nil, nil, nil); err == nil {
 		t.Error("RunSearch without queries succeeded")
+	}
+}
+
+// checkFullTextSettings checks the default setting of the full-text
+// candidates table, measured against the unbounded search: at 2,000 chunks
+// the bound of 1,000 is reached by common words, so the results may differ
+// somewhat, but not much.
+func checkFullTextSettings(t *testing.T, ft []FullTextReport) {
+	t.Helper()
+	if len(ft) != 2 || ft[0].Setting != "candidates=default" || ft[1].Setting != "unbounded" {
+		t.Fatalf("full-text settings %+v, want the default and unbounded", ft)
+	}
+	for _, f := range ft {
+		if len(f.Latency) != 6 { // fulltext and hybrid: all, unfiltered, filtered
+			t.Errorf("%s: %d latency rows, want 6", f.Setting, len(f.Latency))
+		}
+		for _, m := range f.Latency {
+			if m.Latency.N == 0 || m.Latency.P50 <= 0 {
+				t.Errorf("%s %s %s: latency %+v", f.Setting, m.Mode, m.Queries, m.Latency)
+			}
+		}
+		for _, mode := range []corpus.SearchMode{corpus.ModeFullText, corpus.ModeHybrid} {
+			a, ok := f.Agreement[mode]
+			switch {
+			case !ok:
+				t.Errorf("%s %s: no agreement", f.Setting, mode)
+			case f.Candidates == -1 && a != 1:
+				t.Errorf("unbounded %s agrees with itself %.3f, want 1", mode, a)
+			case a < 0.5 || a > 1:
+				t.Errorf("%s %s: agreement %.3f with unbounded, want 0.5 to 1", f.Setting, mode, a)
+			}
+		}
 	}
 }
