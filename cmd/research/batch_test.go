@@ -163,7 +163,7 @@ func TestCLIBatch(t *testing.T) {
 	go func() {
 		exited <- run(ctx, []string{"worker", "--db", url, "--concurrency", "2", "--poll", "100ms", "--base-url", "", "--model", ""}, &wout, &werr)
 	}()
-	st := waitForBatch(t, pool, "acme", batchID, 60*time.Second, func(st *jobs.BatchStatus) bool { return st.Done == st.Runs })
+	st := waitForBatch(t, pool, "acme", batchID, 2*time.Minute, func(st *jobs.BatchStatus) bool { return st.Done == st.Runs })
 	cancel()
 	if code := <-exited; code != 0 {
 		t.Errorf("the worker exited %d on its signal\n%s", code, werr.String())

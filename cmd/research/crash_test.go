@@ -160,7 +160,7 @@ func (db batchDB) startWorker(t *testing.T, bin, modelURL, name string) *worker 
 	}
 	t.Cleanup(func() { f.Close() })
 	cmd := exec.Command(bin, "worker", "--db", db.url, "--concurrency", "4", "--poll", "100ms",
-		"--job-timeout", "4s", "--rescue-after", "5s", "--grace", "20s")
+		"--job-timeout", "8s", "--rescue-after", "10s", "--grace", "20s")
 	cmd.Env = append(os.Environ(), "OPENAI_BASE_URL="+modelURL, "OPENAI_API_KEY=test", "RESEARCH_MODEL="+crashModel, "RESEARCH_GRADER_MODEL=")
 	cmd.Stdout, cmd.Stderr = f, f
 	if err := cmd.Start(); err != nil {
@@ -277,7 +277,7 @@ func TestBatchSurvivesWorkerCrash(t *testing.T) {
 	batchID := crash.submit(t, bin, file)
 	started := time.Now()
 	first := crash.startWorker(t, bin, srv.URL, "first")
-	waitForBatch(t, crash.pool, "acme", batchID, 60*time.Second, func(st *jobs.BatchStatus) bool {
+	waitForBatch(t, crash.pool, "acme", batchID, 3*time.Minute, func(st *jobs.BatchStatus) bool {
 		if st.Done == st.Runs {
 			t.Fatalf("the batch finished before the kill; slow the fake model down")
 		}
@@ -306,12 +306,12 @@ func TestBatchSurvivesWorkerCrash(t *testing.T) {
 	heldAtKill := crash.spend(t).open
 
 	second := crash.startWorker(t, bin, srv.URL, "second")
-	final := waitForBatch(t, crash.pool, "acme", batchID, 90*time.Second, func(st *jobs.BatchStatus) bool { return st.Done == st.Runs })
+	final := waitForBatch(t, crash.pool, "acme", batchID, 3*time.Minute, func(st *jobs.BatchStatus) bool { return st.Done == st.Runs })
 	recovered := time.Since(killed)
 	second.stop(t)
 	crashSpend := crash.spend(t)
 
-	cleanFinal := waitForBatch(t, clean.pool, "acme", cleanID, 60*time.Second, func(st *jobs.BatchStatus) bool { return st.Done == st.Runs })
+	cleanFinal := waitForBatch(t, clean.pool, "acme", cleanID, 3*time.Minute, func(st *jobs.BatchStatus) bool { return st.Done == st.Runs })
 	cleanWorker.stop(t)
 	cleanSpend := clean.spend(t)
 

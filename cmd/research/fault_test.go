@@ -85,7 +85,7 @@ func TestFaultSuite(t *testing.T) {
 		}
 		t.Cleanup(func() { log.Close() })
 		cmd := exec.Command(bin, "serve", "--db", procDB.url, "--addr", "127.0.0.1:0", "--workers", "2", "--poll", "100ms",
-			"--job-timeout", "4s", "--rescue-after", "5s")
+			"--job-timeout", "8s", "--rescue-after", "10s")
 		cmd.Env = append(os.Environ(), "OPENAI_BASE_URL="+srv.URL, "OPENAI_API_KEY=test", "RESEARCH_MODEL="+crashModel, "RESEARCH_GRADER_MODEL=")
 		cmd.Stdout, cmd.Stderr = log, log
 		if err := cmd.Start(); err != nil {
