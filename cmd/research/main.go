@@ -34,7 +34,7 @@ var commands = []command{
 	{"batch", "batch research on the job queue: batch submit FILE.jsonl | status BATCH_ID | results BATCH_ID", runBatch},
 	{"worker", "execute queued research runs (Postgres); start as many as the database serves", runWorker},
 	{"mcp", "serve the engine to MCP clients over stdio: search, facts, passages, ask, ledgers", runMCP},
-	{"serve", "serve the HTTP API (and a worker): runs, events, ledgers, search, metrics", runServe},
+	{"serve", "serve the web app, the HTTP API and /mcp (with in-process workers): runs, events, ledgers, search, metrics; without --db, the embedded store on 127.0.0.1", runServe},
 	{"tenant", "tenants of the HTTP API and their keys and limits: tenant create NAME | key | revoke | limits | list", runTenant},
 }
 
