@@ -63,6 +63,9 @@ type Searcher struct {
 	issuers map[string][]string    // guarded by mu: ticker → the words of its registrant's names
 	labels  map[string][]labelSpan // guarded by mu: document id → its labelled facts
 	vocab   *labelVocabulary       // guarded by mu: the filings' row-label vocabulary, once learned
+	// conceptVocab is guarded by mu: the labels issuers print for each
+	// tagged concept, once learned.
+	conceptVocab *conceptVocabulary
 }
 
 // NewSearcher returns a searcher over store that embeds queries with
@@ -85,8 +88,12 @@ func NewSearcher(store Store, embedder Embedder) *Searcher {
 // an analyst's question (AnalyzeQuestion): the full-text side searches for
 // any of its words rather than all, without its instructions, its
 // definitions' glue and the names of the issuer the filter selects, and
-// with the row-label words of the abbreviations it uses ("SG&A", "capex"),
-// learned from the stored facts' labels. When the filter names no fiscal
+// with the row labels the searched issuer prints for the line items it
+// names: by an analyst's term (finance_terms.txt: "capex", "FCF", "CFO"),
+// or by another issuer's label or the XBRL concept's name, linked through
+// the concept the labels are tagged with (concepts.go); and with the
+// row-label words of the other abbreviations it uses, learned from the
+// stored facts' labels. When the filter names no fiscal
 // year, the filings of the years the question names are searched first and
 // the others fill the rest. Unless the question asks for reasons or
 // expectations, the best max(3K, 30) candidates are then reordered by how
@@ -349,7 +356,24 @@ func (s *Searcher) analyze(ctx context.Context, query string, tickers []string) 
 	if err != nil {
 		return out, err
 	}
+	concepts, err := s.concepts(ctx)
+	if err != nil {
+		return out, err
+	}
+	ticker := ""
+	if len(tickers) == 1 {
+		ticker = tickers[0]
+	}
+	named, terms := concepts.expand(query, ticker)
+	for _, w := range named {
+		if !slices.Contains(q.Words, w) {
+			q.Words = append(q.Words, w)
+		}
+	}
 	for _, tok := range q.Tokens {
+		if slices.Contains(terms, strings.Join(conceptWords(tok), " ")) {
+			continue // read through the concepts it names
+		}
 		for _, w := range vocab.expand(tok) {
 			if !slices.Contains(q.Words, w) {
 				q.Words = append(q.Words, w)

@@ -108,3 +108,20 @@ type FactLabeler interface {
 	// in no particular order.
 	FactLabels(ctx context.Context, documentID string) ([]FactLabel, error)
 }
+
+// ConceptLabel is a row label an issuer's filings print beside a tagged
+// XBRL concept in its default context (no dimensions).
+type ConceptLabel struct {
+	Ticker  string
+	Concept string // qualified name, e.g. "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment"
+	Label   string
+}
+
+// ConceptLabeler is a store that lists the distinct (ticker, concept,
+// label) triples of its XBRL facts in the default context without reading
+// the facts whole: what Searcher reads to carry a question's words to the
+// searched issuer's own line items. A store that does not implement it is
+// read through Facts.
+type ConceptLabeler interface {
+	ConceptLabels(ctx context.Context) ([]ConceptLabel, error)
+}

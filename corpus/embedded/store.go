@@ -657,6 +657,27 @@ func (s *Store) FactLabels(ctx context.Context, documentID string) ([]corpus.Fac
 	return out, nil
 }
 
+// ConceptLabels implements corpus.ConceptLabeler.
+func (s *Store) ConceptLabels(ctx context.Context) ([]corpus.ConceptLabel, error) {
+	unlock, err := s.rlock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	var out []corpus.ConceptLabel
+	seen := map[corpus.ConceptLabel]bool{}
+	for _, d := range s.docs {
+		for _, f := range d.facts {
+			l := corpus.ConceptLabel{Ticker: d.Ticker, Concept: f.Concept, Label: f.Label}
+			if l.Concept != "" && l.Label != "" && len(f.Dimensions) == 0 && f.Kind != corpus.FactTable && !seen[l] {
+				seen[l] = true
+				out = append(out, l)
+			}
+		}
+	}
+	return out, nil
+}
+
 // Facts implements corpus.Store: documents in id order, each one's facts in
 // the order they were added.
 func (s *Store) Facts(ctx context.Context, f corpus.FactFilter) ([]corpus.Fact, error) {

@@ -4,6 +4,7 @@
 package storetest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -679,6 +680,28 @@ func testFacts(t *testing.T, s corpus.Store) {
 		}
 		if got, err := l.FactLabels(ctx, "no-such-document"); err != nil || len(got) != 0 {
 			t.Errorf("FactLabels(unknown) = %+v, %v; want nothing", got, err)
+		}
+	}
+	if l, ok := s.(corpus.ConceptLabeler); ok {
+		var want []corpus.ConceptLabel
+		for _, f := range facts {
+			w := corpus.ConceptLabel{Ticker: doc.Ticker, Concept: f.Concept, Label: f.Label}
+			if w.Concept != "" && w.Label != "" && len(f.Dimensions) == 0 && f.Kind != corpus.FactTable && !slices.Contains(want, w) {
+				want = append(want, w)
+			}
+		}
+		got, err := l.ConceptLabels(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = slices.DeleteFunc(got, func(g corpus.ConceptLabel) bool { return g.Ticker != doc.Ticker })
+		less := func(a, b corpus.ConceptLabel) int {
+			return cmp.Or(cmp.Compare(a.Concept, b.Concept), cmp.Compare(a.Label, b.Label))
+		}
+		slices.SortFunc(got, less)
+		slices.SortFunc(want, less)
+		if len(want) == 0 || !slices.Equal(got, want) {
+			t.Errorf("ConceptLabels() for %s = %+v, want %+v", doc.Ticker, got, want)
 		}
 	}
 	got, err := s.Facts(ctx, corpus.FactFilter{Ticker: "NVDA", Concept: "us-gaap:Revenues", PeriodEnd: day("2023-01-29")})
