@@ -110,8 +110,9 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 	return out
 }
 
-// issuerWordSet is every word naming one of the issuers: tickers, company
-// names and the names the catalogue knows them by.
+// issuerWordSet is every word naming one of the issuers, in lower case:
+// tickers, the words of company names, and the names the catalogue knows
+// them by.
 func issuerWordSet(cat *Catalog, issuers []string) map[string]bool {
 	skip := map[string]bool{}
 	for _, t := range issuers {
@@ -120,9 +121,7 @@ func issuerWordSet(cat *Catalog, issuers []string) map[string]bool {
 			skip[strings.Trim(w, ",.")] = true
 		}
 		for _, a := range cat.issuerNames(t) {
-			for _, w := range strings.Fields(strings.ToLower(a)) {
-				skip[w] = true
-			}
+			skip[strings.ToLower(a)] = true
 		}
 	}
 	return skip

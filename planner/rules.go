@@ -876,16 +876,7 @@ func QuestionWords(question string, cat *Catalog, issuers []string) []string {
 }
 
 func questionWords(question string, cat *Catalog, issuers []string) []string {
-	skip := map[string]bool{}
-	for _, t := range issuers {
-		skip[strings.ToLower(t)] = true
-		for _, w := range strings.Fields(strings.ToLower(shortName(cat.Company(t)) + " " + cat.Company(t))) {
-			skip[strings.Trim(w, ",.")] = true
-		}
-		for _, a := range cat.issuerNames(t) {
-			skip[strings.ToLower(a)] = true
-		}
-	}
+	skip := issuerWordSet(cat, issuers)
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(question), func(r rune) bool {
 		return !unicode.IsLetter(r) && r != '&'
