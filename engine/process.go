@@ -65,6 +65,10 @@ type Config struct {
 	// call that has started runs to completion although its run is
 	// cancelled (see CompleteCalls).
 	Tool executor.ToolFunc
+	// Prepare, when set, runs before each new run of a tenant reads the
+	// corpus (see executor.Config.Prepare), with the tenant's store and
+	// ledger: the server's and the worker's fetch of missing issuers.
+	Prepare func(ctx context.Context, tenant string, t *Tenant, req executor.Request, within time.Duration) (ledger.Event, error)
 	// Hooks watch the runs (metrics, logs); the zero value watches
 	// nothing.
 	Hooks Hooks
@@ -279,6 +283,11 @@ func (p *Process) build(tenant string) (*Tenant, error) {
 		run = tools.Run
 	}
 	cfg.Tool = publicTool(CompleteCalls(run), c.Logger.With(slog.String("tenant", tenant)))
+	if prep := c.Prepare; prep != nil {
+		cfg.Prepare = func(ctx context.Context, req executor.Request, within time.Duration) (ledger.Event, error) {
+			return prep(ctx, tenant, t, req, within)
+		}
+	}
 	eng, err := executor.New(cfg)
 	if err != nil {
 		if t.close != nil {

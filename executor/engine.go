@@ -116,6 +116,15 @@ type Config struct {
 	// Tool runs tool calls; nil means tools.Run.
 	Tool ToolFunc
 
+	// Prepare, when set, runs before a run reads the corpus, within half
+	// of the run's wall-clock budget (the run's own clock starts before
+	// it, so the run keeps the rest): fetching the filings of issuers the
+	// question names that the corpus lacks, say. The event it returns, when
+	// it has a kind, is recorded in the run's ledger and its message noted;
+	// an error is noted and the run goes on over the corpus as it is. A
+	// run already finished is not prepared.
+	Prepare func(ctx context.Context, req Request, within time.Duration) (ledger.Event, error)
+
 	Now func() time.Time // nil means time.Now
 }
 

@@ -73,6 +73,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	start := e.cfg.Now()
+	prepared := e.prepare(ctx, req)
 	docs, err := e.cfg.Store.Documents(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("executor: list the corpus: %w", err)
@@ -127,6 +128,14 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	if autoNote != "" {
 		rs.note(autoNote)
 		rs.event(ctx, ledger.EventDecision, "", 0, autoNote, nil)
+	}
+	if prepared.Kind != "" {
+		if _, err := e.cfg.Ledger.AppendEvent(ctx, run.ID, prepared); err != nil {
+			rs.note("could not record what preparing the run did: " + err.Error())
+		}
+	}
+	if prepared.Message != "" {
+		rs.note(prepared.Message)
 	}
 	rs.failedBefore = map[string]bool{}
 	if resumed {
@@ -817,4 +826,37 @@ func truncateRunes(s string, n int) string {
 		return s
 	}
 	return string(r[:n])
+}
+
+// prepare runs Config.Prepare for a run not yet recorded as finished,
+// within half of its wall-clock budget, and returns the event to record
+// (its message saying why it failed, when it did).
+func (e *Engine) prepare(ctx context.Context, req Request) ledger.Event {
+	if e.cfg.Prepare == nil {
+		return ledger.Event{}
+	}
+	if req.RunID != "" {
+		if run, err := e.cfg.Ledger.Run(ctx, req.RunID); err == nil && run.Status.Terminal() {
+			return ledger.Event{}
+		}
+	}
+	limits := DefaultLimits()
+	if req.Limits != nil {
+		limits = *req.Limits
+	}
+	within := limits.WallClock / 2
+	if within <= 0 {
+		within = DefaultLimits().WallClock / 2
+	}
+	pctx, cancel := context.WithTimeout(ctx, within)
+	defer cancel()
+	ev, err := e.cfg.Prepare(pctx, req, within)
+	if err != nil {
+		if ev.Message != "" {
+			ev.Message += "; " + err.Error()
+		} else {
+			ev.Message = "preparing the run failed, and it goes on over the corpus as it is: " + err.Error()
+		}
+	}
+	return ev
 }

@@ -9,10 +9,14 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ledgerline/research/configs"
+	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/edgar"
+	"github.com/ledgerline/research/engine"
+	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/ledger"
 	"github.com/ledgerline/research/planner"
 )
@@ -27,6 +31,7 @@ import (
 type askFetch struct {
 	enabled bool
 	sec     secFlags
+	by      string // who fetches, for the fetch log; "" means research ask --fetch
 }
 
 // EventFetch is the ledger event kind of a fetch made for a run.
@@ -65,6 +70,13 @@ func (a *askFetch) run(ctx context.Context, sf *storeFlags, question string, tic
 		return nil, err
 	}
 	defer closeStore()
+	return a.fetchInto(ctx, sf, store, emb, question, tickers, budget, progress)
+}
+
+// fetchInto is run over an open store: what a server's or a worker's
+// engine does before each run when fetching is on (fetchPreparer).
+func (a *askFetch) fetchInto(ctx context.Context, sf *storeFlags, store corpus.Store, emb corpus.Embedder, question string, tickers []string,
+	budget time.Duration, progress io.Writer) (*askFetchResult, error) {
 	docs, err := store.Documents(ctx)
 	if err != nil {
 		return nil, err
@@ -113,7 +125,11 @@ func (a *askFetch) run(ctx context.Context, sf *storeFlags, question string, tic
 	}
 	fctx, cancel := context.WithTimeout(ctx, share)
 	defer cancel()
-	report, err := fetchAndLog(fctx, sf, &a.sec, client, store, emb, opts, "research ask --fetch")
+	by := a.by
+	if by == "" {
+		by = "research ask --fetch"
+	}
+	report, err := fetchAndLog(fctx, sf, &a.sec, client, store, emb, opts, by)
 	res := &askFetchResult{tickers: missing, opts: opts, report: report, log: a.sec.log(sf.dataDir)}
 	switch {
 	case err == nil:
@@ -167,9 +183,19 @@ func (r *askFetchResult) note() string {
 	return b.String()
 }
 
-// record appends the fetch to the run's ledger events: the note, and the
-// filings with their outcomes and document ids as data.
+// record appends the fetch to the run's ledger events (event).
 func (r *askFetchResult) record(ctx context.Context, lg ledger.Store, runID string) error {
+	ev, err := r.event()
+	if err != nil {
+		return err
+	}
+	_, err = lg.AppendEvent(ctx, runID, ev)
+	return err
+}
+
+// event is the fetch as an event of the run's ledger: the note, and the
+// filings with their outcomes and document ids as data.
+func (r *askFetchResult) event() (ledger.Event, error) {
 	type filing struct {
 		Ticker     string `json:"ticker"`
 		Form       string `json:"form"`
@@ -205,8 +231,55 @@ func (r *askFetchResult) record(ctx context.Context, lg ledger.Store, runID stri
 	}
 	raw, err := json.Marshal(data)
 	if err != nil {
-		return err
+		return ledger.Event{}, err
 	}
-	_, err = lg.AppendEvent(ctx, runID, ledger.Event{Kind: EventFetch, Message: r.note(), Data: raw})
-	return err
+	return ledger.Event{Kind: EventFetch, Message: r.note(), Data: raw}, nil
+}
+
+// fetchMissing is the --fetch-missing setting of research serve and
+// research worker: off by default; on, every new run first fetches the
+// issuers its question names that the tenant's corpus lacks, as ask
+// --fetch does, and records the fetch in the run's ledger.
+type fetchMissing struct {
+	askFetch
+}
+
+func (f *fetchMissing) register(fs *flag.FlagSet, command string) {
+	f.by = "research " + command + " --fetch-missing"
+	fs.BoolVar(&f.enabled, "fetch-missing", false, "before each run, fetch from SEC EDGAR the issuers its question names that the corpus lacks "+
+		"(their latest 10-K and 10-Q, or those of the fiscal years named), within half of the run's wall-clock budget, "+
+		"and record the fetch in the run's ledger; needs --user-agent. Off by default: fetching is never implicit")
+	f.sec.register(fs)
+}
+
+// check refuses --fetch-missing without a User-Agent the SEC accepts,
+// before the process starts serving.
+func (f *fetchMissing) check() error {
+	if f.enabled && !edgar.ValidUserAgent(f.sec.userAgent) {
+		return fmt.Errorf("--fetch-missing: %w", errNoUserAgent)
+	}
+	return nil
+}
+
+// preparer returns the engine's Prepare for the setting (nil when off):
+// the fetch goes into the tenant's own store, with emb, the embedder the
+// engine searches with; dataDir holds the SEC cache and the fetch log,
+// and db, when set, names the tenant in the log.
+func (f *fetchMissing) preparer(dataDir, db string, emb corpus.Embedder) func(context.Context, string, *engine.Tenant, executor.Request, time.Duration) (ledger.Event, error) {
+	if !f.enabled {
+		return nil
+	}
+	var mu sync.Mutex // one fetch at a time: they share the SEC's rate limit and the log
+	return func(ctx context.Context, tenant string, t *engine.Tenant, req executor.Request, within time.Duration) (ledger.Event, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		sf := &storeFlags{dataDir: dataDir, db: db, tenant: tenant}
+		// The run's context ends the fetch at its share already.
+		res, err := f.fetchInto(ctx, sf, t.Store, emb, req.Question, req.Tickers, within*fetchShare, nil)
+		if res == nil {
+			return ledger.Event{}, err
+		}
+		ev, eerr := res.event()
+		return ev, errors.Join(err, eerr)
+	}
 }

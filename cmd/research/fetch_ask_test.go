@@ -4,13 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/edgar"
+	"github.com/ledgerline/research/engine"
+	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/internal/edgartest"
 	"github.com/ledgerline/research/internal/pgtest"
+	"github.com/ledgerline/research/ledger"
 	"github.com/ledgerline/research/ledger/embeddedledger"
 )
 
@@ -240,5 +245,76 @@ func TestAskFetchWithinItsBudget(t *testing.T) {
 	recs, _, err := edgar.ReadLog(filepath.Join(data, edgar.LogFileName))
 	if err != nil || len(recs) != 1 || !strings.Contains(recs[0].Error, "deadline") {
 		t.Fatalf("fetch log: %v %+v", err, recs)
+	}
+}
+
+// TestFetchMissingBeforeRuns: with --fetch-missing, the engine a server or
+// a worker builds fetches a missing issuer before the run reads the
+// corpus, records the fetch in the run's ledger and answers from it;
+// without the setting nothing is fetched, and the setting is refused
+// without a User-Agent.
+func TestFetchMissingBeforeRuns(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	srv := fakeSECWithAMD(t)
+	_, manifest := writeFixtures(t)
+	data := t.TempDir()
+	runCLI(t, "ingest", "--manifest", manifest, "--data-dir", data, "--db", "")
+	const q = "What was AMD's revenue in fiscal 2024?"
+
+	var off fetchMissing
+	if off.preparer(data, "", corpus.HashEmbedder{}) != nil {
+		t.Fatal("a preparer with --fetch-missing off")
+	}
+	on := fetchMissing{askFetch: askFetch{enabled: true, by: "research serve --fetch-missing",
+		sec: secFlags{baseURL: srv.URL, dataURL: srv.URL, userAgent: "", rps: edgar.MaxRequestsPerSecond}}}
+	if err := on.check(); err == nil || !strings.Contains(err.Error(), "User-Agent") {
+		t.Errorf("--fetch-missing without a User-Agent: %v, want a refusal naming it", err)
+	}
+	on.sec.userAgent = testUserAgent
+
+	run := func(prepare func(context.Context, string, *engine.Tenant, executor.Request, time.Duration) (ledger.Event, error), id string) *executor.Result {
+		t.Helper()
+		proc, err := engine.New(&engine.Config{DataDir: data, Prepare: prepare})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer proc.Close()
+		eng, err := proc.Engine(ctx, "default")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := eng.Run(ctx, executor.Request{RunID: id, Question: q, Mode: ledger.ModeRules})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	before := len(srv.Hits())
+	if res := run(nil, "no-fetch"); res.Status == ledger.StatusSupported || len(srv.Hits()) != before {
+		t.Errorf("without the setting: status %s, %d requests to the SEC; want no answer and none", res.Status, len(srv.Hits())-before)
+	}
+	res := run(on.preparer(data, "", corpus.HashEmbedder{}), "fetched-run")
+	if res.Status != ledger.StatusSupported || !strings.Contains(res.Answer, "25785") && !strings.Contains(res.Answer, "25,785") {
+		t.Errorf("with the setting: status %s, answer %q; want AMD's revenue, supported", res.Status, res.Answer)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "Fetched from SEC EDGAR before planning (AMD)") }) {
+		t.Errorf("notes %q do not say what was fetched", res.Notes)
+	}
+	lg, err := embeddedledger.Open(data, &embeddedledger.Config{Tenant: "default"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lg.Close()
+	l, err := lg.Load(ctx, "fetched-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(l.Events, func(e ledger.Event) bool { return e.Kind == EventFetch }) {
+		t.Errorf("no %s event in the run's ledger", EventFetch)
+	}
+	recs, _, err := edgar.ReadLog(filepath.Join(data, edgar.LogFileName))
+	if err != nil || len(recs) != 1 || recs[0].By != "research serve --fetch-missing" {
+		t.Errorf("fetch log: %v %+v", err, recs)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/jobs"
+	"github.com/ledgerline/research/ledger"
 	"github.com/ledgerline/research/server"
 )
 
@@ -54,6 +55,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	qf.register(fs, serveJobTimeout)
 	var mf modelFlags
 	mf.register(fs) // with --workers 0, the model says what the workers elsewhere run
+	var fm fetchMissing
+	fm.register(fs, "serve")
 	var sf storeFlags
 	fs.StringVar(&sf.embedder, "embedder", envOr("RESEARCH_EMBEDDER", "hash"), "embedder of the ingested corpus: hash or openai")
 	fs.StringVar(&sf.embedModel, "embed-model", envOr("RESEARCH_EMBED_MODEL", "text-embedding-3-small"), "embedding model for --embedder openai")
@@ -67,6 +70,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *workers < 0 {
 		return fmt.Errorf("--workers %d: want 0 (no worker) or more", *workers)
+	}
+	if err := fm.check(); err != nil {
+		return err
 	}
 	if *db == "" {
 		if err := checkLocalAddr(*addr); err != nil {
@@ -95,7 +101,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
-	o := serveOptions{workers: *workers, shutdown: *shutdown, log: log, embedder: emb, model: mc, queue: qf.options()}
+	o := serveOptions{workers: *workers, shutdown: *shutdown, log: log, embedder: emb, model: mc, queue: qf.options(),
+		prepare: fm.preparer(*dataDir, *db, emb)}
 	if *db == "" {
 		return serveLocal(ctx, *dataDir, *addr, stdout, o)
 	}
@@ -125,6 +132,8 @@ type serveOptions struct {
 	model    *executor.ModelConfig
 	poll     time.Duration // event streams' ledger poll; 0 means the server's default
 	queue    jobs.WorkerOptions
+	// prepare is --fetch-missing's fetch before each run; nil when off.
+	prepare func(context.Context, string, *engine.Tenant, executor.Request, time.Duration) (ledger.Event, error)
 }
 
 // serve runs the API on ln and, with workers, a worker, until ctx ends;
@@ -140,6 +149,7 @@ func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, o serveOpti
 	mh := newMCPHTTP(o.log, o.shutdown)
 	engines, err := engine.New(&engine.Config{
 		Pool: pool, Embedder: o.embedder, Model: o.model, Hooks: mh.hooks(server.RunHooks(metrics, o.log)), Logger: o.log,
+		Prepare: o.prepare,
 	})
 	if err != nil {
 		ln.Close()

@@ -64,6 +64,7 @@ func serveEmbedded(ctx context.Context, dataDir string, ln net.Listener, stdout 
 	mh := newMCPHTTP(o.log, o.shutdown)
 	engines, err := engine.New(&engine.Config{
 		DataDir: dataDir, Embedder: o.embedder, Model: o.model, Hooks: mh.hooks(server.RunHooks(metrics, o.log)), Logger: o.log,
+		Prepare: o.prepare,
 	})
 	if err != nil {
 		ln.Close()

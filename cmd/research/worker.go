@@ -79,6 +79,9 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	grace := fs.Duration("grace", 30*time.Second, "on a signal, how long runs in flight may take to finish before they are handed back")
 	tenantDay := fs.Bool("tenant-day", true, "count each run's spend against its tenant's daily budget too (budget scope tenant_day, created on first use with the tenant's daily spend limit); false leaves runs out of it")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	var fm fetchMissing
+	fm.register(fs, "worker")
+	dataDir := fs.String("data-dir", envOr("RESEARCH_DATA_DIR", ".research"), "with --fetch-missing: where the SEC cache and the fetch log are kept")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -88,6 +91,9 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if sf.db == "" {
 		return errNoQueueDB
+	}
+	if err := fm.check(); err != nil {
+		return err
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -119,6 +125,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 	engines, err := engine.New(&engine.Config{
 		Pool: pool, Embedder: emb, Model: mc, NoTenantDay: !*tenantDay, Hooks: server.RunHooks(nil, log), Logger: log,
+		Prepare: fm.preparer(*dataDir, sf.db, emb),
 	})
 	if err != nil {
 		return err
