@@ -115,6 +115,25 @@ ORDER BY start_offset, ordinal`
 SELECT DISTINCT -1, label FROM facts WHERE tenant_id = $1 AND label <> ''`
 )
 
+// conceptLabelsSQL lists the distinct (ticker, concept, label) of a
+// tenant's facts in the default context (no dimensions) that are not a
+// table's cells: one index scan of facts, not the facts whole.
+const conceptLabelsSQL = `
+SELECT DISTINCT d.ticker, f.concept, f.label
+FROM facts f JOIN documents d ON d.tenant_id = f.tenant_id AND d.id = f.document_id
+WHERE f.tenant_id = $1 AND f.concept <> '' AND f.label <> '' AND f.kind <> $2
+  AND (f.dimensions = '{}'::jsonb OR f.dimensions = 'null'::jsonb)`
+
+// ConceptLabels implements corpus.ConceptLabeler.
+func (s *Store) ConceptLabels(ctx context.Context) ([]corpus.ConceptLabel, error) {
+	rows, _ := s.pool.Query(ctx, conceptLabelsSQL, s.tenant, corpus.FactTable)
+	labels, err := pgx.CollectRows(rows, pgx.RowToStructByPos[corpus.ConceptLabel])
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: concept labels: %w", err)
+	}
+	return labels, nil
+}
+
 // FactLabels implements corpus.FactLabeler.
 func (s *Store) FactLabels(ctx context.Context, documentID string) ([]corpus.FactLabel, error) {
 	var rows pgx.Rows

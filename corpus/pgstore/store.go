@@ -84,7 +84,10 @@ type Store struct {
 	ftsCandidates  int // -1: no bound
 }
 
-var _ corpus.Store = (*Store)(nil)
+var (
+	_ corpus.Store          = (*Store)(nil)
+	_ corpus.ConceptLabeler = (*Store)(nil)
+)
 
 // New returns a store for cfg.Tenant on pool, whose schema must be migrated
 // (package migrations). The pool stays the caller's: Close does not close it.
