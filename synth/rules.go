@@ -919,6 +919,12 @@ func (w *writer) passage(r planner.Requirement) []string {
 			if h := headingBefore(heads, at); describes && h != "" && w.rel.Score(h) > 0 {
 				score += 2
 			}
+			// A figure asked by a name of several words ("International
+			// net sales") is best stated by a sentence that writes the name
+			// whole, not one holding its words apart.
+			if r.Kind == planner.KindFigure && strings.Contains(r.Completion.Topic, " ") && namesAny(s, []string{r.Completion.Topic}) {
+				score += 2
+			}
 			cands = append(cands, cand{s, id, score})
 		}
 	}
