@@ -1406,7 +1406,7 @@ func (w *writer) subjectTerms(t string) []string {
 		for _, seg := range w.in.Catalog.SegmentsIn(w.in.Question, t) {
 			terms = append(terms, strings.ToLower(seg.Name))
 			if in := initials(seg.Name); in != "" {
-				terms = append(terms, in) // "aws" for Amazon Web Services
+				terms = append(terms, in) // a name of three words or more is often written by its initials
 			}
 		}
 	}

@@ -136,21 +136,31 @@ type serveOptions struct {
 	prepare func(context.Context, string, *engine.Tenant, executor.Request, time.Duration) (ledger.Event, error)
 }
 
+// serveEngine builds what both modes of serve run on: a metrics registry,
+// the /mcp handler and the process's engine, from base (its store: Pool or
+// DataDir) and the options.
+func serveEngine(base *engine.Config, o serveOptions) (*prometheus.Registry, *server.Metrics, *mcpHTTP, *engine.Process, error) {
+	reg := prometheus.NewRegistry()
+	metrics, err := server.NewMetrics(reg)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	mh := newMCPHTTP(o.log, o.shutdown)
+	cfg := *base
+	cfg.Embedder, cfg.Model, cfg.Logger, cfg.Prepare = o.embedder, o.model, o.log, o.prepare
+	cfg.Hooks = mh.hooks(server.RunHooks(metrics, o.log))
+	engines, err := engine.New(&cfg)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return reg, metrics, mh, engines, nil
+}
+
 // serve runs the API on ln and, with workers, a worker, until ctx ends;
 // then it drains the API and stops the worker, in that order, so no
 // request is left waiting on a worker that is gone.
 func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, o serveOptions) error {
-	reg := prometheus.NewRegistry()
-	metrics, err := server.NewMetrics(reg)
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	mh := newMCPHTTP(o.log, o.shutdown)
-	engines, err := engine.New(&engine.Config{
-		Pool: pool, Embedder: o.embedder, Model: o.model, Hooks: mh.hooks(server.RunHooks(metrics, o.log)), Logger: o.log,
-		Prepare: o.prepare,
-	})
+	reg, metrics, mh, engines, err := serveEngine(&engine.Config{Pool: pool}, o)
 	if err != nil {
 		ln.Close()
 		return err

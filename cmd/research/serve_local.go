@@ -6,8 +6,6 @@ import (
 	"io"
 	"net"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/server"
 )
@@ -55,17 +53,7 @@ func serveLocal(ctx context.Context, dataDir, addr string, stdout io.Writer, o s
 // process (o.workers at once), until ctx ends; then it drains the
 // requests and stops the runs.
 func serveEmbedded(ctx context.Context, dataDir string, ln net.Listener, stdout io.Writer, o serveOptions) error {
-	reg := prometheus.NewRegistry()
-	metrics, err := server.NewMetrics(reg)
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	mh := newMCPHTTP(o.log, o.shutdown)
-	engines, err := engine.New(&engine.Config{
-		DataDir: dataDir, Embedder: o.embedder, Model: o.model, Hooks: mh.hooks(server.RunHooks(metrics, o.log)), Logger: o.log,
-		Prepare: o.prepare,
-	})
+	reg, metrics, mh, engines, err := serveEngine(&engine.Config{DataDir: dataDir}, o)
 	if err != nil {
 		ln.Close()
 		return err
