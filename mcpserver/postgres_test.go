@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ledgerline/research/budget"
@@ -17,20 +18,27 @@ import (
 	"github.com/ledgerline/research/mcpserver"
 )
 
-// TestMCPPostgresTenants serves two tenants of one database: each sees
-// its own filings only, whatever its arguments name.
-func TestMCPPostgresTenants(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
+// acmePool is a database whose tenant acme holds one filing of ACME.
+func acmePool(t *testing.T) *pgxpool.Pool {
+	t.Helper()
 	pool := pgtest.Pool(t)
 	store, err := pgstore.New(pool, &pgstore.Config{Tenant: "acme"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	entries := corpustest.WriteFilings(t, t.TempDir(), corpustest.Filing{Ticker: "ACME", Company: "Acme Corporation", Revenue: "1,000", Cost: "600", Item7: acmeDiscussion})
-	if err := corpustest.Ingest(ctx, store, entries); err != nil {
+	if err := corpustest.Ingest(context.Background(), store, entries); err != nil {
 		t.Fatal(err)
 	}
+	return pool
+}
+
+// TestMCPPostgresTenants serves two tenants of one database: each sees
+// its own filings only, whatever its arguments name.
+func TestMCPPostgresTenants(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := acmePool(t)
 	proc, err := engine.New(&engine.Config{Pool: pool})
 	if err != nil {
 		t.Fatal(err)
@@ -79,15 +87,7 @@ func TestMCPPostgresTenants(t *testing.T) {
 func TestMCPPostgresDayBudget(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	pool := pgtest.Pool(t)
-	store, err := pgstore.New(pool, &pgstore.Config{Tenant: "acme"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries := corpustest.WriteFilings(t, t.TempDir(), corpustest.Filing{Ticker: "ACME", Company: "Acme Corporation", Revenue: "1,000", Cost: "600", Item7: acmeDiscussion})
-	if err := corpustest.Ingest(ctx, store, entries); err != nil {
-		t.Fatal(err)
-	}
+	pool := acmePool(t)
 	// One clock for the engine's budget and the server: the test cannot
 	// straddle midnight.
 	now := time.Now()
