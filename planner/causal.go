@@ -2,6 +2,7 @@ package planner
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -115,6 +116,9 @@ func termPositions(s string, terms []string) []int {
 	return out
 }
 
+// ratioBase matches text that ends where the base of a ratio is named.
+var ratioBase = regexp.MustCompile(`\b(percentage|percent|share|proportion|fraction|multiple)\s+of\s+(total\s+|our\s+|the\s+|segment\s+)*$|%\s+of\s+(total\s+|our\s+|the\s+)*$`)
+
 func isWordBefore(s string, i int) bool {
 	prev, _ := utf8.DecodeLastRuneInString(s[:i])
 	return isWord(prev)
@@ -188,7 +192,12 @@ func allWithin(s string, groups [][]string, from, to int) bool {
 func Explains(sentence string, terms []string) bool {
 	m := compileGroups([][]string{terms})
 	s := closeConnectives(normalizeText(sentence))
-	at := termPositions(s, m.groups[0])
+	// A figure named as the base of a ratio ("operating expenses as a
+	// percentage of net sales decreased due to") is not what the reason
+	// explains.
+	at := slices.DeleteFunc(termPositions(s, m.groups[0]), func(i int) bool {
+		return ratioBase.MatchString(s[:i])
+	})
 	for _, k := range positionsOf(s, reasonConnectives) {
 		if anyBefore(at, k) {
 			return true

@@ -463,7 +463,9 @@ func sentenceEnds(text string, blockStart, i, j, blockEnd int) bool {
 		return true
 	}
 	if strings.Contains(word, ".") { // "U.S", "e.g", "i.e"
-		return false
+		// "outside the U.S. We believe": an abbreviation in capitals ends
+		// a sentence where a word that opens sentences follows it.
+		return initialism(word) && opensSentence(text[j:blockEnd])
 	}
 	if abbreviations[strings.ToLower(word)] {
 		return false
@@ -476,6 +478,35 @@ func sentenceEnds(text string, blockStart, i, j, blockEnd int) bool {
 		k++
 	}
 	return k >= blockEnd || !lowerWord(text[k:])
+}
+
+// initialism reports whether word is capitals between dots: "U.S", "U.K".
+func initialism(word string) bool {
+	for _, r := range word {
+		if r != '.' && !unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// opensSentence reports whether s (after white space) opens with a
+// pronoun, article or preposition in capitals, which starts a sentence
+// rather than continuing a name ("U.S. Steel", "U.S. GAAP").
+func opensSentence(s string) bool {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return true
+	}
+	return sentenceOpeners[strings.TrimRight(f[0], ",")]
+}
+
+var sentenceOpeners = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("We Our Us It Its They Their These This Those The A An In On At As For During While When If Although However Additionally Also") {
+		sentenceOpeners[w] = true
+	}
 }
 
 // lowerWord reports whether s opens with a word in lower case, which does

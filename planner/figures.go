@@ -1019,9 +1019,24 @@ func asksWhy(question string) bool {
 // whatCaused matches a question that asks what brought a change about
 // with a verb of causing: "what pushed the tax rate up", "what hurt
 // margins".
-var whatCaused = regexp.MustCompile(`\bwhat(\s+has|\s+had|'s|\s+is)?\s+` + causalVerbs.String()[2:])
+var whatCaused = regexp.MustCompile(`\bwhat(\s+has|\s+had|'s|\s+is)?\s+(` + causalVerbs.String()[2:] + `|` + restrainingVerbs + `)`)
+
+// AsksRestraint reports whether a question asks what held a figure back
+// rather than what moved it: "what held net sales growth back", "what
+// weighed on margins", "what hurt operating income".
+func AsksRestraint(question string) bool {
+	n := normalizeText(question)
+	return whatRestrained.MatchString(n)
+}
+
+var whatRestrained = regexp.MustCompile(`\bwhat(\s+has|\s+had|'s|\s+is)?\s+(` + restrainingVerbs + `|hurt|weigh(s|ed)?\s+on|pressured|erode[sd]?|dampen(s|ed)?|reduce[sd]?|lower(s|ed)?|compress(es|ed)?)`)
+
+// restrainingVerbs ask what kept a figure from moving, with the figure
+// between the verb and its particle: "what held net sales growth back",
+// "what kept margins down", "what dragged on growth".
+const restrainingVerbs = `(held|holds|hold|holding|kept|keeps|keep|dragged|drags|drag|slowed|slows|limited|limits|constrained|constrains|offset|offsets|capped|caps|restrained|restrains|tempered|tempers)\b`
 
 // whyWords show that a question asks for an explanation.
 var whyWords = []string{"why", "explain", "drive", "driven", "driver", "driving", "drove", "reason", "cause", "because", "factor", "attribut",
-	"contribut", "behind", "how did", "how has", "how have", "discuss", "describe", "commentary", "persist",
+	"contribut", "behind", "blame", "responsible for", "how did", "how has", "how have", "discuss", "describe", "commentary", "persist",
 	"expect", "outlook"}

@@ -30,7 +30,8 @@ func init() {
 	fiscal its their his her our the a an of for in on at by to from and or vs versus as so up down out off into
 	onto upon than then via per each both either neither all any some no not yes is are was were be been has have
 	had do does did will would can could should may might must shall this that these those such me my we us you
-	your he she it they them i get got go take took see saw say said number amount figure value`) {
+	your he she it they them i get got go take took see saw say said number amount figure value here there now
+	then today currently going forward ahead onward onwards henceforth`) {
 		wholeWords[w] = true
 	}
 }
@@ -403,14 +404,20 @@ func (b *builder) planPremises() {
 	}
 	var metrics []string
 	for _, f := range b.rt.Figures {
-		if f.Metric != "" && f.Derived == "" {
+		if f.Derived != "" {
+			// "Why did the gross margin percentage fall": a ratio's
+			// direction is not its inputs'; no premise on revenue.
+			return
+		}
+		if f.Metric != "" {
 			metrics = appendNew(metrics, f.Metric)
 		}
 	}
 	if len(metrics) == 0 {
-		// "Why did revenue decline": the figure of the aspect asked.
+		// "Why did revenue decline": the figure of the aspect asked, where
+		// the aspect is one figure (not margins, made of two).
 		for _, n := range b.rt.Aspects {
-			if a, ok := AspectByName(n); ok && len(a.Metrics) > 0 {
+			if a, ok := AspectByName(n); ok && len(a.Metrics) == 1 {
 				metrics = appendNew(metrics, a.Metrics[0])
 			}
 		}
@@ -469,5 +476,17 @@ func (b *builder) planPremises() {
 			metric + "_prior": {Ticker: t, Concept: prior.key, Period: priorLabel},
 		}
 		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: metric + " - " + metric + "_prior", Facts: facts}, []string{id}, now.node, prior.node)
+		// Where the figures contradict the question, the filing's own
+		// sentence on how the figure moved says so in its words ("In
+		// 2020, revenue was $77.9 billion, up $5.9 billion").
+		words := appendNew([]string{what}, mt.Aliases...)
+		sid := id + "-statement"
+		if b.addReq(Requirement{
+			ID: sid, Issuer: t, Period: label, Aspect: aspect, Kind: KindFigure, Required: false,
+			Need:       fmt.Sprintf("the %s %s's own words on how %s's %s changed", label, p.doc.Form, b.cat.ShortName(t), what),
+			Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: what, AllOf: [][]string{words, ChangeWords, {FigureTerm}}},
+		}, m) {
+			b.addNode(tools.SearchFilings, b.searchArgs(t, p, fmt.Sprintf("in %d %s was up down from %d", p.fy, what, p.fy-1), "", 10), []string{sid})
+		}
 	}
 }

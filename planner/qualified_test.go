@@ -134,10 +134,23 @@ func TestPlanPremise(t *testing.T) {
 		if r.Completion.Sign != sign || !r.Required || r.Completion.Kind != CondCalculation || len(r.Completion.Of) != 2 {
 			t.Errorf("%q: premise %+v: want a required calculation of sign %d over two figures", q, r, sign)
 		}
+		// The filing's own sentence on the change, quoted where the
+		// figures contradict the question.
+		if !slices.ContainsFunc(g.Requirements, func(s Requirement) bool {
+			return s.ID == r.ID+"-statement" && !s.Required && s.Completion.Kind == CondPassage
+		}) {
+			t.Errorf("%q: requirements %v: no optional statement of the change beside the premise", q, reqIDs(g))
+		}
 	}
-	g := planOf(t, "What was XMPL's operating income in 2024?", "XMPL")
-	if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Completion.Sign != 0 }) {
-		t.Errorf("a question asserting no change planned a premise: %v", reqIDs(g))
+	for _, q := range []string{
+		"What was XMPL's operating income in 2024?",
+		// A ratio's direction is not its inputs': no premise on revenue.
+		"Why did XMPL's gross margin percentage fall in 2024?",
+	} {
+		g := planOf(t, q, "XMPL")
+		if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Completion.Sign != 0 }) {
+			t.Errorf("%q planned a premise: %v", q, reqIDs(g))
+		}
 	}
 }
 

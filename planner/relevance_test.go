@@ -34,6 +34,24 @@ func TestRelevanceWeighsRareWords(t *testing.T) {
 	}
 }
 
+// TestAsksRestraint: a question about what held a figure back asks for
+// reasons, with the figure between the verb and its particle.
+func TestAsksRestraint(t *testing.T) {
+	for q, want := range map[string]bool{
+		"What held net sales growth back in fiscal 2022?": true,
+		"what weighed on margins last year":               true,
+		"What drove revenue growth?":                      false,
+		"What was Walmart's revenue in fiscal 2022?":      false,
+	} {
+		if got := AsksRestraint(q); got != want {
+			t.Errorf("AsksRestraint(%q) = %v; want %v", q, got, want)
+		}
+		if want && !asksWhy(q) {
+			t.Errorf("asksWhy(%q) = false; a question about what held a figure back asks why", q)
+		}
+	}
+}
+
 func TestExplains(t *testing.T) {
 	revenue := []string{"revenue", "net sales"}
 	tests := []struct {
@@ -45,6 +63,8 @@ func TestExplains(t *testing.T) {
 		{"Our revenue growth may not be sustainable, and our percentage growth rates may decrease.", false},
 		{"The sales growth primarily reflects increased unit sales.", false},
 		{"Net sales increased 11% primarily reflecting increased unit sales.", true},
+		{"Operating expenses as a percentage of net sales decreased primarily due to higher sales.", false},
+		{"The increase was partially offset by a $32.6 billion net sales decrease primarily related to the divestiture.", true},
 	}
 	for _, tc := range tests {
 		if got := Explains(tc.sentence, revenue); got != tc.want {

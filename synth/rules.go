@@ -65,6 +65,7 @@ type writer struct {
 	maxQuotes int
 	rel       *planner.Relevance  // the question's words and the corpus's statistics, made on first use
 	subjects  map[string][]string // per issuer, the parts of its business the question names
+	restrain  int                 // whether the question asks what held a figure back: 0 not yet read, 1 yes, -1 no
 	l         *ledger.RunLedger
 	reqs      []planner.Requirement
 	evidence  map[string]*ledger.Evidence
@@ -925,6 +926,16 @@ func (w *writer) passage(r planner.Requirement) []string {
 			if r.Kind == planner.KindFigure && strings.Contains(r.Completion.Topic, " ") && namesAny(s, []string{r.Completion.Topic}) {
 				score += 2
 			}
+			// A figure the catalogue does not hold, read from prose, is best
+			// stated by a sentence that names the period asked ("In 2022,
+			// we generated $74 billion in GMV"), not by a row cut from the
+			// header that names its period. (A catalogue figure's statement
+			// sits beside the figure itself, whose period the answer gives.)
+			if r.Kind == planner.KindFigure && r.Aspect == "figures" {
+				if y := strings.TrimPrefix(r.Period, "FY"); len(y) == 4 && !tableRow(s) && containsWord(s, y) {
+					score += 1.5
+				}
+			}
 			cands = append(cands, cand{s, id, score})
 		}
 	}
@@ -1364,6 +1375,11 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 		if hedged.MatchString(s) {
 			score -= 2
 		}
+		// A question about what held the figure back is answered by what
+		// offset or reduced it, not by what lifted it.
+		if w.restraint() && restraining.MatchString(s) {
+			score += 2
+		}
 		// The more so when what the sentence explains is the part of the
 		// business the question names ("Services net sales increased ...
 		// due to"), not a whole whose growth the part explains.
@@ -1387,6 +1403,21 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 
 // reportsChange matches a sentence that reports a change that happened.
 var reportsChange = regexp.MustCompile(`(?i)\b(increased|decreased|rose|fell|grew|declined|improved|dropped|expanded|contracted|narrowed|widened)\b`)
+
+// restraining matches a sentence that names what offset or reduced a
+// figure.
+var restraining = regexp.MustCompile(`(?i)\b(offset|decrease|decreases|decreased|declines?|declined|lower|headwinds?|unfavorabl[ey]|reduced|reduction|weaker|negatively|hurt|divestitures?)\b`)
+
+// restraint reports whether the question asks what held a figure back.
+func (w *writer) restraint() bool {
+	if w.restrain == 0 {
+		w.restrain = -1
+		if planner.AsksRestraint(w.in.Question) {
+			w.restrain = 1
+		}
+	}
+	return w.restrain > 0
+}
 
 // hedged matches the language of what may happen (risk factors,
 // cautionary statements) rather than of what did.
@@ -1455,6 +1486,23 @@ func sentenceBefore(excerpt, s string) string {
 		}
 	}
 	return ""
+}
+
+// containsWord reports whether w stands in s as a word of its own.
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before, _ := utf8.DecodeLastRuneInString(s[:j])
+		after, _ := utf8.DecodeRuneInString(s[j+len(w):])
+		if (j == 0 || !unicode.IsLetter(before) && !unicode.IsDigit(before)) && (j+len(w) == len(s) || !unicode.IsLetter(after) && !unicode.IsDigit(after)) {
+			return true
+		}
+		i = j + 1
+	}
 }
 
 // namesAny reports whether s names one of the terms as words of its own,

@@ -40,3 +40,23 @@ func TestUpperFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestContainsWord: a year counts where it stands as a word, not inside a
+// longer number or a name.
+func TestContainsWord(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		s, w string
+		want bool
+	}{
+		{"In 2022, we generated $74 billion in GMV", "2022", true},
+		{"GMV $ 73,900 $ 87,365", "2022", false},
+		{"FY2022 revenue", "2022", false},
+		{"revenue of 120220 units", "2022", false},
+		{"for fiscal 2022.", "2022", true},
+	} {
+		if got := containsWord(tt.s, tt.w); got != tt.want {
+			t.Errorf("containsWord(%q, %q) = %v, want %v", tt.s, tt.w, got, tt.want)
+		}
+	}
+}
