@@ -75,6 +75,8 @@ func figureCatalog(t *testing.T) *Catalog {
 		{Kind: corpus.FactTable, Label: "Revenue", Value: decimal.NewFromInt(5), Start: 1, End: 2},
 		{Kind: corpus.FactTable, Label: "Total cost of revenue", Value: decimal.NewFromInt(2), Start: 3, End: 4},
 		{Kind: corpus.FactTable, Label: "Operating income", Value: decimal.NewFromInt(1), Start: 5, End: 6},
+		{Kind: corpus.FactTable, Label: "Interest expense", Value: decimal.NewFromInt(1), Start: 7, End: 8},
+		{Kind: corpus.FactTable, Label: "Gross margin percentage", Value: decimal.NewFromInt(60), Start: 9, End: 10},
 	}))
 	return cat
 }

@@ -580,8 +580,10 @@ func findCausal(lower string, aspects []span, taken claims) *Causal {
 }
 
 // causeNoun matches a question that names its cause as "the reason" or
-// "the cause": the cause is its first group.
-var causeNoun = regexp.MustCompile(`\b(?:was|were|is|are)\s+(.+?)\s+(?:the|a|one\s+of\s+the)\s+(?:main\s+|primary\s+|real\s+|key\s+|biggest\s+|only\s+)?(?:reason|reasons|cause|causes|driver|drivers)\b`)
+// "the cause": the cause is its first group, within one clause ("What was
+// the percentage, and what does management point to as the reason" names
+// no cause).
+var causeNoun = regexp.MustCompile(`\b(?:was|were|is|are)\s+([^,;:?!.]+?)\s+(?:the|a|one\s+of\s+the)\s+(?:main\s+|primary\s+|real\s+|key\s+|biggest\s+|only\s+)?(?:reason|reasons|cause|causes|driver|drivers)\b`)
 
 // causeBetween reads a causal question whose cause is lower[from:to]:
 // the aspects there, or its own words, cause the aspects outside it.

@@ -260,7 +260,12 @@ func (b *builder) build() {
 		aspects = []string{"general"}
 	}
 	phrase := false
+	general := slices.Equal(aspects, []string{"general"}) && len(rt.Figures) == 0 && rt.Causal == nil
 	switch {
+	case general && (asksWhy(b.question) || rt.AsksFigure) && b.planLabelledFigure(asksWhy(b.question)):
+		// A figure named by a label of the filings ("interest expense"),
+		// and why it moved where the question asks.
+		aspects = nil
 	case !slices.Equal(aspects, []string{"general"}) || asksWhy(b.question) || rt.Causal != nil:
 	case len(rt.Figures) > 0:
 		// A question that names its figures asks for them, not for a
@@ -635,6 +640,7 @@ func (b *builder) planFacts(t string, p filingPeriod, a Aspect, m reqMeta) []str
 	}
 	switch a.Name {
 	case "margins":
+		b.planReportedRatio(t, p, a.Name, []string{"gross", "margin", "percentage"}, m)
 		switch {
 		case got["revenue"].req == "":
 		case got["cost_of_revenue"].req != "":
