@@ -210,7 +210,8 @@ func resolveAmong(entries []FigureEntry, m tools.Metric, hint string, fit func(F
 		// A label the question itself uses, the longest first.
 		var hinted *FigureEntry
 		for i, e := range cands {
-			if strings.Contains(q, " "+stemWords(e.Label)+" ") && (hinted == nil || len(e.Label) > len(hinted.Label)) {
+			if slices.ContainsFunc(signVariants(e.Label), func(l string) bool { return strings.Contains(q, " "+stemWords(l)+" ") }) &&
+				(hinted == nil || len(e.Label) > len(hinted.Label)) {
 				hinted = &cands[i]
 			}
 		}
@@ -295,6 +296,21 @@ func allIn(words, in []string) bool {
 
 // normLabel is a row label as labels are compared: lower case, footnote
 // marks, a trailing colon and punctuation runs dropped, spaces collapsed.
+// signVariants returns the labels a row printed for either sign stands
+// for: "Net income (loss)" is the statement's row for "net income" and for
+// "net loss" alike, and so is what a question asking for a net loss means
+// (a row labelled "Net loss" alone is one of a table of parts or quarters).
+// A label of another shape stands for itself.
+func signVariants(label string) []string {
+	m := signVariant.FindStringSubmatch(strings.TrimSpace(label))
+	if m == nil {
+		return []string{label}
+	}
+	return []string{label, m[1] + m[2], m[1] + m[3]}
+}
+
+var signVariant = regexp.MustCompile(`^(.*?)(\pL+)\s*\((\pL+)\)$`)
+
 func normLabel(s string) string {
 	var b strings.Builder
 	space := false

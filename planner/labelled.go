@@ -2,8 +2,10 @@ package planner
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/ledgerline/research/tools"
 )
@@ -17,28 +19,46 @@ import (
 // of the question's words that is, word for word, a label the filing
 // prints or a concept it tags.
 
+// whatReported matches a question that asks which amount of something an
+// issuer reported, with the thing between "what" and the verb: "What gross
+// merchandise volume did eBay report for 2022?". What it names is a figure
+// only where a filing labels one so (planLabelledFigure).
+var whatReported = regexp.MustCompile(`(?i)\bwhat\s+[\pL\s'&-]{3,60}?\s+(did|does|do|has|have|had)\s+.{1,40}?\b(report|reported|record|recorded|post|posted|generate|generated|book|booked|earn|earned|spend|spent|pay|paid|deliver|delivered|ship|shipped|sell|sold)\b`)
+
 // labelledFigure returns the longest run of the question's words, within
 // one clause and of two words or more, that is exactly the label of a
 // figure one of the issuers' filings reports; nil when none is.
 func (b *builder) labelledFigure() []string {
-	toks := qualifierTokens(b.question, b.cat, b.rt.Issuers, nil)
+	// Runs of words between punctuation, issuer names, numbers and the
+	// words that ask; "and", "of" and "gross" stay, as labels hold them
+	// ("research and development", "gross margin").
+	skip := issuerWordSet(b.cat, b.rt.Issuers)
 	var runs [][]string
 	var run []string
-	for _, t := range toks {
-		if t.stop || t.after {
-			if len(run) >= 2 {
-				runs = append(runs, run)
-			}
-			run = nil
-			if t.stop {
-				continue
-			}
+	flush := func() {
+		if len(run) >= 2 {
+			runs = append(runs, run)
 		}
-		run = append(run, t.lower)
+		run = nil
 	}
-	if len(run) >= 2 {
-		runs = append(runs, run)
+	for _, f := range strings.FieldsFunc(strings.ReplaceAll(b.question, "’", "'"), unicode.IsSpace) {
+		w := strings.ToLower(strings.TrimRight(strings.TrimLeft(f, "(\"'“‘["), ".,;:?!)\"'”’]"))
+		possessive := strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "s'")
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
+		if w == "" || skip[w] || askingWords[w] || labelBreaks[w] || strings.ContainsAny(w, "0123456789") ||
+			strings.IndexFunc(w, unicode.IsLetter) < 0 {
+			flush()
+			continue
+		}
+		if strings.ContainsAny(f, "(\"“[") && run != nil {
+			flush()
+		}
+		run = append(run, w)
+		if possessive || strings.ContainsAny(f, ".,;:?!)\"”]") {
+			flush()
+		}
 	}
+	flush()
 	var docs []string
 	for _, t := range b.rt.Issuers {
 		for _, p := range b.periodsOf(t) {
@@ -48,18 +68,35 @@ func (b *builder) labelledFigure() []string {
 		}
 	}
 	var best []string
+	bestLen := 0 // the question's words best stands for
 	for _, r := range runs {
-		for n := len(r); n >= 2 && n > len(best); n-- {
+		for n := len(r); n >= 2 && n > max(len(best), bestLen); n-- {
 			for i := 0; i+n <= len(r); i++ {
 				words := r[i : i+n]
 				if slices.ContainsFunc(docs, func(d string) bool { return b.cat.labelled(d, words) }) {
 					best = words
 					break
 				}
+				// Spelled out, a figure the filings label by its initials:
+				// "gross merchandise volume" for the row "GMV".
+				if ac := initialsOf(words); ac != "" && b.acronymInUse(ac, docs) {
+					best = []string{ac}
+					bestLen = n
+					break
+				}
 			}
 		}
 	}
 	return best
+}
+
+// labelBreaks end a run of words that may name a figure.
+var labelBreaks = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("the a an its their our his her this that these those it they we you i me my in on at by to as during about over than vs versus was were be been being") {
+		labelBreaks[w] = true
+	}
 }
 
 // labelled reports whether a figure of the document is labelled, or its
@@ -82,6 +119,33 @@ func (c *Catalog) labelled(documentID string, words []string) bool {
 		}
 	}
 	return false
+}
+
+// initialsOf returns the initials of two to five words in capitals: "GMV"
+// for gross merchandise volume; "" for fewer or more words.
+func initialsOf(words []string) string {
+	if len(words) < 2 || len(words) > 5 {
+		return ""
+	}
+	var b strings.Builder
+	for _, w := range words {
+		r := []rune(w)
+		b.WriteString(strings.ToUpper(string(r[0])))
+	}
+	return b.String()
+}
+
+// acronymInUse reports whether the filings write acronym, three letters or
+// more, as a word of their own in a few documents only (a term an issuer
+// defines, not a common word): by the corpus's statistics, with one of
+// docs among the documents using it where the statistics cannot say which.
+func (b *builder) acronymInUse(acronym string, docs []string) bool {
+	stats := b.cat.TextStats()
+	if len(acronym) < 3 || stats == nil || len(docs) == 0 {
+		return false
+	}
+	df := stats.DocumentFrequency(acronym)
+	return df > 0 && df*4 <= stats.Documents()
 }
 
 // stems returns the sorted, distinct five-letter stems of words.

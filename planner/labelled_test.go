@@ -45,3 +45,36 @@ func TestPlanReportedRatio(t *testing.T) {
 		t.Errorf("requirements %v: no lookup of the reported gross margin percentage", reqIDs(g))
 	}
 }
+
+// TestSignVariants: a row printed for either sign stands for both names.
+func TestSignVariants(t *testing.T) {
+	t.Parallel()
+	for label, want := range map[string][]string{
+		"Net income (loss)":       {"Net income (loss)", "Net income", "Net loss"},
+		"Operating income (Loss)": {"Operating income (Loss)", "Operating income", "Operating Loss"},
+		"Net loss":                {"Net loss"},
+		"Revenue (1)":             {"Revenue (1)"},
+	} {
+		if got := signVariants(label); !slices.Equal(got, want) {
+			t.Errorf("signVariants(%q) = %q, want %q", label, got, want)
+		}
+	}
+}
+
+// TestWhatReported: "what X did Y report" asks for an amount of X.
+func TestWhatReported(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]bool{
+		"What gross merchandise volume did eBay report for 2022?": true,
+		"what operating cash flow did Apple generate in 2023":     true,
+		"What did Apple say about China?":                         false,
+		"What drove revenue growth?":                              false,
+	} {
+		if got := whatReported.MatchString(q); got != want {
+			t.Errorf("whatReported(%q) = %v, want %v", q, got, want)
+		}
+	}
+	if got := initialsOf([]string{"gross", "merchandise", "volume"}); got != "GMV" {
+		t.Errorf("initialsOf = %q, want GMV", got)
+	}
+}

@@ -154,6 +154,9 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 		rt.Aspects = []string{"outlook"}
 	default:
 		rt.Aspects = []string{"general"}
+		// "What gross merchandise volume did eBay report?" asks for an
+		// amount of what it names, where nothing else says so.
+		rt.AsksFigure = rt.AsksFigure || rt.Causal == nil && !asksWhy(question) && whatReported.MatchString(question)
 	}
 	return rt
 }

@@ -262,7 +262,7 @@ func (b *builder) build() {
 	phrase := false
 	general := slices.Equal(aspects, []string{"general"}) && len(rt.Figures) == 0 && rt.Causal == nil
 	switch {
-	case general && (asksWhy(b.question) || rt.AsksFigure) && b.planLabelledFigure(asksWhy(b.question)):
+	case general && (asksWhy(b.question) || rt.AsksFigure || whatReported.MatchString(b.question)) && b.planLabelledFigure(asksWhy(b.question)):
 		// A figure named by a label of the filings ("interest expense"),
 		// and why it moved where the question asks.
 		aspects = nil

@@ -140,6 +140,15 @@ func (s *TextStats) IDF(word string) float64 {
 	return math.Log(float64(s.docs+1)/float64(df+1)) + 1
 }
 
+// DocumentFrequency returns how many documents use word (by its WordKey);
+// 0 for a nil *TextStats.
+func (s *TextStats) DocumentFrequency(word string) int {
+	if s == nil {
+		return 0
+	}
+	return int(s.df[WordKey(word)])
+}
+
 // Everywhere reports whether word is in every document the statistics
 // were made from (and there are at least three): a word that tells no
 // filing's passage from another's.
