@@ -320,7 +320,7 @@ func normalizeText(s string) string {
 }
 
 func normalizeTerm(t string) string {
-	if t == FigureTerm {
+	if t == FigureTerm || t == AmountTerm {
 		return t
 	}
 	return strings.Join(strings.Fields(normalizeText(t)), " ")
@@ -329,6 +329,10 @@ func normalizeTerm(t string) string {
 // figurePattern matches a reported amount in normalised text.
 var figurePattern = regexp.MustCompile(`\$ ?\d|\d ?%|\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)? ?(?:million|billion|thousand|percent|basis points)\b`)
 
+// amountPattern matches a reported amount, not a percentage, in
+// normalised text.
+var amountPattern = regexp.MustCompile(`\$ ?\d|\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)? ?(?:million|billion|thousand)\b`)
+
 // termIn reports whether the normalised term t occurs in the normalised
 // text s on a word boundary: a short alphabetic term (four characters or
 // fewer, ending in a letter) as a whole word or its plural, any other term
@@ -336,6 +340,9 @@ var figurePattern = regexp.MustCompile(`\$ ?\d|\d ?%|\b\d{1,3}(?:,\d{3})+\b|\b\d
 func termIn(s, t string) bool {
 	if t == FigureTerm {
 		return figurePattern.MatchString(s)
+	}
+	if t == AmountTerm {
+		return amountPattern.MatchString(s)
 	}
 	if t == "" {
 		return false

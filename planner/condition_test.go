@@ -319,3 +319,19 @@ func FuzzSentences(f *testing.F) {
 		}
 	})
 }
+
+// TestAmountTerm: an amount is money or a count, not a rate.
+func TestAmountTerm(t *testing.T) {
+	for s, want := range map[string]bool{
+		"DCG revenue was $26.1 billion":  true,
+		"DCG revenue was 26,103":         true,
+		"DCG revenue was up 9%":          false,
+		"revenue grew 12 percent":        false,
+		"revenue of 4.2 billion in 2020": true,
+		"in 2020 revenue rose":           false,
+	} {
+		if got := termIn(normalizeText(s), AmountTerm); got != want {
+			t.Errorf("termIn(%q, AmountTerm) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -1431,6 +1431,9 @@ func (r *resolver) wordGroups(i, n int) int {
 func (r *resolver) weigh() {
 	for k := range r.mentions {
 		m := &r.mentions[k]
+		if r.dateMonth(*m) {
+			continue // "Dec 26, 2020" names a day, not DEC
+		}
 		m.ok = m.need == needNothing
 		if m.ok {
 			continue
@@ -1453,6 +1456,26 @@ func (r *resolver) weigh() {
 				m.ok, changed = true, true
 			}
 		}
+	}
+}
+
+// dateMonth reports whether mention m is one word naming a month, written
+// before a day or a year ("Dec 26, 2020", "June 2025", "Sept. 30"), and
+// not as a ticker with "$": a date, not an issuer.
+func (r *resolver) dateMonth(m mention) bool {
+	if m.first != m.last || r.toks[m.first].dollar || !months[r.toks[m.first].key] {
+		return false
+	}
+	rest := strings.TrimLeft(r.q[m.end:], ". \t")
+	return rest != "" && rest[0] >= '0' && rest[0] <= '9'
+}
+
+// months are the names of the months and their abbreviations.
+var months = map[string]bool{}
+
+func init() {
+	for _, m := range strings.Fields("january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec") {
+		months[m] = true
 	}
 }
 

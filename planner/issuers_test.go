@@ -343,6 +343,9 @@ func TestIssuerWordLikeTickers(t *testing.T) {
 		{"What about XYZQ's revenue?", nil, []string{"XYZQ"}},
 		{"Compare AAPL and XYZQ", []string{"AAPL"}, []string{"XYZQ"}},
 		{"How much HBM demand did NVIDIA see?", []string{"NVDA"}, nil},
+		// A month before a day or a year is a date.
+		{"Apple revenue for the year ended Dec 26, 2020", []string{"AAPL"}, nil},
+		{"Apple's cash at MAR 31 2024", []string{"AAPL"}, nil},
 	})
 }
 

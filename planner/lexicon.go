@@ -55,6 +55,12 @@ func (a Aspect) ExplainGroups() [][]string {
 // millions or billions. A bare year does not match.
 const FigureTerm = "#figure"
 
+// AmountTerm, in a condition group, matches a reported amount of money or
+// of things: a dollar figure, a number with thousands separators or a
+// number of millions or billions; not a percentage. A part of revenue is
+// stated by an amount, not by its growth rate.
+const AmountTerm = "#amount"
+
 // DriverWords show that a sentence gives a reason or a direction.
 var DriverWords = []string{
 	"due to", "driven by", "primarily", "result of", "because", "attributable", "reflect", "offset",

@@ -346,6 +346,17 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 		}
 		groups = append(groups, g)
 	}
+	// A part the filing writes by its initials ("DCG" for Data Center
+	// Group) is named by either.
+	var partWords []string
+	for _, w := range q.Part {
+		if !strings.EqualFold(w, "and") {
+			partWords = append(partWords, w)
+		}
+	}
+	if ac := initialsOf(partWords); ac != "" && b.acronymInUse(ac, []string{p.doc.ID}) {
+		groups = [][]string{{strings.Join(partWords, " "), ac}}
+	}
 	// The metric in the question's word for it ("sales", "revenues" for
 	// "revenue" too), not its other names: "employee ... sales" is not
 	// "employee turnover".
@@ -353,7 +364,13 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 	if !strings.Contains(name, " ") && len(name) > 4 {
 		name = strings.TrimSuffix(name, "s")
 	}
-	groups = append(groups, []string{name}, []string{FigureTerm})
+	// A part of an amount is stated by an amount, not by a rate ("DCG
+	// revenue was up 9%" does not state DCG revenue).
+	figure := FigureTerm
+	if !strings.Contains(q.Metric, "shares") {
+		figure = AmountTerm
+	}
+	groups = append(groups, []string{name}, []string{figure})
 	b.addReq(Requirement{
 		ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
 		Need: fmt.Sprintf("%s's %s for %s, stated in its %s %s (it is a part of %s; no figure the filing tags or tabulates is labelled so)",
