@@ -78,3 +78,30 @@ func TestWhatReported(t *testing.T) {
 		t.Errorf("initialsOf = %q, want GMV", got)
 	}
 }
+
+// TestAsksGrowth: "up" and "down" ask how a figure moved only where they
+// say it moved, not as the particle of another verb.
+func TestAsksGrowth(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]bool{
+		"how does oracle's revenue stack up against sap's": false,
+		"break down apple's revenue by segment":            false,
+		"was revenue up 8% in 2020":                        true,
+		"revenue went down last year":                      true,
+		"what drove revenue growth":                        true,
+	} {
+		if got := asksGrowth(normalizeText(q)); got != want {
+			t.Errorf("asksGrowth(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestQualifiedPartWithoutNumber: a question about a part of a figure that
+// asks for no number is still about that part, not the whole.
+func TestQualifiedPartWithoutNumber(t *testing.T) {
+	t.Parallel()
+	g := planOf(t, "How does TXTF's membership fee revenue stack up?", "TXTF")
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Completion.Topic == "membership fee revenue" && r.Required }) {
+		t.Errorf("requirements %v: none for the membership fee revenue named", reqIDs(g))
+	}
+}

@@ -294,6 +294,13 @@ func (b *builder) qualifiedFor(t, metric string) (qualifiedFigure, bool) {
 	if !b.rt.AsksFigure && len(b.rt.Figures) == 0 {
 		return qualifiedFigure{}, false
 	}
+	return b.qualifiedPart(t, metric)
+}
+
+// qualifiedPart is qualifiedFor whether or not the question asks for a
+// number: "how does Oracle's cloud services and license support revenue
+// stack up" is about that part, not the company's revenue.
+func (b *builder) qualifiedPart(t, metric string) (qualifiedFigure, bool) {
 	if len(b.cat.SegmentsIn(b.question, t)) > 0 {
 		return qualifiedFigure{}, false
 	}

@@ -129,7 +129,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	if i := slices.Index(names, "revenue"); i >= 0 {
 		if slices.Contains(names, "revenue_growth") {
 			names = slices.Delete(names, i, i+1)
-		} else if anyTerm(normalizeText(question), growthWords) {
+		} else if asksGrowth(normalizeText(question)) {
 			names[i] = "revenue_growth"
 			aspects[i].value = "revenue_growth"
 		}
@@ -272,8 +272,19 @@ func init() {
 // over time: the change words, less those that compare levels ("compare",
 // "higher", "lower"), which a comparison of two issuers' revenue uses too.
 var growthWords = slices.DeleteFunc(slices.Clone(ChangeWords), func(w string) bool {
-	return w == "compare" || w == "higher" || w == "lower"
+	return w == "compare" || w == "higher" || w == "lower" || w == "up" || w == "down"
 })
+
+// movedUpDown matches "up" and "down" saying a figure moved ("revenue was
+// up 8%", "down from 2022", "went down"), not as the particle of another
+// verb ("stack up against", "break down by segment").
+var movedUpDown = regexp.MustCompile(`\b(was|were|is|are|been|be|went|go|gone|going|came|come|trended|moving|moved)\s+(up|down)\b|\b(up|down)\s+(\$|\d|by\b|from\b|year\b|yoy\b|y/y|on\s+the\s+year|versus\b|vs\b|compared\b|over\b|sharply\b|significantly\b|slightly\b|materially\b|meaningfully\b)`)
+
+// asksGrowth reports whether a normalised question asks how a figure
+// changed.
+func asksGrowth(norm string) bool {
+	return anyTerm(norm, growthWords) || movedUpDown.MatchString(norm)
+}
 
 // anyTerm reports whether the normalised text holds any of terms.
 func anyTerm(text string, terms []string) bool {

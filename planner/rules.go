@@ -407,7 +407,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 	segs := b.cat.SegmentsIn(b.question, t)
 	q, qualified := qualifiedFigure{}, false
 	if len(a.Metrics) > 0 && len(segs) == 0 {
-		q, qualified = b.qualifiedFor(t, a.Metrics[0])
+		q, qualified = b.qualifiedPart(t, a.Metrics[0])
 	}
 	if qualified {
 		// A part of the figure the filing does not name as a segment:
