@@ -77,6 +77,7 @@ func figureCatalog(t *testing.T) *Catalog {
 		{Kind: corpus.FactTable, Label: "Operating income", Value: decimal.NewFromInt(1), Start: 5, End: 6},
 		{Kind: corpus.FactTable, Label: "Interest expense", Value: decimal.NewFromInt(1), Start: 7, End: 8},
 		{Kind: corpus.FactTable, Label: "Gross margin percentage", Value: decimal.NewFromInt(60), Start: 9, End: 10},
+		{Kind: corpus.FactTable, Label: "Mobileye", Value: decimal.NewFromInt(3), Start: 11, End: 12},
 	}))
 	return cat
 }

@@ -1056,8 +1056,26 @@ func findIssuers(question string, cat *Catalog, explicit []string) (issuers, not
 	r.scan()
 	r.weigh()
 	slices.SortFunc(r.mentions, func(a, b mention) int { return a.start - b.start })
+	// A name the corpus's issuers print as a row of their own statements
+	// is a part of one of them, not an issuer outside the corpus:
+	// "Mobileye's revenue in Intel's 2020 results" asks for Intel's
+	// Mobileye row, though Mobileye is listed on its own.
+	var covered []string
+	for _, m := range r.mentions {
+		if m.ok && m.corpus != "" {
+			covered = append(covered, m.corpus)
+		}
+	}
+	for _, t := range explicit {
+		if ct := cat.corpusTicker(configs.NormalizeTicker(t)); ct != "" {
+			covered = append(covered, ct)
+		}
+	}
 	for _, m := range r.mentions {
 		if !m.ok {
+			continue
+		}
+		if m.corpus == "" && cat.partOf(covered, strings.TrimSuffix(strings.TrimSuffix(r.q[m.start:m.end], "'s"), "’s")) {
 			continue
 		}
 		taken.claim(m.start, m.end)

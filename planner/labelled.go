@@ -240,3 +240,23 @@ func (b *builder) planReportedRatio(t string, p filingPeriod, aspect string, wor
 		b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}, []string{id})
 	}
 }
+
+// partOf reports whether one of the issuers' filings prints name as the
+// label of a row of its own (Intel's "Mobileye 967 879 698"): a part of
+// that issuer's business.
+func (c *Catalog) partOf(issuers []string, name string) bool {
+	name = normLabel(name)
+	if name == "" {
+		return false
+	}
+	for _, t := range issuers {
+		for _, d := range c.filings[t] {
+			for _, e := range c.figures[d.ID] {
+				if e.Member == "" && normLabel(e.Label) == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -103,5 +104,21 @@ func TestQualifiedPartWithoutNumber(t *testing.T) {
 	g := planOf(t, "How does TXTF's membership fee revenue stack up?", "TXTF")
 	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Completion.Topic == "membership fee revenue" && r.Required }) {
 		t.Errorf("requirements %v: none for the membership fee revenue named", reqIDs(g))
+	}
+}
+
+// TestPartNamedLikeAnIssuer: a name listed as an issuer of its own that a
+// covered issuer prints as a row of its statements is that issuer's part,
+// not an issuer outside the corpus.
+func TestPartNamedLikeAnIssuer(t *testing.T) {
+	t.Parallel()
+	q := "What was Mobileye's revenue in TXTF's 2022 results?"
+	rt := RouteQuestion(q, figureCatalog(t), nil)
+	if len(rt.NotCovered) > 0 || !slices.Equal(rt.Issuers, []string{"TXTF"}) {
+		t.Fatalf("route: issuers %v, not covered %v; want TXTF only", rt.Issuers, rt.NotCovered)
+	}
+	g := planOf(t, q, "TXTF")
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.EqualFold(r.Completion.Topic, "mobileye revenue") && r.Required }) {
+		t.Errorf("requirements %v: none for Mobileye's revenue", reqIDs(g))
 	}
 }

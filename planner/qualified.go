@@ -100,7 +100,7 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 			text = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(text, "'s"), "'S"), "'")
 		}
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
-		stop := possessive || len(w) < 2 || skip[w] || questionStopwords[w] || phraseStopwords[w] || wholeWords[w] ||
+		stop := possessive && !cat.partOf(issuers, text) || len(w) < 2 || skip[w] || questionStopwords[w] || phraseStopwords[w] || wholeWords[w] ||
 			strings.ContainsAny(w, "0123456789&'") || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ly") ||
 			askingWords[w]
 		if w == "&" {
