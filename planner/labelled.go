@@ -220,9 +220,11 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 // figures, the ratio as the filing itself reports it where a row or concept
 // is labelled with words ("Gross margin percentage"): an issuer's own
 // definition (Costco's margin on net sales, not on total revenue) may
-// differ from the computed one, and the reader is owed both.
+// differ from the computed one, and the reader is owed both. In a filing
+// with tagged facts the ratio is computed from them, as tagged; a ratio row
+// of its tables is not tagged and is not added.
 func (b *builder) planReportedRatio(t string, p filingPeriod, aspect string, words []string, m reqMeta) {
-	if !b.cat.KnowsFigures(p.doc.ID) {
+	if !b.cat.KnowsFigures(p.doc.ID) || hasFacts(p.doc) {
 		return
 	}
 	key, ok := b.cat.ResolvePhrase(p.doc.ID, words, "")

@@ -185,6 +185,11 @@ func qualifiedFigures(question string, cat *Catalog, issuers, others []string, n
 			part := qualifiersBefore(toks, i)
 			after := qualifiersAfter(toks, i+len(n.words))
 			if len(part) == 0 && len(after) == 0 {
+				// "How much did Cerner contribute to Oracle's total
+				// revenues": the part is what contributes to the figure.
+				part = contributorBefore(toks, i)
+			}
+			if len(part) == 0 && len(after) == 0 {
 				continue
 			}
 			var written []string
@@ -206,6 +211,26 @@ func qualifiedFigures(question string, cat *Catalog, issuers, others []string, n
 	}
 	return out
 }
+
+// contributorBefore returns the narrowing words before a verb of
+// contributing that stands, across words that narrow nothing ("to",
+// "Oracle's", "total"), before toks[at]: Cerner in "Cerner contributed to
+// Oracle's total revenues".
+func contributorBefore(toks []qualifierToken, at int) []string {
+	for k := at - 1; k >= 0; k-- {
+		if contributing[toks[k].lower] {
+			return qualifiersBefore(toks, k)
+		}
+		if !toks[k].stop || toks[k+1].after {
+			return nil
+		}
+	}
+	return nil
+}
+
+// contributing are the forms of the verb a part's share of a whole is
+// asked with.
+var contributing = map[string]bool{"contribute": true, "contributed": true, "contributes": true, "contributing": true, "add": true, "added": true, "adds": true}
 
 func tokensAre(toks []qualifierToken, words []string) bool {
 	for i, w := range words {

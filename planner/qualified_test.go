@@ -24,6 +24,7 @@ func TestQualifiedFigures(t *testing.T) {
 		{"Did Walmart's e-commerce sales grow in fiscal 2022 and why?", "revenue", []string{"e-commerce", "sales"}},
 		{"What was Microsoft's server products and cloud services revenue in FY2022?", "revenue", []string{"server", "products", "and", "cloud", "services", "revenue"}},
 		{"How much revenue from cloud services did Oracle report in fiscal 2023?", "revenue", []string{"revenue", "from", "cloud", "services"}},
+		{"How much did Cerner contribute to the total revenues in fiscal 2023?", "revenue", []string{"Cerner", "total", "revenues"}},
 		{"What were Apple's total net sales in fiscal 2024?", "", nil},
 		{"What was Alphabet's total revenue in 2024?", "", nil},
 		{"META FY2024 revenue", "", nil},
