@@ -118,7 +118,9 @@ func TestPartNamedLikeAnIssuer(t *testing.T) {
 		t.Fatalf("route: issuers %v, not covered %v; want TXTF only", rt.Issuers, rt.NotCovered)
 	}
 	g := planOf(t, q, "TXTF")
-	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.EqualFold(r.Completion.Topic, "mobileye revenue") && r.Required }) {
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+		return strings.EqualFold(r.Completion.Topic, "mobileye revenue") && r.Required
+	}) {
 		t.Errorf("requirements %v: none for Mobileye's revenue", reqIDs(g))
 	}
 }
