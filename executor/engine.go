@@ -52,6 +52,10 @@ type RetryPolicy struct {
 	Attempts int           // attempts in all; 0 means 3
 	Base     time.Duration // first backoff; 0 means 100ms, doubled each retry
 	Max      time.Duration // longest backoff; 0 means 2s
+	// Rand draws the backoff's jitter: a uniformly random duration in
+	// [0, n), n > 0. nil means math/rand/v2's. Runs call it concurrently.
+	// Tests set it to make the waits exact.
+	Rand func(n time.Duration) time.Duration
 }
 
 func (p RetryPolicy) withDefaults() RetryPolicy {
@@ -67,16 +71,36 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	return p
 }
 
-// backoff is the wait before retry attempt (1 for the first retry): Base
-// doubled per retry, at most Max, of which the upper half is random
-// ("equal jitter") so that calls that failed together do not retry
-// together; a server's Retry-After hint is waited for whole (up to Max).
+// backoff is the wait before retry attempt (1 for the first retry). The
+// delay is exponential, Base doubled per retry up to Max, with "equal
+// jitter": half of it is kept and a random part of up to the other half
+// added, so that calls that failed together do not retry together, yet
+// none retries at once (as "full jitter", random over the whole delay,
+// would let some do) into a provider that is shedding load. A server's
+// Retry-After hint is a floor: the wait is never shorter than the hint,
+// up to Max, the longest any one wait may hold a run.
 func (p RetryPolicy) backoff(attempt int, hint time.Duration) time.Duration {
-	d := min(p.Base<<(attempt-1), p.Max)
+	d := p.Base
+	for i := 1; i < attempt && d < p.Max; i++ {
+		if d > p.Max/2 {
+			d = p.Max // doubling would pass Max (or overflow)
+			break
+		}
+		d *= 2
+	}
+	d = min(d, p.Max)
 	if d > 1 {
-		d = d/2 + mrand.N(d/2+1)
+		d = d/2 + p.jitter(d/2+1)
 	}
 	return min(max(d, hint), p.Max)
+}
+
+// jitter is a random duration in [0, n).
+func (p RetryPolicy) jitter(n time.Duration) time.Duration {
+	if p.Rand == nil {
+		return mrand.N(n)
+	}
+	return min(max(p.Rand(n), 0), n-1) // a source out of range cannot stretch a wait past Max
 }
 
 // ToolFunc runs one tool call; tools.Run is the real one.

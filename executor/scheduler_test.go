@@ -245,6 +245,55 @@ func TestRetryBackoffJitter(t *testing.T) {
 	}
 }
 
+// TestRetryBackoff holds the backoff exactly, with the jitter drawn from
+// a fixed source: "low" draws nothing (the delay's kept half), "high" the
+// most it may (the whole delay).
+func TestRetryBackoff(t *testing.T) {
+	low := func(time.Duration) time.Duration { return 0 }
+	high := func(n time.Duration) time.Duration { return n - 1 }
+	const ms = time.Millisecond
+	tests := []struct {
+		name    string
+		policy  RetryPolicy
+		attempt int
+		hint    time.Duration
+		want    time.Duration
+	}{
+		{"first retry, low", RetryPolicy{Rand: low}, 1, 0, 50 * ms},
+		{"first retry, high", RetryPolicy{Rand: high}, 1, 0, 100 * ms},
+		{"third retry doubles twice", RetryPolicy{Rand: high}, 3, 0, 400 * ms},
+		{"third retry, low", RetryPolicy{Rand: low}, 3, 0, 200 * ms},
+		{"capped at Max, high", RetryPolicy{Rand: high}, 10, 0, 2 * time.Second},
+		{"capped at Max, low", RetryPolicy{Rand: low}, 10, 0, time.Second},
+		{"no overflow far out", RetryPolicy{Rand: high}, 200, 0, 2 * time.Second},
+		{"no overflow far out, low", RetryPolicy{Rand: low}, 70, 0, time.Second},
+		{"Base above Max", RetryPolicy{Base: 5 * time.Second, Rand: high}, 1, 0, 2 * time.Second},
+		{"own Base and Max", RetryPolicy{Base: 10 * ms, Max: 25 * ms, Rand: high}, 2, 0, 20 * ms},
+		{"own Base and Max, capped", RetryPolicy{Base: 10 * ms, Max: 25 * ms, Rand: low}, 3, 0, 12500 * time.Microsecond},
+		{"a nanosecond has no jitter", RetryPolicy{Base: 1, Rand: high}, 1, 0, 1},
+		{"Retry-After above the jittered wait is the floor", RetryPolicy{Rand: low}, 1, 700 * ms, 700 * ms},
+		{"Retry-After below the jittered wait", RetryPolicy{Rand: high}, 2, 10 * ms, 200 * ms},
+		{"Retry-After is cut to Max", RetryPolicy{Rand: low}, 1, time.Minute, 2 * time.Second},
+		{"a source below range", RetryPolicy{Rand: func(time.Duration) time.Duration { return -time.Hour }}, 1, 0, 50 * ms},
+		{"a source above range", RetryPolicy{Rand: func(time.Duration) time.Duration { return time.Hour }}, 1, 0, 100 * ms},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.policy.withDefaults().backoff(tt.attempt, tt.hint); got != tt.want {
+				t.Errorf("backoff(%d, %s) = %s, want %s", tt.attempt, tt.hint, got, tt.want)
+			}
+		})
+	}
+
+	var asked []time.Duration
+	p := RetryPolicy{Rand: func(n time.Duration) time.Duration { asked = append(asked, n); return 0 }}.withDefaults()
+	p.backoff(1, 0)
+	p.backoff(3, 0)
+	if want := []time.Duration{50*ms + 1, 200*ms + 1}; !slices.Equal(asked, want) {
+		t.Errorf("the source was asked for %v, want %v: up to half the delay, inclusive", asked, want)
+	}
+}
+
 // Engines sharing a Limiter (one process's engines for several tenants)
 // share each provider's slots: two tenants' runs together never call a
 // provider more often at once than its size.

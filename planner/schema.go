@@ -6,18 +6,24 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/ledgerline/research/llm"
 	"github.com/ledgerline/research/tools"
 )
 
-// The JSON shapes a model replies with. Structured outputs in strict mode
-// cannot express a free-form object, so a node's arguments are one object
-// holding the union of every tool's arguments, each nullable; null means
-// absent. DecodeModelGraph turns that shape into a Graph.
+// The JSON shapes a model replies with are Go types, and the schema a
+// model is held to is inferred from the type its reply decodes into
+// (strictSchema), so the two cannot drift apart. Structured outputs in
+// strict mode cannot express a free-form object, so a node's arguments
+// are one object holding the union of every tool's arguments, each
+// nullable; null means absent. DecodeModelGraph turns that shape into a
+// Graph.
 
 // GraphSchema is the JSON Schema (strict structured-outputs compatible:
 // every object closed with additionalProperties false and every property
@@ -25,190 +31,109 @@ import (
 // requirements with completion conditions, and the tool nodes that serve
 // them.
 func GraphSchema() map[string]any {
-	return object(map[string]any{
-		"requirements": array(requirementSchema()),
-		"nodes":        array(nodeSchema()),
-	})
+	return strictSchema[modelGraph](replySchemaOpts())
 }
 
 // NodesSchema is the JSON Schema of a re-planning reply: the nodes to add
 // and the reason for them.
 func NodesSchema() map[string]any {
-	return object(map[string]any{
-		"nodes":  array(nodeSchema()),
-		"reason": str(),
-	})
+	return strictSchema[modelNodes](replySchemaOpts())
 }
 
-func requirementSchema() map[string]any {
-	return object(map[string]any{
-		"id":       described(str(), "unique id, letters, digits, '-', '_', '.' or ':', e.g. \"ABCD-FY2024-margins-explanation\""),
-		"issuer":   described(nullable(str()), "ticker of the issuer; null for a cross-issuer requirement"),
-		"period":   described(nullable(str()), "period like \"FY2024\"; null when it has none"),
-		"aspect":   described(str(), "e.g. \"margins\", \"revenue_growth\", \"ai\""),
-		"kind":     enum(KindFigure, KindExplanation, KindOutlook, KindRisk, KindCalculation, KindComparability),
-		"need":     described(str(), "what is needed, in words"),
-		"required": map[string]any{"type": "boolean"},
-		"completion": object(map[string]any{
-			"kind":     enum(CondPassage, CondFact, CondCalculation, CondComparable),
-			"issuer":   nullable(str()),
-			"period":   nullable(str()),
-			"topic":    described(nullable(str()), "passage: what it must discuss"),
-			"all_of":   described(nullable(array(array(str()))), "passage: groups of lower-case words; one sentence must hold a word of every group"),
-			"concepts": described(nullable(array(str())), "fact: XBRL concepts that meet it, any of them, e.g. \"us-gaap:GrossProfit\""),
-			"of":       described(nullable(array(str())), "calculation and comparable: the requirement ids it builds on"),
-		}),
-	})
+// replySchemaOpts says what the reply types alone do not: the values of
+// their enums, and the shape of the parts whose decoding is deferred.
+func replySchemaOpts() *jsonschema.ForOptions {
+	opts := &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[RequirementKind](): enumSchema(KindFigure, KindExplanation, KindOutlook, KindRisk, KindCalculation, KindComparability),
+		reflect.TypeFor[ConditionKind]():   enumSchema(CondPassage, CondFact, CondCalculation, CondComparable),
+		reflect.TypeFor[toolName]():        enumSchema(tools.Names()...),
+	}}
+	deferSchema[modelRequirement](opts)
+	deferSchema[modelArgs](opts)
+	deferSchema[modelNode](opts) // after modelArgs, which a node holds
+	return opts
 }
 
-func nodeSchema() map[string]any {
-	return object(map[string]any{
-		"id":         described(str(), "unique node id"),
-		"tool":       enum(tools.Names()...),
-		"args":       argsSchema(),
-		"serves":     described(array(str()), "ids of the requirements this call gathers evidence for"),
-		"depends_on": described(array(str()), "ids of nodes that must finish first; [] for none"),
-	})
-}
-
-// argsSchema is the union of every tool's arguments; a tool reads its own
-// and the others must be null.
-func argsSchema() map[string]any {
-	return described(object(map[string]any{
-		"query":        described(nullable(str()), "search_filings: what to search for"),
-		"tickers":      described(nullable(array(str())), "search_filings: issuers to search; null means all in scope"),
-		"form":         described(nullable(str()), "search_filings: \"10-K\" or \"10-Q\""),
-		"fiscal_years": described(nullable(array(integer())), "search_filings: fiscal years to search"),
-		"section":      described(nullable(str()), "search_filings: e.g. \"Item 7\", \"Item 1A\""),
-		"k":            described(nullable(integer()), "search_filings: results, at most 20"),
-		"ids":          described(nullable(array(str())), "read_chunks: chunk ids, at most 10"),
-		"id":           described(nullable(str()), "read_surrounding: a chunk id"),
-		"before":       described(nullable(integer()), "read_surrounding: chunks before, 0..3"),
-		"after":        described(nullable(integer()), "read_surrounding: chunks after, 0..3"),
-		"ticker":       described(nullable(str()), "lookup_fact: the issuer"),
-		"concept":      described(nullable(str()), "lookup_fact: an XBRL concept"),
-		"label":        described(nullable(str()), "lookup_fact: a label such as \"gross profit\""),
-		"period":       described(nullable(str()), "lookup_fact: \"FY2024\""),
-		"expression":   described(nullable(str()), "calculate: arithmetic over the fact names, e.g. \"gross_profit / revenue\""),
-		"facts": described(nullable(array(object(map[string]any{
-			"name":    str(),
-			"ticker":  str(),
-			"concept": str(),
-			"period":  nullable(str()),
-		}))), "calculate: the named facts the expression uses"),
-	}), "the tool's arguments; every argument another tool takes is null")
-}
-
-func object(props map[string]any) map[string]any {
-	req := make([]string, 0, len(props))
-	for k := range props {
-		req = append(req, k)
-	}
-	slices.Sort(req)
-	return map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false}
-}
-
-func array(items map[string]any) map[string]any {
-	return map[string]any{"type": "array", "items": items}
-}
-
-func str() map[string]any     { return map[string]any{"type": "string"} }
-func integer() map[string]any { return map[string]any{"type": "integer"} }
-
-// nullable widens a schema's type to admit null.
-func nullable(s map[string]any) map[string]any {
-	out := make(map[string]any, len(s))
-	for k, v := range s {
-		out[k] = v
-	}
-	out["type"] = []string{s["type"].(string), "null"}
-	return out
-}
-
-func described(s map[string]any, d string) map[string]any {
-	s["description"] = d
-	return s
-}
-
-func enum[T ~string](vals ...T) map[string]any {
-	out := make([]string, len(vals))
-	for i, v := range vals {
-		out[i] = string(v)
-	}
-	return map[string]any{"type": "string", "enum": out}
-}
-
-// Model reply shapes, decoded strictly: pointers tell a null or missing
-// value from an empty one.
+// Model reply shapes. They are decoded strictly, and pointers tell a null
+// or missing value from an empty one. For the schema, a field marked
+// omitempty is one the model may set to null; every other field must hold
+// a value (see strictSchema). Requirements, nodes and arguments are
+// decoded one by one (deferred), so that each error names its place and
+// one bad node does not hide the others.
 type modelGraph struct {
-	Requirements []json.RawMessage `json:"requirements"`
-	Nodes        []json.RawMessage `json:"nodes"`
+	Requirements []deferred[modelRequirement] `json:"requirements"`
+	Nodes        []deferred[modelNode]        `json:"nodes"`
 }
 
 type modelNodes struct {
-	Nodes  []json.RawMessage `json:"nodes"`
-	Reason *string           `json:"reason"`
+	Nodes  []deferred[modelNode] `json:"nodes"`
+	Reason *string               `json:"reason"`
 }
 
 type modelRequirement struct {
-	ID         *string         `json:"id"`
-	Issuer     *string         `json:"issuer"`
-	Period     *string         `json:"period"`
-	Aspect     *string         `json:"aspect"`
-	Kind       *string         `json:"kind"`
-	Need       *string         `json:"need"`
-	Required   *bool           `json:"required"`
-	Completion *modelCondition `json:"completion"`
+	ID         *string          `json:"id" jsonschema:"unique id, letters, digits, '-', '_', '.' or ':', e.g. \"ABCD-FY2024-margins-explanation\""`
+	Issuer     *string          `json:"issuer,omitempty" jsonschema:"ticker of the issuer; null for a cross-issuer requirement"`
+	Period     *string          `json:"period,omitempty" jsonschema:"period like \"FY2024\"; null when it has none"`
+	Aspect     *string          `json:"aspect" jsonschema:"e.g. \"margins\", \"revenue_growth\", \"ai\""`
+	Kind       *RequirementKind `json:"kind"`
+	Need       *string          `json:"need" jsonschema:"what is needed, in words"`
+	Required   *bool            `json:"required"`
+	Completion *modelCondition  `json:"completion"`
 }
 
 type modelCondition struct {
-	Kind     *string    `json:"kind"`
-	Issuer   *string    `json:"issuer"`
-	Period   *string    `json:"period"`
-	Topic    *string    `json:"topic"`
-	AllOf    [][]string `json:"all_of"`
-	Concepts []string   `json:"concepts"`
-	Of       []string   `json:"of"`
+	Kind     *ConditionKind `json:"kind"`
+	Issuer   *string        `json:"issuer,omitempty"`
+	Period   *string        `json:"period,omitempty"`
+	Topic    *string        `json:"topic,omitempty" jsonschema:"passage: what it must discuss"`
+	AllOf    [][]string     `json:"all_of,omitempty" jsonschema:"passage: groups of lower-case words; one sentence must hold a word of every group"`
+	Concepts []string       `json:"concepts,omitempty" jsonschema:"fact: XBRL concepts that meet it, any of them, e.g. \"us-gaap:GrossProfit\""`
+	Of       []string       `json:"of,omitempty" jsonschema:"calculation and comparable: the requirement ids it builds on"`
 }
 
 type modelNode struct {
-	ID        *string         `json:"id"`
-	Tool      *string         `json:"tool"`
-	Args      json.RawMessage `json:"args"`
-	Serves    []string        `json:"serves"`
-	DependsOn []string        `json:"depends_on"`
+	ID        *string             `json:"id" jsonschema:"unique node id"`
+	Tool      *toolName           `json:"tool"`
+	Args      deferred[modelArgs] `json:"args" jsonschema:"the tool's arguments; every argument another tool takes is null"`
+	Serves    []string            `json:"serves" jsonschema:"ids of the requirements this call gathers evidence for"`
+	DependsOn []string            `json:"depends_on" jsonschema:"ids of nodes that must finish first; [] for none"`
 }
 
-// modelArgs is the union of the tools' arguments.
+// toolName is a tool's name in a reply: one of tools.Names.
+type toolName string
+
+// modelArgs is the union of the tools' arguments; a tool reads its own
+// and the others must be null. omitempty also drops the nulls when
+// encodeArgs re-encodes them as the tool's own arguments.
 type modelArgs struct {
-	Query       *string     `json:"query,omitempty"`
-	Tickers     []string    `json:"tickers,omitempty"`
-	Form        *string     `json:"form,omitempty"`
-	FiscalYears []int       `json:"fiscal_years,omitempty"`
-	Section     *string     `json:"section,omitempty"`
-	K           *int        `json:"k,omitempty"`
-	IDs         []string    `json:"ids,omitempty"`
-	ID          *string     `json:"id,omitempty"`
-	Before      *int        `json:"before,omitempty"`
-	After       *int        `json:"after,omitempty"`
-	Ticker      *string     `json:"ticker,omitempty"`
-	Concept     *string     `json:"concept,omitempty"`
-	Label       *string     `json:"label,omitempty"`
-	Period      *string     `json:"period,omitempty"`
-	Expression  *string     `json:"expression,omitempty"`
-	Facts       []modelFact `json:"facts,omitempty"`
+	Query       *string     `json:"query,omitempty" jsonschema:"search_filings: what to search for"`
+	Tickers     []string    `json:"tickers,omitempty" jsonschema:"search_filings: issuers to search; null means all in scope"`
+	Form        *string     `json:"form,omitempty" jsonschema:"search_filings: \"10-K\" or \"10-Q\""`
+	FiscalYears []int       `json:"fiscal_years,omitempty" jsonschema:"search_filings: fiscal years to search"`
+	Section     *string     `json:"section,omitempty" jsonschema:"search_filings: e.g. \"Item 7\", \"Item 1A\""`
+	K           *int        `json:"k,omitempty" jsonschema:"search_filings: results, at most 20"`
+	IDs         []string    `json:"ids,omitempty" jsonschema:"read_chunks: chunk ids, at most 10"`
+	ID          *string     `json:"id,omitempty" jsonschema:"read_surrounding: a chunk id"`
+	Before      *int        `json:"before,omitempty" jsonschema:"read_surrounding: chunks before, 0..3"`
+	After       *int        `json:"after,omitempty" jsonschema:"read_surrounding: chunks after, 0..3"`
+	Ticker      *string     `json:"ticker,omitempty" jsonschema:"lookup_fact: the issuer"`
+	Concept     *string     `json:"concept,omitempty" jsonschema:"lookup_fact: an XBRL concept"`
+	Label       *string     `json:"label,omitempty" jsonschema:"lookup_fact: a label such as \"gross profit\""`
+	Period      *string     `json:"period,omitempty" jsonschema:"lookup_fact: \"FY2024\""`
+	Expression  *string     `json:"expression,omitempty" jsonschema:"calculate: arithmetic over the fact names, e.g. \"gross_profit / revenue\""`
+	Facts       []modelFact `json:"facts,omitempty" jsonschema:"calculate: the named facts the expression uses"`
 }
 
 type modelFact struct {
 	Name    *string `json:"name"`
 	Ticker  *string `json:"ticker"`
 	Concept *string `json:"concept"`
-	Period  *string `json:"period"`
+	Period  *string `json:"period,omitempty"`
 }
 
-// argNames are the arguments argsSchema allows, in its order.
-var argNames = []string{"query", "tickers", "form", "fiscal_years", "section", "k", "ids", "id", "before", "after",
-	"ticker", "concept", "label", "period", "expression", "facts"}
+// argNames are the arguments a node's args may hold: modelArgs' fields,
+// in their order.
+var argNames = jsonNames[modelArgs]()
 
 // idPattern is what a model-chosen requirement or node id may look like:
 // it becomes a ledger key and appears in logs.
@@ -343,7 +268,7 @@ func checkID(path, id string) error {
 	return nil
 }
 
-func decodeRequirement(raw json.RawMessage, p string) (Requirement, error) {
+func decodeRequirement(raw deferred[modelRequirement], p string) (Requirement, error) {
 	var mr modelRequirement
 	if err := llm.DecodeStrict(raw, &mr); err != nil {
 		return Requirement{}, fmt.Errorf("%s: %v", p, err)
@@ -382,7 +307,7 @@ func decodeRequirement(raw json.RawMessage, p string) (Requirement, error) {
 	}, nil
 }
 
-func decodeNode(raw json.RawMessage, p string) (Node, error) {
+func decodeNode(raw deferred[modelNode], p string) (Node, error) {
 	var mn modelNode
 	if err := llm.DecodeStrict(raw, &mn); err != nil {
 		return Node{}, fmt.Errorf("%s: %v", p, err)
@@ -398,19 +323,19 @@ func decodeNode(raw json.RawMessage, p string) (Node, error) {
 	var args json.RawMessage
 	if len(mn.Args) == 0 || string(mn.Args) == "null" {
 		errs = append(errs, fmt.Errorf("%s.args: missing or null", p))
-	} else if args, err = encodeArgs(tool, mn.Args); err != nil {
+	} else if args, err = encodeArgs(string(tool), mn.Args); err != nil {
 		errs = append(errs, fmt.Errorf("%s.args: %v", p, err))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return Node{}, err
 	}
-	return Node{ID: id, Tool: tool, Args: args, Serves: mn.Serves, DependsOn: mn.DependsOn}, nil
+	return Node{ID: id, Tool: string(tool), Args: args, Serves: mn.Serves, DependsOn: mn.DependsOn}, nil
 }
 
 // encodeArgs re-encodes the union of arguments as the tool's JSON: nulls
 // dropped, calculate's facts array as a map by name. Arguments that belong
 // to another tool are kept, so that tools.CheckArgs names them.
-func encodeArgs(tool string, raw json.RawMessage) (json.RawMessage, error) {
+func encodeArgs(tool string, raw deferred[modelArgs]) (json.RawMessage, error) {
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &keys); err != nil {
 		return nil, errors.New("want a JSON object")
@@ -458,4 +383,155 @@ func encodeArgs(tool string, raw json.RawMessage) (json.RawMessage, error) {
 		return nil, err
 	}
 	return json.RawMessage(bytes.TrimSpace(buf.Bytes())), nil
+}
+
+// strictSchema infers the JSON Schema of T with jsonschema-go and puts it
+// in the form strict structured outputs accept, as the map llm.Schema
+// carries. Descriptions come from the fields' jsonschema tags, enums and
+// deferred parts from opts. Strict mode wants every property required and
+// says "optional" with null, while jsonschema-go lets every pointer and
+// slice be null and leaves omitempty fields out of required; so here every
+// property is required, and one may be null exactly when its field is
+// marked omitempty (or omitzero). Objects stay closed (jsonschema-go sets
+// additionalProperties false on structs). Properties, required and the
+// order inside a type list are the same as a hand-written schema's:
+// sorted, and the type before "null".
+//
+// strictSchema panics if T has no schema: the reply types are ours, and a
+// test infers each.
+func strictSchema[T any](opts *jsonschema.ForOptions) map[string]any {
+	s := mustInfer[T](opts)
+	strictify(s, false)
+	raw, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("planner: the schema of %T does not marshal: %v", *new(T), err))
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		panic(fmt.Sprintf("planner: the schema of %T does not read back: %v", *new(T), err))
+	}
+	nameLists(m)
+	return m
+}
+
+func mustInfer[T any](opts *jsonschema.ForOptions) *jsonschema.Schema {
+	s, err := jsonschema.For[T](opts)
+	if err != nil {
+		panic(fmt.Sprintf("planner: no schema for a reply type: %v", err))
+	}
+	return s
+}
+
+// strictify rewrites s in place as strictSchema describes; nullable says
+// whether s is an optional property.
+func strictify(s *jsonschema.Schema, nullable bool) {
+	types := s.Types
+	if s.Type != "" {
+		types = []string{s.Type}
+	}
+	types = slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" })
+	if nullable {
+		types = append(types, "null")
+	}
+	s.Type, s.Types = "", nil
+	if len(types) == 1 {
+		s.Type = types[0]
+	} else {
+		s.Types = types
+	}
+	if s.Properties != nil {
+		for name, p := range s.Properties {
+			strictify(p, !slices.Contains(s.Required, name))
+		}
+		s.Required = slices.Sorted(maps.Keys(s.Properties))
+		s.PropertyOrder = nil
+	}
+	if s.Items != nil {
+		strictify(s.Items, false)
+	}
+}
+
+// nameLists turns the lists of names in a schema read back from JSON
+// (type, required, enum of strings) into []string, as a hand-written
+// schema holds them.
+func nameLists(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if list, ok := e.([]any); ok && (k == "type" || k == "required" || k == "enum") {
+				if names, ok := allStrings(list); ok {
+					x[k] = names
+					continue
+				}
+			}
+			nameLists(e)
+		}
+	case []any:
+		for _, e := range x {
+			nameLists(e)
+		}
+	}
+}
+
+func allStrings(list []any) ([]string, bool) {
+	out := make([]string, len(list))
+	for i, v := range list {
+		s, ok := v.(string)
+		if !ok {
+			return nil, false
+		}
+		out[i] = s
+	}
+	return out, true
+}
+
+// enumSchema is the schema of a string that is one of vals.
+func enumSchema[T ~string](vals ...T) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "string", Enum: make([]any, len(vals))}
+	for i, v := range vals {
+		s.Enum[i] = string(v)
+	}
+	return s
+}
+
+// deferred is a part of a reply kept as raw JSON, to be decoded on its own
+// later; its schema is T's (deferSchema). It decodes as json.RawMessage
+// does: a JSON null is kept as "null", a missing field leaves it empty.
+type deferred[T any] []byte
+
+// UnmarshalJSON keeps a copy of data.
+func (d *deferred[T]) UnmarshalJSON(data []byte) error {
+	*d = append((*d)[:0], data...)
+	return nil
+}
+
+// MarshalJSON returns d as it was read, or null when empty.
+func (d deferred[T]) MarshalJSON() ([]byte, error) {
+	if len(d) == 0 {
+		return []byte("null"), nil
+	}
+	return d, nil
+}
+
+// deferSchema teaches opts the schema of deferred[T]: T's, inferred with
+// the options opts already holds.
+func deferSchema[T any](opts *jsonschema.ForOptions) {
+	opts.TypeSchemas[reflect.TypeFor[deferred[T]]()] = mustInfer[T](opts)
+}
+
+// jsonNames lists the JSON names of struct T's fields, in their order.
+func jsonNames[T any]() []string {
+	t := reflect.TypeFor[T]()
+	var out []string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out = append(out, name)
+	}
+	return out
 }

@@ -198,3 +198,80 @@ func TestValidatePlansOfEveryAspect(t *testing.T) {
 		}
 	}
 }
+
+// TestValidationRules holds each rule to its own responsibility: on a
+// valid graph it finds nothing, and on a graph broken in its way it finds
+// the problem, on its own.
+func TestValidationRules(t *testing.T) {
+	breaks := map[string]struct {
+		mutate   func(g *Graph)
+		lim      Limits
+		wantPath string
+	}{
+		"tickers":      {func(g *Graph) { g.Tickers = append(g.Tickers, "aapl") }, Limits{}, "tickers[1]"},
+		"fiscal_years": {func(g *Graph) { g.FiscalYears = append(g.FiscalYears, 1900) }, Limits{}, "fiscal_years[1]"},
+		"requirements": {func(g *Graph) { g.Requirements[1].ID = "r 1" }, Limits{}, "requirements[1].id"},
+		"conditions":   {func(g *Graph) { g.Requirements[0].Completion.Concepts = nil }, Limits{}, "requirements[0].completion.concepts"},
+		"node_count":   {func(g *Graph) {}, Limits{MaxNodes: 2}, "nodes"},
+		"nodes":        {func(g *Graph) { g.Nodes[2].Tool = "browse_web" }, Limits{}, "nodes[2].tool"},
+		"dependencies": {func(g *Graph) { g.Nodes[2].DependsOn = []string{"n9"} }, Limits{}, "nodes[2].depends_on[0]"},
+		"acyclic":      {func(g *Graph) { g.Nodes[0].DependsOn = []string{"n3"} }, Limits{}, "nodes"},
+		"coverage":     {func(g *Graph) { g.Nodes[3].Serves = []string{"rev"} }, Limits{}, "requirements[3]"},
+	}
+	seen := map[string]bool{}
+	for _, r := range validationRules {
+		t.Run(r.name, func(t *testing.T) {
+			if seen[r.name] {
+				t.Fatalf("two rules are named %q", r.name)
+			}
+			seen[r.name] = true
+			b, ok := breaks[r.name]
+			if !ok {
+				t.Fatalf("rule %q has no case here", r.name)
+			}
+			v := newValidation(validGraph(), Limits{})
+			r.check(v)
+			if len(v.errs) > 0 {
+				t.Errorf("on a valid graph: %v", errors.Join(v.errs...))
+			}
+			g := validGraph()
+			b.mutate(g)
+			v = newValidation(g, b.lim)
+			r.check(v)
+			var pe *PlanError
+			if len(v.errs) != 1 || !errors.As(v.errs[0], &pe) || pe.Path != b.wantPath {
+				t.Errorf("found %v, want one problem at %s", errors.Join(v.errs...), b.wantPath)
+			}
+		})
+	}
+	if len(breaks) != len(validationRules) {
+		t.Errorf("%d cases for %d rules", len(breaks), len(validationRules))
+	}
+}
+
+// TestValidateReportsInRuleOrder holds the order of Validate's problems:
+// rule by rule, and within a rule in the graph's order.
+func TestValidateReportsInRuleOrder(t *testing.T) {
+	g := validGraph()
+	g.Nodes[3].Serves = []string{"rev"}                // coverage: requirements[3]
+	g.Nodes[2].DependsOn = []string{"n1", "n9"}        // dependencies
+	g.Nodes[1].Tool = "browse_web"                     // nodes
+	g.Requirements[2].Completion.Of = nil              // conditions
+	g.Requirements[1].Kind = "guess"                   // requirements
+	g.Requirements[0].Period = "FY1999"                // requirements
+	g.FiscalYears = append(g.FiscalYears, 3000)        // fiscal_years
+	g.Tickers = append([]string{"aapl"}, g.Tickers...) // tickers
+	var paths []string
+	for _, e := range flatten(Validate(g, Limits{MaxNodes: 3})) { // node_count
+		var pe *PlanError
+		if !errors.As(e, &pe) {
+			t.Fatalf("%v is not a *PlanError", e)
+		}
+		paths = append(paths, pe.Path)
+	}
+	want := []string{"tickers[0]", "fiscal_years[1]", "requirements[0].period", "requirements[1].kind",
+		"requirements[2].completion.of", "nodes", "nodes[1].tool", "nodes[2].depends_on[1]", "requirements[3]"}
+	if !slices.Equal(paths, want) {
+		t.Errorf("paths = %v\nwant    %v", paths, want)
+	}
+}

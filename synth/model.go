@@ -153,62 +153,6 @@ func passThrough(ctx context.Context, err error) bool {
 		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
-// AnswerSchema is the JSON Schema (strict structured outputs) of the
-// answer a model returns: the text with [n] markers, its citations, a
-// proposed status and the gaps it names.
-func AnswerSchema() map[string]any {
-	str := func(d string) map[string]any { return map[string]any{"type": "string", "description": d} }
-	nullStr := func(d string) map[string]any {
-		return map[string]any{"type": []string{"string", "null"}, "description": d}
-	}
-	return closed(map[string]any{
-		"answer": str("plain text; every factual claim carries [n] markers"),
-		"citations": map[string]any{"type": "array", "items": closed(map[string]any{
-			"index":       map[string]any{"type": "integer", "description": "the n of the [n] markers"},
-			"evidence_id": str("the id of the evidence cited, as given"),
-			"excerpt":     str("a verbatim span of that evidence's text, copied exactly"),
-		})},
-		"status": map[string]any{"type": "string", "enum": []string{
-			string(ledger.StatusSupported), string(ledger.StatusPartial),
-			string(ledger.StatusInsufficientEvidence), string(ledger.StatusConflictingEvidence)}},
-		"gaps": map[string]any{"type": "array", "items": closed(map[string]any{
-			"requirement": nullStr("the requirement id, when the gap is one"),
-			"issuer":      nullStr("the ticker, when the gap is an issuer's"),
-			"what":        str("what the answer needed"),
-			"why":         str("why it is missing"),
-		})},
-	})
-}
-
-func closed(props map[string]any) map[string]any {
-	req := make([]string, 0, len(props))
-	for k := range props {
-		req = append(req, k)
-	}
-	slices.Sort(req)
-	return map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false}
-}
-
-type modelAnswer struct {
-	Answer    *string         `json:"answer"`
-	Citations []modelCitation `json:"citations"`
-	Status    *string         `json:"status"`
-	Gaps      []modelGap      `json:"gaps"`
-}
-
-type modelCitation struct {
-	Index      *int    `json:"index"`
-	EvidenceID *string `json:"evidence_id"`
-	Excerpt    *string `json:"excerpt"`
-}
-
-type modelGap struct {
-	Requirement *string `json:"requirement"`
-	Issuer      *string `json:"issuer"`
-	What        *string `json:"what"`
-	Why         *string `json:"why"`
-}
-
 // decodeAnswer decodes a reply strictly into an answer. It checks the
 // shape only: what the citations say is the validator's to judge.
 func decodeAnswer(resp *llm.ChatResponse) (*validator.Answer, error) {
@@ -233,7 +177,7 @@ func decodeAnswer(resp *llm.ChatResponse) (*validator.Answer, error) {
 	if ma.Status == nil {
 		errs = append(errs, errors.New("status: missing or null"))
 	} else {
-		switch status = ledger.RunStatus(*ma.Status); status {
+		switch status = *ma.Status; status {
 		case ledger.StatusSupported, ledger.StatusPartial, ledger.StatusInsufficientEvidence, ledger.StatusConflictingEvidence:
 		default:
 			errs = append(errs, fmt.Errorf("status: %q is not supported, partial, insufficient_evidence or conflicting_evidence", status))

@@ -1,0 +1,70 @@
+package bench
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReadResult(t *testing.T) {
+	tests := []struct {
+		name, stream, last   string
+		wantStatus, wantLast string
+	}{
+		{"result after progress",
+			"id: 1\nevent: progress\ndata: {\"kind\":\"plan\"}\n\nid: 2\nevent: result\ndata: {\"status\":\"supported\",\n" + "data: \"answer\":\"x\"}\n\n",
+			"", "supported", "2"},
+		{"ends before the result", "id: 7\nevent: progress\ndata: {}\n\n", "3", "", "7"},
+		{"nothing read keeps the last id", "", "5", "", "5"},
+		{"a result not yet ended by a blank line", "id: 9\nevent: result\ndata: {\"status\":\"partial\"}\n", "", "", "9"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, last, err := readResult(strings.NewReader(tt.stream), tt.last)
+			if err != nil || status != tt.wantStatus || last != tt.wantLast {
+				t.Errorf("readResult = %q, %q, %v; want %q, %q", status, last, err, tt.wantStatus, tt.wantLast)
+			}
+		})
+	}
+	if _, _, err := readResult(strings.NewReader("event: result\ndata: {not json\n\n"), ""); err == nil {
+		t.Errorf("a result that is not JSON was read")
+	}
+}
+
+func TestLoadReportWriteText(t *testing.T) {
+	rep := &LoadReport{Clients: 3, Workers: 2, Submitted: 6, Accepted: 6, Completed: 5, Errors: 1,
+		ErrorKinds: map[string]int{"follow: timeout": 1}, WallMS: 2500, RunsPerSec: 2,
+		Submit:   Summarize([]time.Duration{2 * time.Millisecond, 4 * time.Millisecond}),
+		Run:      Summarize([]time.Duration{1250 * time.Microsecond}),
+		Statuses: map[string]int{"supported": 3, "partial": 2}, Settled: "0"}
+	var b strings.Builder
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"Load test: rules mode, 3 clients, 2 worker slots, loopback",
+		"submitted 6, accepted 6, verdicts 5, errors 1, lost 0, duplicate run ids 0",
+		"errors by kind: follow: timeout: 1",
+		"wall 2.5 s (first submission to last verdict), 2.00 runs/s",
+		"| submit (POST /v1/runs) | 2 | 2.0 | 4.0 | 4.0 | 4.0 |",
+		"| run (submit to verdict) | 1 | 1.2 | 1.2 | 1.2 | 1.2 |",
+		"verdicts: partial 2, supported 3",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestRunLoadRefusesBadOpts(t *testing.T) {
+	for _, opts := range []*LoadOpts{{Clients: -1}, {Runs: -1}, {Workers: -2}, {Duration: -time.Second}, {Drain: -time.Second}} {
+		if _, err := RunLoad(context.Background(), nil, nil, opts, nil); err == nil || !strings.Contains(err.Error(), "LoadOpts.") {
+			t.Errorf("RunLoad(%+v) = %v, want an error naming the field", opts, err)
+		}
+	}
+	o, err := loadDefaults(nil)
+	if err != nil || o.Clients != 8 || o.Runs != 200 || o.Workers != 4 || o.Duration != 2*time.Minute || o.Drain != 2*time.Minute || o.Embedder == nil {
+		t.Errorf("defaults = %+v, %v", o, err)
+	}
+}

@@ -1,0 +1,170 @@
+package synth
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/ledgerline/research/ledger"
+	"github.com/ledgerline/research/llm"
+	"github.com/ledgerline/research/validator"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite testdata/answer_schema.golden.json from modelAnswer")
+
+// strictProblems walks a schema as strict structured outputs read it:
+// every object closed (additionalProperties false) with every property,
+// and nothing else, required.
+func strictProblems(path string, v any) []string {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	var out []string
+	if slices.Contains(typeList(m["type"]), "object") {
+		if ap, ok := m["additionalProperties"].(bool); !ok || ap {
+			out = append(out, fmt.Sprintf("%s: additionalProperties = %v, want false", path, m["additionalProperties"]))
+		}
+		props, _ := m["properties"].(map[string]any)
+		if len(props) == 0 {
+			out = append(out, path+": an object without properties")
+		}
+		names := slices.Sorted(maps.Keys(props))
+		if req, _ := m["required"].([]string); !slices.Equal(req, names) {
+			out = append(out, fmt.Sprintf("%s: required = %v, want every property %v", path, m["required"], names))
+		}
+		for _, k := range names {
+			out = append(out, strictProblems(path+"."+k, props[k])...)
+		}
+	}
+	if items, ok := m["items"]; ok {
+		out = append(out, strictProblems(path+"[]", items)...)
+	}
+	return out
+}
+
+// typeList reads a schema's type: "object" or []string{"object", "null"}.
+func typeList(v any) []string {
+	switch x := v.(type) {
+	case string:
+		return []string{x}
+	case []string:
+		return x
+	}
+	return nil
+}
+
+func TestAnswerSchemaIsStrictWalked(t *testing.T) {
+	for name, s := range map[string]map[string]any{"answer": AnswerSchema(), "grade": GradeSchema()} {
+		for _, p := range strictProblems("$", s) {
+			t.Errorf("%s schema: %s", name, p)
+		}
+	}
+	gaps := AnswerSchema()["properties"].(map[string]any)["gaps"].(map[string]any)["items"].(map[string]any)["properties"].(map[string]any)
+	for k, nullable := range map[string]bool{"requirement": true, "issuer": true, "what": false, "why": false} {
+		if got := slices.Contains(typeList(gaps[k].(map[string]any)["type"]), "null"); got != nullable {
+			t.Errorf("gaps[].%s nullable = %v, want %v", k, got, nullable)
+		}
+	}
+}
+
+// TestAnswerSchemaMatchesGolden holds the wire format: the schema sent to
+// the model is byte for byte the hand-written one it replaced. Run with
+// -update after changing modelAnswer on purpose.
+func TestAnswerSchemaMatchesGolden(t *testing.T) {
+	got, err := json.MarshalIndent(AnswerSchema(), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	path := filepath.Join("testdata", "answer_schema.golden.json")
+	if *updateGolden {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("answer schema differs from %s (run with -update if the change is meant):\n%s", path, got)
+	}
+}
+
+// conforms checks a reply against a schema with jsonschema-go's
+// validator, as the model's endpoint would hold it to the schema.
+func conforms(t *testing.T, schema map[string]any, reply []byte) error {
+	t.Helper()
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inst any
+	if err := json.Unmarshal(reply, &inst); err != nil {
+		t.Fatal(err)
+	}
+	return rs.Validate(inst)
+}
+
+func TestGoldenModelAnswerDecodes(t *testing.T) {
+	reply, err := os.ReadFile(filepath.Join("testdata", "model_answer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := conforms(t, AnswerSchema(), reply); err != nil {
+		t.Fatalf("the golden answer does not conform to AnswerSchema: %v", err)
+	}
+	a, err := decodeAnswer(&llm.ChatResponse{Content: string(reply)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &validator.Answer{
+		Answer: "In fiscal 2024 Apple's products gross margin percentage increased due to cost savings [1]. The filings do not say whether this will persist.",
+		Status: ledger.StatusPartial,
+		Citations: []validator.Citation{
+			{Index: 1, EvidenceID: "E0123456789ab", Excerpt: "increased during 2024 compared to 2023 due to cost savings"},
+		},
+		Gaps: []validator.Gap{
+			{RequirementID: "AAPL-FY2024-outlook", Issuer: "AAPL", What: "management's outlook for gross margin", Why: "no passage found"},
+			{What: "a comparison with other issuers", Why: "the question named one issuer"},
+		},
+	}
+	if !reflect.DeepEqual(a, want) {
+		t.Errorf("decoded =\n%+v\nwant\n%+v", a, want)
+	}
+
+	for name, edit := range map[string]func(m map[string]any){
+		"status not in the enum": func(m map[string]any) { m["status"] = "budget_exhausted" },
+		"null citations":         func(m map[string]any) { m["citations"] = nil },
+		"missing nullable":       func(m map[string]any) { delete(m["gaps"].([]any)[1].(map[string]any), "issuer") },
+		"extra field":            func(m map[string]any) { m["confidence"] = 0.9 },
+	} {
+		var m map[string]any
+		if err := json.Unmarshal(reply, &m); err != nil {
+			t.Fatal(err)
+		}
+		edit(m)
+		edited, _ := json.Marshal(m)
+		if conforms(t, AnswerSchema(), edited) == nil {
+			t.Errorf("the schema accepts an answer with %s", name)
+		}
+	}
+}
