@@ -124,3 +124,16 @@ func TestPartNamedLikeAnIssuer(t *testing.T) {
 		t.Errorf("requirements %v: none for Mobileye's revenue", reqIDs(g))
 	}
 }
+
+// TestCauseInItsClause: the cause is read within the clause of the causal
+// verb, so a request after a dash does not swamp it.
+func TestCauseInItsClause(t *testing.T) {
+	t.Parallel()
+	rt := RouteQuestion("quantify how much of AAPL's 2022 net income was caused by the drop in iPad demand — I need the dollar attribution.", smallCatalog(), nil)
+	if rt.Causal == nil {
+		t.Fatal("no causal reading")
+	}
+	if !slices.Contains(rt.Causal.CauseWords, "ipad") || slices.Contains(rt.Causal.CauseWords, "attribution") {
+		t.Errorf("cause words %v: want the drop in iPad demand only", rt.Causal.CauseWords)
+	}
+}

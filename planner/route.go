@@ -559,9 +559,12 @@ func findCausal(lower string, aspects []span, taken claims) *Causal {
 		c := &Causal{CauseAspects: cause, EffectAspects: effect}
 		if len(cause) == 0 {
 			// The cause in the question's own words.
-			from, to := 0, at
+			// The cause is named in the clause of the verb: "caused by the
+			// drop in GMV — I need the dollar attribution" names the drop
+			// in GMV.
+			from, to := clauseStart(lower, at), at
 			if !causeBefore {
-				from, to = end, len(lower)
+				from, to = end, clauseEnd(lower, end)
 			}
 			c.CauseWords = causeWords(lower, from, to, aspects, taken)
 			if len(c.CauseWords) == 0 {
@@ -677,6 +680,26 @@ func causeWords(lower string, from, to int, aspects []span, taken claims) []stri
 		return nil
 	}
 	return out
+}
+
+// clauseBreak matches what ends a clause within a question.
+var clauseBreak = regexp.MustCompile(`[—–;:?!]|\.\s|\s-\s`)
+
+// clauseStart returns where the clause holding lower[at] starts.
+func clauseStart(lower string, at int) int {
+	start := 0
+	for _, m := range clauseBreak.FindAllStringIndex(lower[:at], -1) {
+		start = m[1]
+	}
+	return start
+}
+
+// clauseEnd returns where the clause holding lower[at] ends.
+func clauseEnd(lower string, at int) int {
+	if m := clauseBreak.FindStringIndex(lower[at:]); m != nil {
+		return at + m[0]
+	}
+	return len(lower)
 }
 
 func isLetterByte(c byte) bool { return 'a' <= c && c <= 'z' || c >= 0x80 }

@@ -904,6 +904,11 @@ func (w *writer) passage(r planner.Requirement) []string {
 			if causal && !planner.Linked(s, groups) {
 				continue
 			}
+			// A table row gives no reason and no expectation; it may only
+			// state a figure.
+			if r.Kind != planner.KindFigure && tableRow(s) {
+				continue
+			}
 			if len(stated) > 0 && (tableRow(s) || !statesValue(s, stated)) {
 				continue
 			}
