@@ -19,7 +19,7 @@ func TestAutoModeChoosesPerClass(t *testing.T) {
 		{threeIssuers, "comparison", ledger.ModeRules},
 		{"Does Apple expect its gross margin to remain under pressure?", "outlook", ledger.ModeBaseline},
 		{"Compare Apple's and NVIDIA's gross margins.", "comparison", ledger.ModeRules},
-		{"What does Netflix say drives its content amortization?", "explanation", ledger.ModeBaseline},
+		{"What does Netflix say drives its content amortization?", "explanation", ledger.ModeRules},
 		{aiTrap, "trap", ledger.ModeRules},
 		{"Compare Apple's and Samsung's gross margins in fiscal 2024.", "out_of_corpus", ledger.ModeRules},
 	}
