@@ -137,3 +137,25 @@ func TestCauseInItsClause(t *testing.T) {
 		t.Errorf("cause words %v: want the drop in iPad demand only", rt.Causal.CauseWords)
 	}
 }
+
+// TestBaseYears: a year named only as what another is measured against is
+// a base year; its figures are planned, not an account of its own.
+func TestBaseYears(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string][]int{
+		"why was the gross margin percentage lower in 2020 than in 2019?": {2019},
+		"revenue in 2024 compared with fiscal 2023":                       {2023},
+		"revenue in 2023 and 2024":                                        nil,
+		"revenue lower than in 2019":                                      nil,
+	} {
+		if got := findBaseYears(q, findFiscalYears(q)); !slices.Equal(got, want) {
+			t.Errorf("findBaseYears(%q) = %v, want %v", q, got, want)
+		}
+	}
+	g := planOf(t, "Why was XMPL's gross margin lower in 2024 than in 2023?", "XMPL")
+	for _, r := range g.Requirements {
+		if r.Period == "FY2023" && r.Kind == KindExplanation {
+			t.Errorf("requirement %s explains the base year", r.ID)
+		}
+	}
+}

@@ -31,6 +31,11 @@ type Route struct {
 	// Apple's fiscal 2024 net sales"). It is set only when every issuer
 	// gets a year and not all get the same ones.
 	IssuerYears map[string][]int
+	// BaseYears are the fiscal years named only as what another is
+	// measured against ("lower than in 2019", "compared with 2022"): their
+	// figures are planned for the comparison, but the question asks why
+	// the other year's moved, not theirs.
+	BaseYears []int `json:",omitempty"`
 	// Aspects are the Lexicon aspects the question asks about, in the order
 	// named; "general" when it names none.
 	Aspects []string
@@ -110,6 +115,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	rt.Issuers, rt.NotCovered = issuers, notCovered
 	rt.FiscalYears = findFiscalYears(question)
 	rt.IssuerYears = bindYears(question, cat, rt.Issuers)
+	rt.BaseYears = findBaseYears(question, rt.FiscalYears)
 	comp := newCompounds(question, cat, rt.Issuers)
 	rt.Figures = dropCompounds(question, FindFigures(question), comp)
 	rt.AsksFigure = len(rt.Figures) > 0 || asksNumber(question)
@@ -375,6 +381,31 @@ func findFiscalYears(q string) []int {
 	}
 	slices.Sort(years)
 	return years
+}
+
+// baseCue ends the text before a year named as a comparison's base.
+var baseCue = regexp.MustCompile(`(?i)\b(than|vs\.?|versus|compared\s+(to|with)|relative\s+to|against|from)\s+(in\s+|during\s+|for\s+)?(the\s+)?(fiscal\s+(year\s+)?|fy\s*)?$`)
+
+// findBaseYears returns the years of q named only after a comparison's
+// cue ("than in 2019"), when q names another year too.
+func findBaseYears(q string, years []int) []int {
+	if len(years) < 2 {
+		return nil
+	}
+	var base, other []int
+	for _, sp := range findYearSpans(q) {
+		if len(sp.years) == 1 && baseCue.MatchString(q[:sp.start]) {
+			base = appendNewInts(base, sp.years...)
+		} else {
+			other = appendNewInts(other, sp.years...)
+		}
+	}
+	base = slices.DeleteFunc(base, func(y int) bool { return slices.Contains(other, y) })
+	if len(other) == 0 {
+		return nil
+	}
+	slices.Sort(base)
+	return base
 }
 
 // yearSpan is a stretch of a question naming fiscal years.

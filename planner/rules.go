@@ -454,6 +454,11 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		}
 		return figures
 	}
+	if len(figures) > 0 && slices.Contains(b.rt.BaseYears, p.fy) {
+		// A year named only as the base of a comparison ("lower than in
+		// 2019"): its figures, not an account of its own.
+		return figures
+	}
 	id := prefix + "-" + kindSuffix(a.Kind)
 	need := fmt.Sprintf("%s's explanation of what drove its %s in its %s %s", company, a.Label, label, form)
 	switch a.Kind {

@@ -1362,6 +1362,12 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 		w.rel = planner.NewRelevance(w.in.Question, w.in.Catalog, w.in.Route.Issuers)
 	}
 	score := float64(min(countTerms(s, groups), 4)) + 6*w.rel.Score(s) - 4*w.rel.Boilerplate(s) - float64(frontMatter(e))
+	// Text laid out in columns (a slide-like page converted to text) runs
+	// phrases of different columns into one "sentence": "Strong demand in
+	// notebook PCs Higher gross margin dollars driven Higher ...".
+	if columnRuns(s) >= 3 {
+		score -= 3
+	}
 	// A sentence that runs on (a list of every factor) gathers the
 	// question's words by its length; past forty words it reads worse.
 	if n := len(strings.Fields(s)); n > 40 {
@@ -1404,6 +1410,37 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 		}
 	}
 	return score
+}
+
+// columnRuns counts the places where a capitalised word follows a
+// lower-case content word with no punctuation between, as when two columns
+// of a slide-like page are read across: "notebook PCs Higher gross margin
+// dollars driven Higher ... lower Working capital". A name in a sentence
+// mostly follows a function word ("in Japan", "our Data Center Group",
+// "from Google Cloud"), which does not count; so only several runs make a
+// sentence suspect.
+func columnRuns(s string) int {
+	n := 0
+	f := strings.Fields(s)
+	for i := 1; i < len(f); i++ {
+		prev, w := f[i-1], f[i]
+		last, _ := utf8.DecodeLastRuneInString(prev)
+		head, _ := utf8.DecodeRuneInString(prev)
+		first, _ := utf8.DecodeRuneInString(w)
+		if unicode.IsLower(head) && unicode.IsLetter(last) && unicode.IsUpper(first) && !functionWords[strings.ToLower(prev)] {
+			n++
+		}
+	}
+	return n
+}
+
+// functionWords are the words a name in running text usually follows.
+var functionWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("the a an our its their his her this that these those of in on at by to for from with and or as than into over under about including include includes including such like via per between across within named called versus vs") {
+		functionWords[w] = true
+	}
 }
 
 // reportsChange matches a sentence that reports a change that happened.

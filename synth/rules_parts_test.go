@@ -60,3 +60,21 @@ func TestContainsWord(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnRuns: phrases of two columns read across are told from a
+// sentence that names things after function words.
+func TestColumnRuns(t *testing.T) {
+	t.Parallel()
+	garbled := "Strong demand in notebook PCs Higher gross margin dollars driven Higher gross margin dollars, lower Working capital changes"
+	if n := columnRuns(garbled); n < 3 {
+		t.Errorf("columnRuns(garbled) = %d, want at least 3", n)
+	}
+	for _, s := range []string{
+		"For fiscal 2022, the increase was primarily due to strong positive comparable sales for the Walmart U.S. and Sam's Club segments.",
+		"Revenue from Google Cloud increased in our Data Center Group and in Japan.",
+	} {
+		if n := columnRuns(s); n >= 3 {
+			t.Errorf("columnRuns(%q) = %d, want fewer than 3", s, n)
+		}
+	}
+}
