@@ -11,11 +11,10 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/shopspring/decimal"
-
-	"github.com/ledgerline/research/internal/pgtx"
 )
 
 // Postgres is the accountant of record: budgets, reservations and
@@ -24,7 +23,8 @@ import (
 // that locks the reservation row, then its scopes' budget rows in
 // (kind, id) order, so concurrent reservations never deadlock and the
 // totals in budgets always equal the sum of the reservations and
-// settlements. Every query filters on the accountant's tenant.
+// settlements. Reserve, Settle and Release take two round trips each (see
+// pipeTx), Usage one. Every query filters on the accountant's tenant.
 type Postgres struct {
 	pool *pgxpool.Pool
 	cfg  Config
@@ -149,26 +149,34 @@ func (p *Postgres) reserve(ctx context.Context, key string, scopes []Scope, amou
 	expires := p.cfg.expiry(opts)
 	kinds, ids, keys := scopeArrays(sorted)
 
-	err = p.withTx(ctx, func(tx pgx.Tx) error {
+	// Two round trips: BEGIN, the reservation's row and the budgets'
+	// locks; then, once the limits are checked, the hold and COMMIT.
+	err = p.pipe(ctx, func(t *pipeTx) error {
 		b := &pgx.Batch{}
-		b.Queue(insertReservationSQL, append(append([]any{p.cfg.Tenant, key, keys}, amountArgs(amounts)...), expires)...)
-		b.Queue(lockBudgetsSQL, p.cfg.Tenant, kinds, ids)
-		br := tx.SendBatch(ctx, b)
-		tag, err := br.Exec()
-		if err != nil {
-			br.Close()
+		var inserted bool
+		b.Queue(insertReservationSQL, append(append([]any{p.cfg.Tenant, key, keys}, amountArgs(amounts)...), expires)...).
+			Exec(func(tag pgconn.CommandTag) error {
+				inserted = tag.RowsAffected() > 0
+				return nil
+			})
+		var budgets []budgetRow
+		b.Queue(lockBudgetsSQL, p.cfg.Tenant, kinds, ids).Query(func(rows pgx.Rows) (err error) {
+			budgets, err = scanBudgets(rows)
+			return err
+		})
+		if err := t.send(ctx, b); err != nil {
 			return err
 		}
-		if tag.RowsAffected() == 0 {
+		if !inserted {
 			// The key exists: a replay, or a reuse.
-			if err := br.Close(); err != nil {
-				return err
-			}
 			var prevKeys []string
 			var prev Amounts
 			var state string
-			row := tx.QueryRow(ctx, selectReservationSQL, p.cfg.Tenant, key)
-			if err := row.Scan(append([]any{&prevKeys}, append(amountScan(&prev), &state)...)...); err != nil {
+			b := &pgx.Batch{}
+			b.Queue(selectReservationSQL, p.cfg.Tenant, key).QueryRow(func(row pgx.Row) error {
+				return row.Scan(append([]any{&prevKeys}, append(amountScan(&prev), &state)...)...)
+			})
+			if err := t.send(ctx, b); err != nil {
 				return err
 			}
 			if !slices.Equal(prevKeys, keys) || !prev.Equal(amounts) {
@@ -176,13 +184,6 @@ func (p *Postgres) reserve(ctx context.Context, key string, scopes []Scope, amou
 			}
 			res = Result{Key: key, State: State(state), Replayed: true, Amounts: prev}
 			return errRollback
-		}
-		budgets, err := scanBudgets(br)
-		if cerr := br.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return err
 		}
 		for i, s := range sorted {
 			if i >= len(budgets) || budgets[i].scope != s {
@@ -193,7 +194,9 @@ func (p *Postgres) reserve(ctx context.Context, key string, scopes []Scope, amou
 				return err
 			}
 		}
-		if _, err := tx.Exec(ctx, addReservedSQL, append([]any{p.cfg.Tenant, kinds, ids}, amountArgs(amounts)...)...); err != nil {
+		b = &pgx.Batch{}
+		b.Queue(addReservedSQL, append([]any{p.cfg.Tenant, kinds, ids}, amountArgs(amounts)...)...)
+		if err := t.commit(ctx, b); err != nil {
 			return err
 		}
 		res = Result{Key: key, State: StateReserved, Amounts: amounts}
@@ -239,23 +242,39 @@ type lockedReservation struct {
 	state     State
 }
 
-// lockReservation locks key's row, or returns ErrUnknownReservation.
-func (p *Postgres) lockReservation(ctx context.Context, tx pgx.Tx, key string) (lockedReservation, error) {
+// lockReservation locks key's row, or returns ErrUnknownReservation: the
+// first round trip of Settle and Release, with BEGIN.
+func (p *Postgres) lockReservation(ctx context.Context, t *pipeTx, key string) (lockedReservation, error) {
 	var r lockedReservation
 	var state string
-	err := tx.QueryRow(ctx, lockReservationSQL, p.cfg.Tenant, key).Scan(append([]any{&r.scopeKeys}, append(amountScan(&r.amounts), &state)...)...)
-	if errors.Is(err, pgx.ErrNoRows) {
+	found := false
+	b := &pgx.Batch{}
+	b.Queue(lockReservationSQL, p.cfg.Tenant, key).Query(func(rows pgx.Rows) error {
+		// An unknown key is an answer, not a failed batch (pgx forgets a
+		// connection's prepared statements when a batch fails).
+		if found = rows.Next(); !found {
+			return nil
+		}
+		return rows.Scan(append([]any{&r.scopeKeys}, append(amountScan(&r.amounts), &state)...)...)
+	})
+	if err := t.send(ctx, b); err != nil {
+		return r, err
+	}
+	if !found {
 		return r, fmt.Errorf("%w: %q", ErrUnknownReservation, key)
 	}
 	r.state = State(state)
-	return r, err
+	return r, nil
 }
 
 // closedAmounts returns what closing key settled or returned.
-func (p *Postgres) closedAmounts(ctx context.Context, tx pgx.Tx, key string) (Amounts, error) {
+func (p *Postgres) closedAmounts(ctx context.Context, t *pipeTx, key string) (Amounts, error) {
 	var a Amounts
-	err := tx.QueryRow(ctx, closedAmountsSQL, p.cfg.Tenant, key).Scan(amountScan(&a)...)
-	return a, err
+	b := &pgx.Batch{}
+	b.Queue(closedAmountsSQL, p.cfg.Tenant, key).QueryRow(func(row pgx.Row) error {
+		return row.Scan(amountScan(&a)...)
+	})
+	return a, t.send(ctx, b)
 }
 
 // Settle charges actual, which must lie between zero and the reservation
@@ -266,14 +285,16 @@ func (p *Postgres) closedAmounts(ctx context.Context, tx pgx.Tx, key string) (Am
 // ErrReleased.
 func (p *Postgres) Settle(ctx context.Context, key string, actual Amounts) (res Result, err error) {
 	var refused error
-	err = p.withTx(ctx, func(tx pgx.Tx) error {
-		r, err := p.lockReservation(ctx, tx, key)
+	// Two round trips: BEGIN and the reservation's lock; then the
+	// budgets' locks, the writes and COMMIT.
+	err = p.pipe(ctx, func(t *pipeTx) error {
+		r, err := p.lockReservation(ctx, t, key)
 		if err != nil {
 			return err
 		}
 		switch r.state {
 		case StateSettled:
-			a, err := p.closedAmounts(ctx, tx, key)
+			a, err := p.closedAmounts(ctx, t, key)
 			if err != nil {
 				return err
 			}
@@ -297,7 +318,7 @@ func (p *Postgres) Settle(ctx context.Context, key string, actual Amounts) (res 
 			b.Queue(closeReservationSQL, p.cfg.Tenant, key, string(StateSettled))
 			res = Result{Key: key, State: StateSettled, Amounts: actual}
 		}
-		return tx.SendBatch(ctx, b).Close()
+		return t.commit(ctx, b)
 	})
 	if err == nil && refused != nil {
 		return res, refused
@@ -313,13 +334,13 @@ func (p *Postgres) Release(ctx context.Context, key string) (Result, error) {
 
 // release closes key as released or expired, if it is still open.
 func (p *Postgres) release(ctx context.Context, key string, to State) (res Result, err error) {
-	err = p.withTx(ctx, func(tx pgx.Tx) error {
-		r, err := p.lockReservation(ctx, tx, key)
+	err = p.pipe(ctx, func(t *pipeTx) error {
+		r, err := p.lockReservation(ctx, t, key)
 		if err != nil {
 			return err
 		}
 		if r.state != StateReserved {
-			a, err := p.closedAmounts(ctx, tx, key)
+			a, err := p.closedAmounts(ctx, t, key)
 			if err != nil {
 				return err
 			}
@@ -337,7 +358,7 @@ func (p *Postgres) release(ctx context.Context, key string, to State) (res Resul
 		b.Queue(insertSettlementSQL, append(append([]any{p.cfg.Tenant, key, kind}, amountArgs(r.amounts)...), "")...)
 		b.Queue(closeReservationSQL, p.cfg.Tenant, key, string(to))
 		res = Result{Key: key, State: to, Amounts: r.amounts}
-		return tx.SendBatch(ctx, b).Close()
+		return t.commit(ctx, b)
 	})
 	return res, err
 }
@@ -438,42 +459,110 @@ func (p *Postgres) Usage(ctx context.Context, scope Scope) (Usage, error) {
 	var released amountScanner
 	dest := append(b.scan(), released.dest()...)
 	dest = append(dest, &u.Rejected)
-	err := p.pool.QueryRow(ctx, usageSQL, p.cfg.Tenant, string(scope.Kind), scope.ID).Scan(dest...)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Usage{}, fmt.Errorf("%w: %s", ErrNoBudget, scope)
-	}
-	if err != nil {
+	// One round trip: both reads in one batch.
+	found := false
+	batch := &pgx.Batch{}
+	batch.Queue(usageSQL, p.cfg.Tenant, string(scope.Kind), scope.ID).Query(func(rows pgx.Rows) error {
+		if found = rows.Next(); !found {
+			return nil
+		}
+		return rows.Scan(dest...)
+	})
+	batch.Queue(stateCountsSQL, p.cfg.Tenant, scopeKey(scope)).Query(func(rows pgx.Rows) error {
+		var state string
+		var n int64
+		_, err := pgx.ForEachRow(rows, []any{&state, &n}, func() error {
+			u.Reservations[State(state)] = n
+			return nil
+		})
+		return err
+	})
+	if err := p.pool.SendBatch(ctx, batch).Close(); err != nil {
 		return Usage{}, err
+	}
+	if !found {
+		return Usage{}, fmt.Errorf("%w: %s", ErrNoBudget, scope)
 	}
 	if err := b.finish(); err != nil {
 		return Usage{}, err
 	}
+	var err error
 	if u.Released, err = released.amounts(); err != nil {
 		return Usage{}, err
 	}
 	u.Limits, u.Reserved, u.Settled = b.limits, b.reserved, b.settled
-	rows, err := p.pool.Query(ctx, stateCountsSQL, p.cfg.Tenant, scopeKey(scope))
-	if err != nil {
-		return Usage{}, err
-	}
-	var state string
-	var n int64
-	_, err = pgx.ForEachRow(rows, []any{&state, &n}, func() error {
-		u.Reservations[State(state)] = n
-		return nil
-	})
-	return u, err
+	return u, nil
 }
 
 // errRollback ends a transaction without an error for the caller.
 var errRollback = errors.New("budget: rollback")
 
-// withTx runs fn in a transaction, committed if fn returns nil and rolled
-// back otherwise; errRollback rolls back and returns nil.
-func (p *Postgres) withTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	err := pgtx.WithTx(ctx, p.pool, pgx.TxOptions{}, fn)
+// errNotCommitted is returned when a COMMIT answers ROLLBACK: the
+// transaction had failed.
+var errNotCommitted = errors.New("budget: the transaction was rolled back")
+
+// pipeTx is a transaction on one pooled connection whose BEGIN travels in
+// the batch of its first statements and whose COMMIT in the batch of its
+// last: an operation that reads under a lock, decides, then writes costs
+// two round trips (where pgx.BeginTx, a round trip per step and Commit cost
+// one each). commit returns once the COMMIT's result is read: nothing is
+// acknowledged before it is committed.
+type pipeTx struct {
+	conn  *pgxpool.Conn
+	began bool // BEGIN was sent: the transaction ends with COMMIT or ROLLBACK
+	done  bool // COMMIT succeeded
+}
+
+// send sends b, BEGIN first when nothing was sent yet, and runs its
+// callbacks.
+func (t *pipeTx) send(ctx context.Context, b *pgx.Batch) error {
+	if !t.began {
+		nb := &pgx.Batch{}
+		nb.Queue("begin")
+		nb.QueuedQueries = append(nb.QueuedQueries, b.QueuedQueries...)
+		b, t.began = nb, true
+	}
+	return t.conn.SendBatch(ctx, b).Close()
+}
+
+// commit sends b followed by COMMIT. b's callbacks must only read: an
+// error they return does not stop the COMMIT queued after them.
+func (t *pipeTx) commit(ctx context.Context, b *pgx.Batch) error {
+	b.Queue("commit").Exec(func(tag pgconn.CommandTag) error {
+		if tag.String() != "COMMIT" {
+			return errNotCommitted
+		}
+		return nil
+	})
+	if err := t.send(ctx, b); err != nil {
+		return err
+	}
+	t.done = true
+	return nil
+}
+
+// pipe runs fn in a pipelined transaction, which fn ends with commit; an
+// error rolls it back (errRollback without an error for the caller). The
+// rollback runs even after ctx is cancelled; should it fail, the pool
+// closes the connection rather than reuse it in a transaction.
+func (p *Postgres) pipe(ctx context.Context, fn func(t *pipeTx) error) error {
+	conn, err := p.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	t := &pipeTx{conn: conn}
+	defer func() {
+		if t.began && !t.done && conn.Conn().PgConn().TxStatus() != 'I' {
+			_, _ = conn.Exec(context.WithoutCancel(ctx), "rollback")
+		}
+		conn.Release()
+	}()
+	err = fn(t)
 	if errors.Is(err, errRollback) {
 		return nil
+	}
+	if err == nil && !t.done {
+		return errors.New("budget: transaction left uncommitted")
 	}
 	return err
 }
@@ -652,11 +741,7 @@ func (b *budgetRow) finish() error {
 	return err
 }
 
-func scanBudgets(br pgx.BatchResults) ([]budgetRow, error) {
-	rows, err := br.Query()
-	if err != nil {
-		return nil, err
-	}
+func scanBudgets(rows pgx.Rows) ([]budgetRow, error) {
 	defer rows.Close()
 	var out []budgetRow
 	for rows.Next() {

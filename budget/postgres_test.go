@@ -3,8 +3,13 @@ package budget_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ledgerline/research/budget"
 	"github.com/ledgerline/research/budget/budgettest"
@@ -58,5 +63,90 @@ func TestPostgresTenants(t *testing.T) {
 	}
 	if n, err := acme.Sweep(ctx, time.Now().Add(time.Hour)); err != nil || n != 1 {
 		t.Fatalf("acme's Sweep = %d, %v; want 1", n, err)
+	}
+}
+
+// roundTrips counts what a pool's connections send the server and wait
+// for: a statement, a batch (however many statements it holds) or a
+// statement prepared outside a batch.
+type roundTrips struct{ n atomic.Int64 }
+
+func (c *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+func (c *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (c *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+func (c *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (c *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+func (c *roundTrips) TracePrepareStart(ctx context.Context, _ *pgx.Conn, _ pgx.TracePrepareStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+func (c *roundTrips) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrepareEndData) {}
+
+// Reserve and Settle lock, decide, then write: two round trips each, BEGIN
+// travelling with the first batch and COMMIT with the last. Usage reads in
+// one.
+func TestPostgresRoundTrips(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg := pgtest.Pool(t).Config()
+	count := &roundTrips{}
+	cfg.ConnConfig.Tracer = count
+	cfg.MaxConns = 1 // one statement cache, filled by the first pass
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	acct, err := budget.NewPostgres(pool, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scopes := []budget.Scope{budget.RunScope("r"), budget.DayScope(time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC))}
+	for _, s := range scopes {
+		if err := acct.SetLimits(ctx, s, budget.NoLimits()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hold := budget.Amounts{ModelCalls: 1, InputTokens: 100}
+	ops := []struct {
+		name string
+		want int64
+		run  func(pass int) error
+	}{
+		{"Reserve", 2, func(pass int) error {
+			_, err := acct.Reserve(ctx, fmt.Sprint("a", pass), scopes, hold, nil)
+			return err
+		}},
+		{"Settle", 2, func(pass int) error {
+			_, err := acct.Settle(ctx, fmt.Sprint("a", pass), budget.Amounts{ModelCalls: 1, InputTokens: 60})
+			return err
+		}},
+		{"Usage", 1, func(int) error { _, err := acct.Usage(ctx, scopes[0]); return err }},
+		{"Reserve to release", 2, func(pass int) error {
+			_, err := acct.Reserve(ctx, fmt.Sprint("b", pass), scopes, hold, nil)
+			return err
+		}},
+		{"Release", 2, func(pass int) error { _, err := acct.Release(ctx, fmt.Sprint("b", pass)); return err }},
+	}
+	for pass := range 2 {
+		for _, o := range ops {
+			before := count.n.Load()
+			if err := o.run(pass); err != nil {
+				t.Fatalf("%s: %v", o.name, err)
+			}
+			if got := count.n.Load() - before; pass == 1 && got != o.want {
+				t.Errorf("%s took %d round trips, want %d", o.name, got, o.want)
+			}
+		}
+	}
+	u, err := acct.Usage(ctx, scopes[1])
+	if err != nil || u.Settled.InputTokens != 120 || !u.Reserved.IsZero() || u.Reservations[budget.StateReleased] != 2 {
+		t.Fatalf("usage after two passes: %+v, %v", u, err)
 	}
 }

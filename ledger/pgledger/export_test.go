@@ -9,11 +9,14 @@ import (
 )
 
 // UseEvidenceWriter swaps how s writes a result's new evidence rows, for
-// BenchmarkRecordEvidence: "copy" (the default, one COPY), "batch" (one
-// pgx.Batch of INSERTs) or "row" (one INSERT round trip per row, the
-// baseline).
+// BenchmarkRecordEvidence: "unnest" (the default, one multi-row INSERT in
+// the commit batch), "copy" (one COPY, a round trip before the commit
+// batch), "batch" (an INSERT per row, queued in the commit batch) or "row"
+// (one INSERT round trip per row, the baseline).
 func UseEvidenceWriter(s *Store, name string) {
 	switch name {
+	case "unnest":
+		s.insertEvidence = unnestEvidence
 	case "copy":
 		s.insertEvidence = copyEvidence
 	case "batch":
@@ -34,19 +37,18 @@ func rowArgs(s *Store, runID string, e ledger.Evidence) []any {
 		e.Excerpt, e.Ticker, e.Form, e.Period, e.Page, e.Section, e.ToolCallID}
 }
 
-func rowEvidence(ctx context.Context, tx pgx.Tx, s *Store, runID string, ev []ledger.Evidence) error {
+func rowEvidence(ctx context.Context, q sender, _ *pgx.Batch, s *Store, runID string, ev []ledger.Evidence) error {
 	for _, e := range ev {
-		if _, err := tx.Exec(ctx, insertEvidenceRowSQL, rowArgs(s, runID, e)...); err != nil {
+		if _, err := q.Exec(ctx, insertEvidenceRowSQL, rowArgs(s, runID, e)...); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func batchEvidence(ctx context.Context, tx pgx.Tx, s *Store, runID string, ev []ledger.Evidence) error {
-	b := &pgx.Batch{}
+func batchEvidence(_ context.Context, _ sender, w *pgx.Batch, s *Store, runID string, ev []ledger.Evidence) error {
 	for _, e := range ev {
-		b.Queue(insertEvidenceRowSQL, rowArgs(s, runID, e)...)
+		w.Queue(insertEvidenceRowSQL, rowArgs(s, runID, e)...)
 	}
-	return tx.SendBatch(ctx, b).Close()
+	return nil
 }

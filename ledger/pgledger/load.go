@@ -45,25 +45,26 @@ const eventsSQL = `
 SELECT seq, at, kind, subject, duration_us, message, data
 FROM run_events WHERE tenant_id = $1 AND run_id = $2 ORDER BY seq`
 
-// Load returns everything recorded for the run, read in one snapshot.
+// Load returns everything recorded for the run, read in one snapshot: a
+// repeatable-read transaction whose BEGIN, queries and COMMIT go out in
+// one round trip.
 func (s *Store) Load(ctx context.Context, runID string) (*ledger.RunLedger, error) {
+	if err := checkRunID(runID); err != nil {
+		return nil, translate(err, "load run %s", runID)
+	}
 	l := &ledger.RunLedger{}
-	err := s.readTx(ctx, func(tx pgx.Tx) error {
-		var err error
-		if l.Run, err = s.getRun(ctx, tx, runID); err != nil {
-			return err
-		}
+	var found func() error
+	err := s.readTx(ctx, func(b *pgx.Batch) {
+		found = s.queueRun(b, runID, &l.Run)
 		args := []any{s.tenant, runID}
-		if l.Requirements, err = collect(ctx, tx, requirementsSQL, args, func(row pgx.CollectableRow) (ledger.Requirement, error) {
+		queueCollect(b, requirementsSQL, args, func(row pgx.CollectableRow) (ledger.Requirement, error) {
 			var r ledger.Requirement
 			var status string
 			err := row.Scan(&r.ID, &r.Issuer, &r.Period, &r.Description, &r.CompletionCondition, &status, &r.Evidence)
 			r.Status = ledger.RequirementStatus(status)
 			return r, err
-		}); err != nil {
-			return err
-		}
-		if l.ToolCalls, err = collect(ctx, tx, toolCallsSQL, args, func(row pgx.CollectableRow) (ledger.ToolCall, error) {
+		}, &l.Requirements)
+		queueCollect(b, toolCallsSQL, args, func(row pgx.CollectableRow) (ledger.ToolCall, error) {
 			var c ledger.ToolCall
 			var args []byte
 			var started, finished pgtype.Timestamptz
@@ -73,20 +74,16 @@ func (s *Store) Load(ctx context.Context, runID string) (*ledger.RunLedger, erro
 			}
 			c.Started, c.Finished = utc(started), utc(finished)
 			return c, err
-		}); err != nil {
-			return err
-		}
-		if l.Evidence, err = collect(ctx, tx, evidenceSQL, args, func(row pgx.CollectableRow) (ledger.Evidence, error) {
+		}, &l.ToolCalls)
+		queueCollect(b, evidenceSQL, args, func(row pgx.CollectableRow) (ledger.Evidence, error) {
 			var e ledger.Evidence
 			var kind string
 			err := row.Scan(&e.ID, &kind, &e.DocumentID, &e.Start, &e.End, &e.Excerpt, &e.Ticker, &e.Form, &e.Period,
 				&e.Page, &e.Section, &e.ToolCallID)
 			e.Kind = ledger.EvidenceKind(kind)
 			return e, err
-		}); err != nil {
-			return err
-		}
-		if l.Facts, err = collect(ctx, tx, factsSQL, args, func(row pgx.CollectableRow) (ledger.Fact, error) {
+		}, &l.Evidence)
+		queueCollect(b, factsSQL, args, func(row pgx.CollectableRow) (ledger.Fact, error) {
 			var f ledger.Fact
 			var v pgtype.Numeric
 			if err := row.Scan(&f.ID, &f.EvidenceID, &f.Concept, &v, &f.Unit, &f.Period, &f.ToolCallID); err != nil {
@@ -95,56 +92,51 @@ func (s *Store) Load(ctx context.Context, runID string) (*ledger.RunLedger, erro
 			var err error
 			f.Value, err = fromNumeric(v)
 			return f, err
-		}); err != nil {
-			return err
-		}
-		if l.Contradictions, err = collect(ctx, tx, contradictionsSQL, args, func(row pgx.CollectableRow) (ledger.Contradiction, error) {
+		}, &l.Facts)
+		queueCollect(b, contradictionsSQL, args, func(row pgx.CollectableRow) (ledger.Contradiction, error) {
 			var c ledger.Contradiction
 			err := row.Scan(&c.ID, &c.RequirementID, &c.EvidenceIDs, &c.Difference)
 			return c, err
-		}); err != nil {
-			return err
-		}
-		if l.Searches, err = collect(ctx, tx, searchesSQL, args, func(row pgx.CollectableRow) (ledger.Search, error) {
+		}, &l.Contradictions)
+		queueCollect(b, searchesSQL, args, func(row pgx.CollectableRow) (ledger.Search, error) {
 			var sr ledger.Search
 			err := row.Scan(&sr.ToolCallID, &sr.QueryKey, &sr.Query, &sr.Filters, &sr.CandidatesSeen, &sr.NewEvidence)
 			if len(sr.Filters) == 0 {
 				sr.Filters = nil
 			}
 			return sr, err
-		}); err != nil {
-			return err
-		}
-		l.Events, err = s.events(ctx, tx, runID)
-		return err
+		}, &l.Searches)
+		queueCollect(b, eventsSQL, args, scanEvent, &l.Events)
 	})
+	if err == nil {
+		err = found()
+	}
 	if err != nil {
 		return nil, translate(err, "load run %s", runID)
 	}
 	return l, nil
 }
 
-func (s *Store) events(ctx context.Context, tx pgx.Tx, runID string) ([]ledger.Event, error) {
-	return collect(ctx, tx, eventsSQL, []any{s.tenant, runID}, func(row pgx.CollectableRow) (ledger.Event, error) {
-		var e ledger.Event
-		var kind string
-		var us int64
-		var data []byte
-		err := row.Scan(&e.Seq, &e.At, &kind, &e.Subject, &us, &e.Message, &data)
-		e.Kind, e.Duration, e.At = ledger.EventKind(kind), time.Duration(us)*time.Microsecond, e.At.UTC()
-		if len(data) > 0 {
-			e.Data = json.RawMessage(data)
-		}
-		return e, err
-	})
+func scanEvent(row pgx.CollectableRow) (ledger.Event, error) {
+	var e ledger.Event
+	var kind string
+	var us int64
+	var data []byte
+	err := row.Scan(&e.Seq, &e.At, &kind, &e.Subject, &us, &e.Message, &data)
+	e.Kind, e.Duration, e.At = ledger.EventKind(kind), time.Duration(us)*time.Microsecond, e.At.UTC()
+	if len(data) > 0 {
+		e.Data = json.RawMessage(data)
+	}
+	return e, err
 }
 
-func collect[T any](ctx context.Context, tx pgx.Tx, sql string, args []any, scan pgx.RowToFunc[T]) ([]T, error) {
-	rows, err := tx.Query(ctx, sql, args...)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, scan)
+// queueCollect queues a query whose rows scan collects into *dst.
+func queueCollect[T any](b *pgx.Batch, sql string, args []any, scan pgx.RowToFunc[T], dst *[]T) {
+	b.Queue(sql, args...).Query(func(rows pgx.Rows) error {
+		var err error
+		*dst, err = pgx.CollectRows(rows, scan)
+		return err
+	})
 }
 
 func utc(t pgtype.Timestamptz) time.Time {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/ledgerline/research/ledger"
 )
@@ -16,34 +17,45 @@ func (s *Store) OpenRunTx(ctx context.Context, tx pgx.Tx, r ledger.Run) (ledger.
 	if err := r.Validate(); err != nil {
 		return ledger.Run{}, false, err
 	}
-	out, resumed, err := s.openRun(ctx, tx, r)
+	var out ledger.Run
+	var resumed bool
+	err := inTx(ctx, tx, func(q sender) (b *pgx.Batch, err error) {
+		out, resumed, b, err = s.openRun(ctx, q, r)
+		return b, err
+	})
 	if err != nil {
 		return ledger.Run{}, false, translate(err, "open run %s", r.ID)
 	}
 	return out, resumed, nil
 }
 
-// openRun inserts the run unless its id exists, and logs its creation or
-// resumption, in tx.
-func (s *Store) openRun(ctx context.Context, tx pgx.Tx, r ledger.Run) (out ledger.Run, resumed bool, err error) {
+// openRun inserts the run unless its id exists, locks it and reads it back,
+// through q; it returns the batch that logs the run's creation or
+// resumption, for the caller to send.
+func (s *Store) openRun(ctx context.Context, q sender, r ledger.Run) (out ledger.Run, resumed bool, final *pgx.Batch, err error) {
 	now := s.clock()
-	tag, err := tx.Exec(ctx, insertRunSQL, s.tenant, r.ID, r.Question, string(r.Mode), string(ledger.StatusRunning), r.CorpusSnapshot, now)
-	if err != nil {
-		return out, false, err
+	b := &pgx.Batch{}
+	b.Queue(insertRunSQL, s.tenant, r.ID, r.Question, string(r.Mode), string(ledger.StatusRunning), r.CorpusSnapshot, now).
+		Exec(func(tag pgconn.CommandTag) error {
+			resumed = tag.RowsAffected() == 0
+			return nil
+		})
+	held := s.queueLock(b, r.ID)
+	found := s.queueRun(b, r.ID, &out)
+	if err := q.SendBatch(ctx, b).Close(); err != nil {
+		return out, false, nil, err
 	}
-	resumed = tag.RowsAffected() == 0
-	lk, err := s.lock(ctx, tx, r.ID)
-	if err != nil {
-		return out, false, err
+	if err := held(); err != nil {
+		return out, false, nil, err
+	}
+	if err := found(); err != nil {
+		return out, false, nil, err
 	}
 	kind := ledger.EventRunCreated
 	if resumed {
 		kind = ledger.EventRunResumed
 	}
-	lk.append(ledger.Event{At: now, Kind: kind, Subject: r.ID})
-	if err := s.flush(ctx, tx, lk); err != nil {
-		return out, false, err
-	}
-	out, err = s.getRun(ctx, tx, r.ID)
-	return out, resumed, err
+	final = &pgx.Batch{}
+	s.queueEvents(final, r.ID, []ledger.Event{{At: now, Kind: kind, Subject: r.ID}}, "")
+	return out, resumed, final, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -14,8 +15,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/ledgerline/research/ledger"
-
-	"github.com/ledgerline/research/internal/pgtx"
 )
 
 // DefaultTenant is the tenant of a store whose Config names none.
@@ -45,9 +44,10 @@ type Store struct {
 	tenant string
 	now    func() time.Time
 
-	// insertEvidence writes a result's new evidence rows; CopyFrom unless a
-	// benchmark swaps in the row-at-a-time baseline.
-	insertEvidence func(ctx context.Context, tx pgx.Tx, s *Store, runID string, ev []ledger.Evidence) error
+	// insertEvidence writes a result's new evidence rows: queued in the
+	// commit batch w (unnestEvidence, the default) or sent through q
+	// before it (the writers BenchmarkRecordEvidence compares).
+	insertEvidence func(ctx context.Context, q sender, w *pgx.Batch, s *Store, runID string, ev []ledger.Evidence) error
 }
 
 var _ ledger.Store = (*Store)(nil)
@@ -64,7 +64,7 @@ func New(pool *pgxpool.Pool, cfg *Config) (*Store, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	s := &Store{pool: pool, tenant: cfg.Tenant, now: cfg.Now, insertEvidence: copyEvidence}
+	s := &Store{pool: pool, tenant: cfg.Tenant, now: cfg.Now, insertEvidence: unnestEvidence}
 	if s.tenant == "" {
 		s.tenant = DefaultTenant
 	}
@@ -81,11 +81,6 @@ func (s *Store) Tenant() string { return s.tenant }
 func (s *Store) Close() error { return nil }
 
 func (s *Store) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
-
-// withTx runs fn in a transaction, committed when fn returns nil.
-func (s *Store) withTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	return pgtx.WithTx(ctx, s.pool, pgx.TxOptions{}, fn)
-}
 
 // translate maps driver errors to the ledger's: no rows and foreign-key
 // violations (an unknown requirement or evidence id) are ErrNotFound.
@@ -132,58 +127,93 @@ func (e *StoreError) Error() string {
 // Unwrap returns the driver's error.
 func (e *StoreError) Unwrap() error { return e.Err }
 
-// run is a locked run inside a transaction: events appended through it get
-// consecutive sequence numbers, stored back by flush.
-type run struct {
-	id   string
-	last int64
-	evs  []ledger.Event
-}
-
 const lockRunSQL = `SELECT last_event FROM runs WHERE tenant_id = $1 AND id = $2 FOR UPDATE`
 
-// lock locks the run's row for the transaction; ErrNotFound when the tenant
-// holds no such run.
-func (s *Store) lock(ctx context.Context, tx pgx.Tx, runID string) (*run, error) {
-	if !ledger.ValidName(runID) {
-		return nil, fmt.Errorf("pgledger: run %q: %w", runID, ledger.ErrNotFound)
-	}
-	r := &run{id: runID}
-	if err := tx.QueryRow(ctx, lockRunSQL, s.tenant, runID).Scan(&r.last); err != nil {
-		return nil, translate(err, "run %s", runID)
-	}
-	return r, nil
-}
-
-func (r *run) append(e ledger.Event) ledger.Event {
-	r.last++
-	e.Seq = r.last
-	r.evs = append(r.evs, e)
-	return e
-}
-
-const insertEventSQL = `
-INSERT INTO run_events (tenant_id, run_id, seq, at, kind, subject, duration_us, message, data)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
-
-const setLastEventSQL = `UPDATE runs SET last_event = $3 WHERE tenant_id = $1 AND id = $2`
-
-// flush writes the events appended through r and the run's last sequence
-// number.
-func (s *Store) flush(ctx context.Context, tx pgx.Tx, r *run) error {
-	if len(r.evs) == 0 {
+// queueLock queues the lock of the run's row, which every write to a run
+// takes first. The check it returns, once the batch has run, is
+// ErrNotFound when the tenant holds no such run. It is not the
+// statement's callback that fails: pgx forgets a connection's prepared
+// statements when a batch fails, and an unknown run is an ordinary answer.
+func (s *Store) queueLock(b *pgx.Batch, runID string) (check func() error) {
+	held := false
+	b.Queue(lockRunSQL, s.tenant, runID).Query(func(rows pgx.Rows) error {
+		held = rows.Next()
+		return nil
+	})
+	return func() error {
+		if !held {
+			return fmt.Errorf("pgledger: run %s: %w", runID, ledger.ErrNotFound)
+		}
 		return nil
 	}
-	b := &pgx.Batch{}
-	for _, e := range r.evs {
+}
+
+func checkRunID(runID string) error {
+	if !ledger.ValidName(runID) {
+		return fmt.Errorf("pgledger: run %q: %w", runID, ledger.ErrNotFound)
+	}
+	return nil
+}
+
+// insertEventTemplate appends one event after the run's last. An earlier
+// statement of the transaction must hold the run's row lock: this
+// statement's snapshot, taken after it, then sees the last event whoever
+// appended it. An event's time is never before the last one's, though its
+// clock was read before the lock was taken. %s may narrow the run's row to
+// a condition; where it holds not, nothing is appended. The last event is
+// read by a subquery, not a join: Postgres's generic plan for a join
+// would read every event of the run.
+const insertEventTemplate = `
+INSERT INTO run_events (tenant_id, run_id, seq, at, kind, subject, duration_us, message, data)
+SELECT r.tenant_id, r.id, r.last_event + 1,
+	greatest($3::timestamptz, coalesce((SELECT p.at FROM run_events p
+		WHERE p.tenant_id = $1 AND p.run_id = $2 AND p.seq = r.last_event), $3::timestamptz)),
+	$4, $5, $6, $7, $8::jsonb
+FROM runs r
+WHERE r.tenant_id = $1 AND r.id = $2%s
+RETURNING seq, at`
+
+var (
+	insertEventSQL = fmt.Sprintf(insertEventTemplate, "")
+	// insertEventIfRequirementSQL appends nothing unless the run holds
+	// requirement $9, so that a write that finds no such requirement in
+	// the same batch records nothing.
+	insertEventIfRequirementSQL = fmt.Sprintf(insertEventTemplate,
+		"\n\tAND EXISTS (SELECT 1 FROM requirements q WHERE q.tenant_id = $1 AND q.run_id = $2 AND q.id = $9)")
+)
+
+// bumpLastEventSQL sets runs.last_event to the run's last event (one
+// index probe), whether or not the statement before appended one.
+const bumpLastEventSQL = `
+UPDATE runs SET last_event = coalesce((SELECT max(e.seq) FROM run_events e WHERE e.tenant_id = $1 AND e.run_id = $2), last_event)
+WHERE tenant_id = $1 AND id = $2`
+
+// queueEvents queues the append of evs to the run's log (guarded by the
+// requirement reqID unless it is ""), two statements each, kept simple so
+// that Postgres plans them once; once the batch has run, evs hold their
+// sequence numbers and times as stored.
+func (s *Store) queueEvents(b *pgx.Batch, runID string, evs []ledger.Event, reqID string) {
+	for i := range evs {
+		e := &evs[i]
 		var data any
 		if len(e.Data) > 0 {
 			data = string(e.Data)
 		}
-		b.Queue(insertEventSQL, s.tenant, r.id, e.Seq, e.At, string(e.Kind), e.Subject, e.Duration.Microseconds(), e.Message, data)
+		sql, args := insertEventSQL, []any{s.tenant, runID, e.At, string(e.Kind), e.Subject, e.Duration.Microseconds(), e.Message, data}
+		if reqID != "" {
+			sql, args = insertEventIfRequirementSQL, append(args, reqID)
+		}
+		b.Queue(sql, args...).Query(func(rows pgx.Rows) error {
+			for rows.Next() {
+				if err := rows.Scan(&e.Seq, &e.At); err != nil {
+					return err
+				}
+				e.At = e.At.UTC()
+			}
+			return nil
+		})
+		b.Queue(bumpLastEventSQL, s.tenant, runID)
 	}
-	b.Queue(setLastEventSQL, s.tenant, r.id, r.last)
-	return tx.SendBatch(ctx, b).Close()
 }
 
 const insertRunSQL = `
@@ -202,9 +232,9 @@ func (s *Store) OpenRun(ctx context.Context, r ledger.Run) (ledger.Run, bool, er
 	}
 	var out ledger.Run
 	var resumed bool
-	err := s.withTx(ctx, func(tx pgx.Tx) (err error) {
-		out, resumed, err = s.openRun(ctx, tx, r)
-		return err
+	err := s.writeTx(ctx, func(q sender) (b *pgx.Batch, err error) {
+		out, resumed, b, err = s.openRun(ctx, q, r)
+		return b, err
 	})
 	if err != nil {
 		return ledger.Run{}, false, translate(err, "open run %s", r.ID)
@@ -212,11 +242,32 @@ func (s *Store) OpenRun(ctx context.Context, r ledger.Run) (ledger.Run, bool, er
 	return out, resumed, nil
 }
 
-func (s *Store) getRun(ctx context.Context, q pgx.Tx, runID string) (ledger.Run, error) {
+// queueRun queues the read of the run into *r; the check it returns, once
+// the batch has run, is ErrNotFound when the tenant holds no such run (see
+// queueLock for why the callback does not fail).
+func (s *Store) queueRun(b *pgx.Batch, runID string, r *ledger.Run) (check func() error) {
+	found := false
+	b.Queue(runSQL, s.tenant, runID).Query(func(rows pgx.Rows) error {
+		if found = rows.Next(); !found {
+			return nil
+		}
+		var err error
+		*r, err = s.scanRun(rows, runID)
+		return err
+	})
+	return func() error {
+		if !found {
+			return fmt.Errorf("pgledger: run %s: %w", runID, ledger.ErrNotFound)
+		}
+		return nil
+	}
+}
+
+func (s *Store) scanRun(row pgx.Row, runID string) (ledger.Run, error) {
 	var r ledger.Run
 	var finished pgtype.Timestamptz
 	var mode, status string
-	err := q.QueryRow(ctx, runSQL, s.tenant, runID).Scan(&r.ID, &r.Question, &mode, &status, &r.CorpusSnapshot, &r.Created, &finished)
+	err := row.Scan(&r.ID, &r.Question, &mode, &status, &r.CorpusSnapshot, &r.Created, &finished)
 	if err != nil {
 		return r, translate(err, "run %s", runID)
 	}
@@ -230,29 +281,10 @@ func (s *Store) getRun(ctx context.Context, q pgx.Tx, runID string) (ledger.Run,
 
 // Run returns the run without its records.
 func (s *Store) Run(ctx context.Context, runID string) (ledger.Run, error) {
-	if !ledger.ValidName(runID) {
-		return ledger.Run{}, fmt.Errorf("pgledger: run %q: %w", runID, ledger.ErrNotFound)
+	if err := checkRunID(runID); err != nil {
+		return ledger.Run{}, err
 	}
-	var r ledger.Run
-	err := s.readTx(ctx, func(tx pgx.Tx) (err error) {
-		r, err = s.getRun(ctx, tx, runID)
-		return err
-	})
-	return r, err
-}
-
-// readTx runs fn in a read-only, repeatable-read transaction, so a
-// multi-query read sees one state.
-func (s *Store) readTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit(ctx)
+	return s.scanRun(s.pool.QueryRow(ctx, runSQL, s.tenant, runID), runID)
 }
 
 const finishRunSQL = `UPDATE runs SET status = $3, finished_at = $4 WHERE tenant_id = $1 AND id = $2`
@@ -276,8 +308,9 @@ func (s *Store) FinishRunWithEvent(ctx context.Context, runID string, status led
 	return s.finish(ctx, runID, status, &e)
 }
 
-// finish records a run's verdict, and after it then, when not nil, in the
-// same transaction; it returns then as recorded.
+// finish records a run's verdict, and after it then, when not nil, in one
+// round trip: the statements of one batch, which Postgres runs as one
+// transaction; it returns then as recorded.
 func (s *Store) finish(ctx context.Context, runID string, status ledger.RunStatus, then *ledger.Event) (ledger.Event, error) {
 	var out ledger.Event
 	if then != nil {
@@ -286,25 +319,28 @@ func (s *Store) finish(ctx context.Context, runID string, status ledger.RunStatu
 	if !status.Terminal() {
 		return out, &ledger.ValidationError{Field: "status", Problem: fmt.Sprintf("%q is not a terminal run status", status)}
 	}
-	err := s.withTx(ctx, func(tx pgx.Tx) error {
-		lk, err := s.lock(ctx, tx, runID)
-		if err != nil {
-			return err
-		}
-		now := s.clock()
-		if _, err := tx.Exec(ctx, finishRunSQL, s.tenant, runID, string(status), now); err != nil {
-			return err
-		}
-		lk.append(ledger.Event{At: now, Kind: ledger.EventRunFinished, Subject: runID, Message: string(status)})
-		if then != nil {
-			e := *then
-			e.At = now
-			out = lk.append(e)
-		}
-		return s.flush(ctx, tx, lk)
-	})
-	if err != nil {
+	if err := checkRunID(runID); err != nil {
+		return out, err
+	}
+	now := s.clock()
+	evs := []ledger.Event{{At: now, Kind: ledger.EventRunFinished, Subject: runID, Message: string(status)}}
+	if then != nil {
+		e := *then
+		e.At = now
+		evs = append(evs, e)
+	}
+	b := &pgx.Batch{}
+	held := s.queueLock(b, runID)
+	b.Queue(finishRunSQL, s.tenant, runID, string(status), now)
+	s.queueEvents(b, runID, evs, "")
+	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
 		return out, translate(err, "finish run %s", runID)
+	}
+	if err := held(); err != nil {
+		return out, err
+	}
+	if then != nil {
+		out = evs[1]
 	}
 	return out, nil
 }
@@ -315,30 +351,35 @@ func (s *Store) AddRequirements(ctx context.Context, runID string, reqs []ledger
 	if err := ledger.ValidateRequirements(reqs); err != nil {
 		return 0, err
 	}
+	if err := checkRunID(runID); err != nil {
+		return 0, translate(err, "add requirements to run %s", runID)
+	}
 	var added int
-	err := s.withTx(ctx, func(tx pgx.Tx) error {
-		lk, err := s.lock(ctx, tx, runID)
-		if err != nil {
-			return err
-		}
-		if len(reqs) == 0 {
-			return nil
-		}
-		cols := make([][]string, 6)
-		for _, r := range reqs {
-			for i, v := range []string{r.ID, r.Issuer, r.Period, r.Description, r.CompletionCondition, string(r.Status)} {
-				cols[i] = append(cols[i], v)
+	err := s.writeTx(ctx, func(q sender) (*pgx.Batch, error) {
+		b := &pgx.Batch{}
+		held := s.queueLock(b, runID)
+		if len(reqs) > 0 {
+			cols := make([][]string, 6)
+			for _, r := range reqs {
+				for i, v := range []string{r.ID, r.Issuer, r.Period, r.Description, r.CompletionCondition, string(r.Status)} {
+					cols[i] = append(cols[i], v)
+				}
 			}
+			b.Queue(insertRequirementsSQL, s.tenant, runID, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5]).
+				Exec(func(tag pgconn.CommandTag) error {
+					added = int(tag.RowsAffected())
+					return nil
+				})
 		}
-		tag, err := tx.Exec(ctx, insertRequirementsSQL, s.tenant, runID, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5])
-		if err != nil {
-			return err
+		if err := q.SendBatch(ctx, b).Close(); err != nil {
+			return nil, err
 		}
-		added = int(tag.RowsAffected())
-		if added > 0 {
-			lk.append(ledger.Event{At: s.clock(), Kind: ledger.EventPlan, Message: fmt.Sprintf("%d requirements added", added)})
+		if err := held(); err != nil || added == 0 {
+			return nil, err
 		}
-		return s.flush(ctx, tx, lk)
+		b = &pgx.Batch{}
+		s.queueEvents(b, runID, []ledger.Event{{At: s.clock(), Kind: ledger.EventPlan, Message: fmt.Sprintf("%d requirements added", added)}}, "")
+		return b, nil
 	})
 	if err != nil {
 		return 0, translate(err, "add requirements to run %s", runID)
@@ -362,35 +403,41 @@ SELECT $1, $2, $3, e.id FROM unnest($4::text[]) WITH ORDINALITY AS e(id, n)
 ORDER BY e.n
 ON CONFLICT DO NOTHING`
 
-// UpdateRequirement sets a requirement's status and links evidence to it.
+// UpdateRequirement sets a requirement's status and links evidence to it,
+// in one round trip: lock, update, link and event are one batch, which
+// Postgres runs as one transaction. Where the requirement is unknown
+// nothing is written (the update finds no row, the link fails on its
+// foreign key, the event's statement is guarded by the requirement), and
+// an unknown evidence id fails the link and so the whole batch.
 func (s *Store) UpdateRequirement(ctx context.Context, runID, reqID string, status ledger.RequirementStatus, evidenceIDs []string) error {
 	if !status.Valid() {
 		return &ledger.ValidationError{Field: "status", Problem: fmt.Sprintf("%q is not pending, supported, missing or conflicting", status)}
 	}
-	err := s.withTx(ctx, func(tx pgx.Tx) error {
-		lk, err := s.lock(ctx, tx, runID)
-		if err != nil {
-			return err
-		}
-		tag, err := tx.Exec(ctx, updateRequirementSQL, s.tenant, runID, reqID, string(status))
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() == 0 {
-			return fmt.Errorf("pgledger: requirement %s of run %s: %w", reqID, runID, ledger.ErrNotFound)
-		}
-		if len(evidenceIDs) > 0 {
-			if _, err := tx.Exec(ctx, linkEvidenceSQL, s.tenant, runID, reqID, evidenceIDs); err != nil {
-				return err
-			}
-		}
-		msg := "status " + string(status)
-		if len(evidenceIDs) > 0 {
-			msg += fmt.Sprintf(", %d evidence linked", len(evidenceIDs))
-		}
-		lk.append(ledger.Event{At: s.clock(), Kind: ledger.EventRequirement, Subject: reqID, Message: msg})
-		return s.flush(ctx, tx, lk)
+	if err := checkRunID(runID); err != nil {
+		return translate(err, "update requirement %s of run %s", reqID, runID)
+	}
+	b := &pgx.Batch{}
+	held := s.queueLock(b, runID)
+	updated := false
+	b.Queue(updateRequirementSQL, s.tenant, runID, reqID, string(status)).Exec(func(tag pgconn.CommandTag) error {
+		updated = tag.RowsAffected() > 0
+		return nil
 	})
+	if len(evidenceIDs) > 0 {
+		b.Queue(linkEvidenceSQL, s.tenant, runID, reqID, evidenceIDs)
+	}
+	msg := "status " + string(status)
+	if len(evidenceIDs) > 0 {
+		msg += fmt.Sprintf(", %d evidence linked", len(evidenceIDs))
+	}
+	s.queueEvents(b, runID, []ledger.Event{{At: s.clock(), Kind: ledger.EventRequirement, Subject: reqID, Message: msg}}, reqID)
+	err := s.pool.SendBatch(ctx, b).Close()
+	if err == nil {
+		err = held()
+	}
+	if err == nil && !updated {
+		err = fmt.Errorf("pgledger: requirement %s of run %s: %w", reqID, runID, ledger.ErrNotFound)
+	}
 	return translate(err, "update requirement %s of run %s", reqID, runID)
 }
 
@@ -406,8 +453,20 @@ const heldSpansSQL = `
 SELECT id, document_id, start_offset, end_offset FROM evidence
 WHERE tenant_id = $1 AND run_id = $2 AND document_id = ANY($3::text[])`
 
+const heldFactsSQL = `
+SELECT id FROM ledger_facts WHERE tenant_id = $1 AND run_id = $2 AND id = ANY($3::text[])`
+
 var evidenceColumns = []string{"tenant_id", "run_id", "id", "kind", "document_id", "start_offset", "end_offset",
 	"excerpt", "ticker", "form", "period", "page", "section", "tool_call_id"}
+
+// insertEvidenceSQL writes a result's new evidence rows, in order, with
+// one statement that travels in the result's commit batch.
+const insertEvidenceSQL = `
+INSERT INTO evidence (tenant_id, run_id, id, kind, document_id, start_offset, end_offset, excerpt, ticker, form, period, page, section, tool_call_id)
+SELECT $1, $2, e.id, e.kind, e.document_id, e.start_offset, e.end_offset, e.excerpt, e.ticker, e.form, e.period, e.page, e.section, $14
+FROM unnest($3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int[], $13::text[])
+	WITH ORDINALITY AS e(id, kind, document_id, start_offset, end_offset, excerpt, ticker, form, period, page, section, n)
+ORDER BY e.n`
 
 const insertFactsSQL = `
 INSERT INTO ledger_facts (tenant_id, run_id, id, evidence_id, concept, value, unit, period, tool_call_id)
@@ -422,16 +481,18 @@ INSERT INTO search_history (tenant_id, run_id, tool_call_id, query_key, query, f
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`
 
 // RecordToolResult records one tool call and what it returned, in one
-// transaction.
+// transaction of two round trips: BEGIN, the run's lock, the call's row
+// and the reads of what the run holds; then the evidence, links, facts,
+// search and event with COMMIT.
 func (s *Store) RecordToolResult(ctx context.Context, runID string, in *ledger.ToolResult) (*ledger.RecordResult, error) {
 	res, err := prepare(in)
 	if err != nil {
 		return nil, err
 	}
 	var out *ledger.RecordResult
-	err = s.withTx(ctx, func(tx pgx.Tx) (err error) {
-		out, err = s.recordTx(ctx, tx, runID, res)
-		return err
+	err = s.writeTx(ctx, func(q sender) (b *pgx.Batch, err error) {
+		out, b, err = s.record(ctx, q, runID, res)
+		return b, err
 	})
 	if err != nil {
 		return nil, translate(err, "record tool call %s of run %s", res.Call.ID, runID)
@@ -464,7 +525,11 @@ func (s *Store) RecordToolResultTx(ctx context.Context, tx pgx.Tx, runID string,
 	if err != nil {
 		return nil, translate(err, "record tool call %s of run %s", res.Call.ID, runID)
 	}
-	out, err := s.recordTx(ctx, sp, runID, res)
+	var out *ledger.RecordResult
+	err = inTx(ctx, sp, func(q sender) (b *pgx.Batch, err error) {
+		out, b, err = s.record(ctx, q, runID, res)
+		return b, err
+	})
 	if err != nil {
 		_ = sp.Rollback(context.WithoutCancel(ctx))
 		return nil, translate(err, "record tool call %s of run %s", res.Call.ID, runID)
@@ -475,40 +540,75 @@ func (s *Store) RecordToolResultTx(ctx context.Context, tx pgx.Tx, runID string,
 	return out, nil
 }
 
-func (s *Store) recordTx(ctx context.Context, tx pgx.Tx, runID string, res *ledger.ToolResult) (*ledger.RecordResult, error) {
-	var out *ledger.RecordResult
-	lk, err := s.lock(ctx, tx, runID)
-	if err != nil {
-		return nil, err
+// record sends, through q, the first batch of recording res: the run's
+// lock, the call's row, and the reads of the spans and facts the run
+// holds; it decides what is new and returns the batch of writes, for the
+// caller to send (with COMMIT, or in its own transaction). A replayed call
+// returns no batch.
+func (s *Store) record(ctx context.Context, q sender, runID string, res *ledger.ToolResult) (*ledger.RecordResult, *pgx.Batch, error) {
+	if err := checkRunID(runID); err != nil {
+		return nil, nil, err
 	}
 	c := res.Call
-	tag, err := tx.Exec(ctx, insertToolCallSQL, s.tenant, runID, c.ID, c.Tool, c.RequirementID,
-		jsonArg(c.Arguments), nullTime(c.Started), nullTime(c.Finished), c.Error)
-	if err != nil {
-		return nil, err
-	}
-	if tag.RowsAffected() == 0 {
-		out = ledger.ReplayResult(res)
-		return out, nil
-	}
+	b := &pgx.Batch{}
+	held := s.queueLock(b, runID)
+	var inserted bool
+	b.Queue(insertToolCallSQL, s.tenant, runID, c.ID, c.Tool, c.RequirementID,
+		jsonArg(c.Arguments), nullTime(c.Started), nullTime(c.Finished), c.Error).Exec(func(tag pgconn.CommandTag) error {
+		inserted = tag.RowsAffected() > 0
+		return nil
+	})
+	reqHeld := true
 	if c.RequirementID != "" {
-		var ok bool
-		if err := tx.QueryRow(ctx, requirementExistsSQL, s.tenant, runID, c.RequirementID).Scan(&ok); err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, fmt.Errorf("pgledger: tool call %s: requirement %s of run %s: %w", c.ID, c.RequirementID, runID, ledger.ErrNotFound)
-		}
+		b.Queue(requirementExistsSQL, s.tenant, runID, c.RequirementID).QueryRow(func(row pgx.Row) error {
+			return row.Scan(&reqHeld)
+		})
 	}
-	held, err := s.heldSpans(ctx, tx, runID, res.Evidence)
-	if err != nil {
-		return nil, err
+	spans := map[string][]ledger.Evidence{}
+	if docs := documentsOf(res.Evidence); len(docs) > 0 {
+		b.Queue(heldSpansSQL, s.tenant, runID, docs).Query(func(rows pgx.Rows) error {
+			var e ledger.Evidence
+			_, err := pgx.ForEachRow(rows, []any{&e.ID, &e.DocumentID, &e.Start, &e.End}, func() error {
+				spans[e.DocumentID] = append(spans[e.DocumentID], e)
+				return nil
+			})
+			return err
+		})
 	}
-	outcomes, fresh := ledger.Classify(res.Evidence, func(doc string) []ledger.Evidence { return held[doc] })
-	out = &ledger.RecordResult{Evidence: outcomes, NewEvidence: ledger.Count(outcomes, ledger.OutcomeNew)}
+	heldFacts := map[string]bool{}
+	if len(res.Facts) > 0 {
+		ids := make([]string, len(res.Facts))
+		for i, f := range res.Facts {
+			ids[i] = f.ID
+		}
+		b.Queue(heldFactsSQL, s.tenant, runID, ids).Query(func(rows pgx.Rows) error {
+			var id string
+			_, err := pgx.ForEachRow(rows, []any{&id}, func() error {
+				heldFacts[id] = true
+				return nil
+			})
+			return err
+		})
+	}
+	if err := q.SendBatch(ctx, b).Close(); err != nil {
+		return nil, nil, err
+	}
+	if err := held(); err != nil {
+		return nil, nil, err
+	}
+	if !inserted {
+		return ledger.ReplayResult(res), nil, nil
+	}
+	if !reqHeld {
+		return nil, nil, fmt.Errorf("pgledger: tool call %s: requirement %s of run %s: %w", c.ID, c.RequirementID, runID, ledger.ErrNotFound)
+	}
+
+	outcomes, fresh := ledger.Classify(res.Evidence, func(doc string) []ledger.Evidence { return spans[doc] })
+	out := &ledger.RecordResult{Evidence: outcomes, NewEvidence: ledger.Count(outcomes, ledger.OutcomeNew)}
+	w := &pgx.Batch{}
 	if len(fresh) > 0 {
-		if err := s.insertEvidence(ctx, tx, s, runID, fresh); err != nil {
-			return nil, err
+		if err := s.insertEvidence(ctx, q, w, s, runID, fresh); err != nil {
+			return nil, nil, err
 		}
 	}
 	if c.RequirementID != "" && len(outcomes) > 0 {
@@ -516,11 +616,12 @@ func (s *Store) recordTx(ctx context.Context, tx pgx.Tx, runID string, res *ledg
 		for i, o := range outcomes {
 			ids[i] = o.ID
 		}
-		if _, err := tx.Exec(ctx, linkEvidenceSQL, s.tenant, runID, c.RequirementID, ids); err != nil {
-			return nil, err
-		}
+		w.Queue(linkEvidenceSQL, s.tenant, runID, c.RequirementID, ids)
 	}
 	if len(res.Facts) > 0 {
+		// The facts the run does not hold, each id once, are the ones the
+		// insert adds (the run's lock keeps it so): counted here because
+		// the event's message, in the same batch, names the number.
 		cols := make([][]string, 5)
 		values := make([]pgtype.Numeric, len(res.Facts))
 		for i, f := range res.Facts {
@@ -528,36 +629,27 @@ func (s *Store) recordTx(ctx context.Context, tx pgx.Tx, runID string, res *ledg
 				cols[j] = append(cols[j], v)
 			}
 			values[i] = numeric(f.Value)
+			if !heldFacts[f.ID] {
+				heldFacts[f.ID] = true
+				out.NewFacts++
+			}
 		}
-		tag, err := tx.Exec(ctx, insertFactsSQL, s.tenant, runID, cols[0], cols[1], cols[2], values, cols[3], cols[4], c.ID)
-		if err != nil {
-			return nil, err
-		}
-		out.NewFacts = int(tag.RowsAffected())
+		w.Queue(insertFactsSQL, s.tenant, runID, cols[0], cols[1], cols[2], values, cols[3], cols[4], c.ID)
 	}
 	if sr := res.Search; sr != nil {
 		filters := sr.Filters
 		if filters == nil {
 			filters = map[string]string{}
 		}
-		if _, err := tx.Exec(ctx, insertSearchSQL, s.tenant, runID, c.ID, sr.QueryKey, sr.Query, filters,
-			sr.CandidatesSeen, out.NewEvidence); err != nil {
-			return nil, err
-		}
+		w.Queue(insertSearchSQL, s.tenant, runID, c.ID, sr.QueryKey, sr.Query, filters, sr.CandidatesSeen, out.NewEvidence)
 	}
-	lk.append(ledger.Event{At: s.clock(), Kind: ledger.EventToolCall, Subject: c.ID, Duration: c.Duration(),
-		Message: ledger.ToolCallMessage(res, out)})
-	if err := s.flush(ctx, tx, lk); err != nil {
-		return nil, err
-	}
-	return out, nil
+	s.queueEvents(w, runID, []ledger.Event{{At: s.clock(), Kind: ledger.EventToolCall, Subject: c.ID, Duration: c.Duration(),
+		Message: ledger.ToolCallMessage(res, out)}}, "")
+	return out, w, nil
 }
 
-// heldSpans returns the run's evidence in the documents the items name.
-func (s *Store) heldSpans(ctx context.Context, tx pgx.Tx, runID string, items []ledger.Evidence) (map[string][]ledger.Evidence, error) {
-	if len(items) == 0 {
-		return nil, nil
-	}
+// documentsOf lists the documents items name, each once.
+func documentsOf(items []ledger.Evidence) []string {
 	seen := map[string]bool{}
 	var docs []string
 	for _, e := range items {
@@ -566,32 +658,50 @@ func (s *Store) heldSpans(ctx context.Context, tx pgx.Tx, runID string, items []
 			docs = append(docs, e.DocumentID)
 		}
 	}
-	rows, err := tx.Query(ctx, heldSpansSQL, s.tenant, runID, docs)
-	if err != nil {
-		return nil, err
-	}
-	held := map[string][]ledger.Evidence{}
-	var e ledger.Evidence
-	_, err = pgx.ForEachRow(rows, []any{&e.ID, &e.DocumentID, &e.Start, &e.End}, func() error {
-		held[e.DocumentID] = append(held[e.DocumentID], e)
-		return nil
-	})
-	return held, err
+	return docs
 }
 
-// copyEvidence writes evidence rows with one COPY.
-func copyEvidence(ctx context.Context, tx pgx.Tx, s *Store, runID string, ev []ledger.Evidence) error {
+// unnestEvidence queues the evidence rows in w as one multi-row INSERT:
+// no round trip of their own.
+func unnestEvidence(_ context.Context, _ sender, w *pgx.Batch, s *Store, runID string, ev []ledger.Evidence) error {
+	n := len(ev)
+	ids, kinds, docs := make([]string, n), make([]string, n), make([]string, n)
+	excerpts, tickers, forms, periods, sections := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	starts, ends, pages := make([]int32, n), make([]int32, n), make([]int32, n)
+	for i, e := range ev {
+		ids[i], kinds[i], docs[i] = e.ID, string(e.Kind), e.DocumentID
+		excerpts[i], tickers[i], forms[i], periods[i], sections[i] = e.Excerpt, e.Ticker, e.Form, e.Period, e.Section
+		for _, v := range []struct {
+			dst *int32
+			val int
+		}{{&starts[i], e.Start}, {&ends[i], e.End}, {&pages[i], e.Page}} {
+			if v.val > math.MaxInt32 {
+				return &ledger.ValidationError{Field: "evidence", Problem: fmt.Sprintf("offset or page %d beyond the store's int range", v.val)}
+			}
+			*v.dst = int32(v.val)
+		}
+	}
+	w.Queue(insertEvidenceSQL, s.tenant, runID, ids, kinds, docs, starts, ends, excerpts, tickers, forms, periods, pages, sections, ev[0].ToolCallID)
+	return nil
+}
+
+// copyEvidence writes the evidence rows with one COPY, a round trip of
+// its own before the commit batch.
+func copyEvidence(ctx context.Context, q sender, _ *pgx.Batch, s *Store, runID string, ev []ledger.Evidence) error {
 	rows := make([][]any, len(ev))
 	for i, e := range ev {
 		rows[i] = []any{s.tenant, runID, e.ID, string(e.Kind), e.DocumentID, e.Start, e.End,
 			e.Excerpt, e.Ticker, e.Form, e.Period, e.Page, e.Section, e.ToolCallID}
 	}
-	_, err := tx.CopyFrom(ctx, pgx.Identifier{"evidence"}, evidenceColumns, pgx.CopyFromRows(rows))
+	_, err := q.CopyFrom(ctx, pgx.Identifier{"evidence"}, evidenceColumns, pgx.CopyFromRows(rows))
 	return err
 }
 
 const evidenceCheckSQL = `
 SELECT count(*) FROM evidence WHERE tenant_id = $1 AND run_id = $2 AND id = ANY($3::text[])`
+
+const contradictionExistsSQL = `
+SELECT EXISTS (SELECT 1 FROM contradictions WHERE tenant_id = $1 AND run_id = $2 AND id = $3)`
 
 const insertContradictionSQL = `
 INSERT INTO contradictions (tenant_id, run_id, id, requirement_id, evidence_ids, difference)
@@ -604,28 +714,36 @@ func (s *Store) AddContradiction(ctx context.Context, runID string, c ledger.Con
 	if err := c.Validate(); err != nil {
 		return c, false, err
 	}
+	if err := checkRunID(runID); err != nil {
+		return c, false, translate(err, "add contradiction to run %s", runID)
+	}
 	var added bool
-	err := s.withTx(ctx, func(tx pgx.Tx) error {
-		lk, err := s.lock(ctx, tx, runID)
-		if err != nil {
-			return err
-		}
+	err := s.writeTx(ctx, func(q sender) (*pgx.Batch, error) {
+		b := &pgx.Batch{}
+		held := s.queueLock(b, runID)
 		var n int
-		if err := tx.QueryRow(ctx, evidenceCheckSQL, s.tenant, runID, c.EvidenceIDs).Scan(&n); err != nil {
-			return err
+		b.Queue(evidenceCheckSQL, s.tenant, runID, c.EvidenceIDs).QueryRow(func(row pgx.Row) error { return row.Scan(&n) })
+		var exists bool
+		b.Queue(contradictionExistsSQL, s.tenant, runID, c.ID).QueryRow(func(row pgx.Row) error { return row.Scan(&exists) })
+		if err := q.SendBatch(ctx, b).Close(); err != nil {
+			return nil, err
+		}
+		if err := held(); err != nil {
+			return nil, err
 		}
 		if n != len(c.EvidenceIDs) {
-			return fmt.Errorf("pgledger: contradiction %s names evidence run %s does not hold: %w", c.ID, runID, ledger.ErrNotFound)
+			return nil, fmt.Errorf("pgledger: contradiction %s names evidence run %s does not hold: %w", c.ID, runID, ledger.ErrNotFound)
 		}
-		tag, err := tx.Exec(ctx, insertContradictionSQL, s.tenant, runID, c.ID, c.RequirementID, c.EvidenceIDs, c.Difference)
-		if err != nil {
-			return err
+		if exists {
+			return nil, nil
 		}
-		if added = tag.RowsAffected() > 0; !added {
-			return nil
-		}
-		lk.append(ledger.Event{At: s.clock(), Kind: ledger.EventContradiction, Subject: c.RequirementID, Message: c.ID + ": " + c.Difference})
-		return s.flush(ctx, tx, lk)
+		// Under the run's lock nothing else adds it: the insert below adds it
+		// (or fails on an unknown requirement, and the commit with it).
+		added = true
+		b = &pgx.Batch{}
+		b.Queue(insertContradictionSQL, s.tenant, runID, c.ID, c.RequirementID, c.EvidenceIDs, c.Difference)
+		s.queueEvents(b, runID, []ledger.Event{{At: s.clock(), Kind: ledger.EventContradiction, Subject: c.RequirementID, Message: c.ID + ": " + c.Difference}}, "")
+		return b, nil
 	})
 	if err != nil {
 		return c, false, translate(err, "add contradiction to run %s", runID)
@@ -633,39 +751,50 @@ func (s *Store) AddContradiction(ctx context.Context, runID string, c ledger.Con
 	return c, added, nil
 }
 
-// AppendEvent appends a caller's event.
+// AppendEvent appends a caller's event in one round trip: the run's lock
+// and the event's insert are one batch, which Postgres runs as one
+// transaction, committed before the call returns.
 func (s *Store) AppendEvent(ctx context.Context, runID string, e ledger.Event) (ledger.Event, error) {
 	if err := e.Validate(); err != nil {
 		return e, err
 	}
 	e.Data = append(json.RawMessage(nil), e.Data...)
-	err := s.withTx(ctx, func(tx pgx.Tx) error {
-		lk, err := s.lock(ctx, tx, runID)
-		if err != nil {
-			return err
-		}
-		e.At = s.clock()
-		e = lk.append(e)
-		return s.flush(ctx, tx, lk)
-	})
-	if err != nil {
+	if err := checkRunID(runID); err != nil {
 		return e, translate(err, "append event to run %s", runID)
 	}
-	return e, nil
+	e.At = s.clock()
+	evs := []ledger.Event{e}
+	b := &pgx.Batch{}
+	held := s.queueLock(b, runID)
+	s.queueEvents(b, runID, evs, "")
+	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
+		return e, translate(err, "append event to run %s", runID)
+	}
+	if err := held(); err != nil {
+		return e, err
+	}
+	return evs[0], nil
 }
 
 // Events returns the run's event log in order.
 func (s *Store) Events(ctx context.Context, runID string) ([]ledger.Event, error) {
+	if err := checkRunID(runID); err != nil {
+		return nil, translate(err, "events of run %s", runID)
+	}
 	var evs []ledger.Event
-	err := s.readTx(ctx, func(tx pgx.Tx) error {
-		if _, err := s.getRun(ctx, tx, runID); err != nil {
-			return err
-		}
-		var err error
-		evs, err = s.events(ctx, tx, runID)
-		return err
+	var r ledger.Run
+	var found func() error
+	err := s.readTx(ctx, func(b *pgx.Batch) {
+		found = s.queueRun(b, runID, &r)
+		queueCollect(b, eventsSQL, []any{s.tenant, runID}, scanEvent, &evs)
 	})
-	return evs, translate(err, "events of run %s", runID)
+	if err == nil {
+		err = found()
+	}
+	if err != nil {
+		return nil, translate(err, "events of run %s", runID)
+	}
+	return evs, nil
 }
 
 func cloneResult(in *ledger.ToolResult) *ledger.ToolResult {

@@ -88,15 +88,16 @@ WHERE i.indisprimary AND c.relnamespace = current_schema()::regnamespace
 
 // BenchmarkRecordEvidence measures evidence rows written per second: each
 // op records one tool result of perResult new spans in one transaction,
-// with the rows written by one COPY (copy, what the store does), one
-// pgx.Batch of INSERTs (batch) or one INSERT round trip each (row, the
-// baseline).
+// with the rows written by one multi-row INSERT in the commit batch
+// (unnest, what the store does), one COPY before it (copy), an INSERT per
+// row queued in the commit batch (batch) or one INSERT round trip each
+// (row, the baseline).
 //
 //	DATABASE_URL=postgres://postgres@127.0.0.1:5432/test?sslmode=disable \
 //	  go test -run '^$' -bench RecordEvidence -benchtime 200x ./ledger/pgledger/
 func BenchmarkRecordEvidence(b *testing.B) {
 	for _, perResult := range []int{10, 100} {
-		for _, writer := range []string{"copy", "batch", "row"} {
+		for _, writer := range []string{"unnest", "copy", "batch", "row"} {
 			b.Run(fmt.Sprintf("rows=%d/%s", perResult, writer), func(b *testing.B) {
 				ctx := context.Background()
 				s, err := pgledger.New(pgtest.Pool(b), &pgledger.Config{Tenant: "bench"})
