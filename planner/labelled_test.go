@@ -159,3 +159,19 @@ func TestBaseYears(t *testing.T) {
 		}
 	}
 }
+
+// TestPartGrowth: a part's growth is stated by the part's name with a
+// word of change and any figure, not by an amount.
+func TestPartGrowth(t *testing.T) {
+	t.Parallel()
+	g := planOf(t, "What was TXTF's comparable sales growth in fiscal 2022?", "TXTF")
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "comparable") })
+	if i < 0 {
+		t.Fatalf("requirements %v: none for comparable sales growth", reqIDs(g))
+	}
+	all := g.Requirements[i].Completion.AllOf
+	if !slices.ContainsFunc(all, func(grp []string) bool { return slices.Equal(grp, ChangeWords) }) ||
+		!slices.ContainsFunc(all, func(grp []string) bool { return slices.Equal(grp, []string{FigureTerm}) }) {
+		t.Errorf("condition %v: want the part, a word of change and any figure", all)
+	}
+}

@@ -397,12 +397,18 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 		name = strings.TrimSuffix(name, "s")
 	}
 	// A part of an amount is stated by an amount, not by a rate ("DCG
-	// revenue was up 9%" does not state DCG revenue).
+	// revenue was up 9%" does not state DCG revenue); a part's growth
+	// ("comparable sales growth") by any figure, in words of change:
+	// "Comparable sales increased 14% during 2022".
 	figure := FigureTerm
 	if !strings.Contains(q.Metric, "shares") {
 		figure = AmountTerm
 	}
-	groups = append(groups, []string{name}, []string{figure})
+	if base, ok := growthName(name); ok {
+		groups = append(groups, []string{base}, ChangeWords, []string{FigureTerm})
+	} else {
+		groups = append(groups, []string{name}, []string{figure})
+	}
 	b.addReq(Requirement{
 		ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
 		Need: fmt.Sprintf("%s's %s for %s, stated in its %s %s (it is a part of %s; no figure the filing tags or tabulates is labelled so)",
@@ -411,6 +417,20 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 	}, m)
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, strings.Join(content, " "), "", 8), []string{id})
 	return id
+}
+
+// growthName returns the figure a name of its change names ("sales" for
+// "sales growth", "revenue" for "revenue increase").
+func growthName(name string) (string, bool) {
+	f := strings.Fields(name)
+	if len(f) < 2 {
+		return "", false
+	}
+	switch f[len(f)-1] {
+	case "growth", "increase", "increases", "decline", "declines", "decrease", "change", "changes":
+		return strings.Join(f[:len(f)-1], " "), true
+	}
+	return "", false
 }
 
 // A question may assert how a figure moved ("why did Netflix's revenue
