@@ -175,7 +175,10 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 	what := strings.Join(words, " ")
 	for ii, t := range b.rt.Issuers {
 		for _, p := range b.periodsOf(t) {
-			if !p.found {
+			if !p.found || slices.Contains(b.rt.BaseYears, p.fy) && len(b.periodsOf(t)) > 1 {
+				// A base year's payments are stated with the change of the
+				// year asked ("increased $3,862 million, from $13,140
+				// million to $17,003 million").
 				continue
 			}
 			period := tools.PeriodLabel(p.fy)
@@ -261,4 +264,57 @@ func (c *Catalog) partOf(issuers []string, name string) bool {
 		}
 	}
 	return false
+}
+
+// planPaid plans what a question asks an issuer paid for or spent on
+// (Route.Paid), for each issuer and period: the figure a filing labels as
+// the payments for it ("Payments for content assets") where one is, else a
+// sentence stating the payments or spending on it with an amount, else its
+// gap. It reports false when the route asks for no such figure.
+func (b *builder) planPaid() bool {
+	object := b.rt.Paid
+	if object == "" {
+		return false
+	}
+	what := "payments for " + object
+	names := []string{what, "paid for " + object, "spending on " + object, "spent on " + object, object + " spending"}
+	for ii, t := range b.rt.Issuers {
+		for _, p := range b.periodsOf(t) {
+			if !p.found || slices.Contains(b.rt.BaseYears, p.fy) && len(b.periodsOf(t)) > 1 {
+				// A base year's payments are stated with the change of the
+				// year asked ("increased $3,862 million, from $13,140
+				// million to $17,003 million").
+				continue
+			}
+			period := tools.PeriodLabel(p.fy)
+			m := reqMeta{aspect: 0, issuer: ii}
+			id := t + "-" + period + "-figure-" + slug(what)
+			key, ok := "", false
+			if b.cat.KnowsFigures(p.doc.ID) {
+				// A row labelled with the payments themselves; a row of
+				// another name ("Additions to content assets") is another
+				// measure, and the filing's own words are read instead.
+				if b.cat.labelled(p.doc.ID, strings.Fields(what)) {
+					key, ok = b.cat.ResolvePhrase(p.doc.ID, strings.Fields(what), "")
+				}
+			}
+			if ok {
+				b.addReq(Requirement{
+					ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
+					Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+					Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: []string{key}},
+				}, m)
+				b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}, []string{id})
+				continue
+			}
+			b.addReq(Requirement{
+				ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
+				Need: fmt.Sprintf("%s's %s for %s, stated in its %s %s (no figure it tags or tabulates is labelled so)",
+					b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+				Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: [][]string{names, {AmountTerm}}},
+			}, m)
+			b.addNode(tools.SearchFilings, b.searchArgs(t, p, what, "", 8), []string{id})
+		}
+	}
+	return true
 }

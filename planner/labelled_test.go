@@ -175,3 +175,25 @@ func TestPartGrowth(t *testing.T) {
 		t.Errorf("condition %v: want the part, a word of change and any figure", all)
 	}
 }
+
+// TestPaidFor: what an issuer paid for or spent on is read from the
+// question, and asked as its payments, not as the cash balance.
+func TestPaidFor(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]string{
+		"How much cash did Netflix pay for content assets in 2024?": "content assets",
+		"how much did TXTF spend on marketing last year":            "marketing",
+		"What did Apple say about China?":                           "",
+	} {
+		if got, _ := paidFor(q); got != want {
+			t.Errorf("paidFor(%q) = %q, want %q", q, got, want)
+		}
+	}
+	g := planOf(t, "How much cash did TXTF pay for content assets in fiscal 2022?", "TXTF")
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Completion.Topic == "payments for content assets" && r.Required }) {
+		t.Errorf("requirements %v: none for the payments for content assets", reqIDs(g))
+	}
+	if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "cash") && !strings.Contains(r.ID, "content") }) {
+		t.Errorf("requirements %v: the cash balance planned for a payment", reqIDs(g))
+	}
+}

@@ -53,6 +53,11 @@ type Route struct {
 	// AsksFigure is set when the question asks for a number ("how much",
 	// "how many", "what was"), whether or not the catalogue names it.
 	AsksFigure bool
+	// Paid is what a question asks the issuer paid for or spent on, where
+	// the catalogue names no such figure: "How much cash did Netflix pay
+	// for content assets" asks for its payments for content assets, and
+	// "cash" there is the means of payment, not the cash balance.
+	Paid string `json:",omitempty"`
 }
 
 // Causal is a question's claim that one thing drove another, as the
@@ -118,6 +123,14 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	rt.BaseYears = findBaseYears(question, rt.FiscalYears)
 	comp := newCompounds(question, cat, rt.Issuers)
 	rt.Figures = dropCompounds(question, FindFigures(question), comp)
+	if paid, ok := paidFor(question); ok && !slices.ContainsFunc(FindFigures(paid), func(f FigureAsk) bool { return f.Phrase == normLabel(paid) }) {
+		rt.Paid = paid
+		// Neither "cash" paid with nor "assets" in "content assets" is a
+		// figure asked.
+		rt.Figures = slices.DeleteFunc(rt.Figures, func(f FigureAsk) bool {
+			return f.Metric == "cash" || strings.Contains(" "+normLabel(paid)+" ", " "+f.Phrase+" ")
+		})
+	}
 	rt.AsksFigure = len(rt.Figures) > 0 || asksNumber(question)
 	lower := routerNorm(question)
 	rt.Quarterly = quarterExpr.MatchString(question)
@@ -381,6 +394,31 @@ func findFiscalYears(q string) []int {
 	}
 	slices.Sort(years)
 	return years
+}
+
+// paidVerb matches a question asking what an issuer paid for or spent on
+// something: its object is the third group.
+var paidVerb = regexp.MustCompile(`(?i)\b(did|does|do|has|have|had|will)\s+(?:[\pL&.'’-]+\s+){1,4}?(pay|paid|spend|spent|invest|invested)\s+(?:in\s+cash\s+)?(?:for|on|in)\s+((?:[\pL&-]+\s*){1,5})`)
+
+// paidFor returns what a question asks the issuer paid for ("content
+// assets"), up to a period word, a number or a clause's end.
+func paidFor(q string) (string, bool) {
+	m := paidVerb.FindStringSubmatch(q)
+	if m == nil {
+		return "", false
+	}
+	var words []string
+	for _, w := range strings.Fields(m[3]) {
+		lw := strings.ToLower(w)
+		if questionStopwords[lw] || wholeWords[lw] || askingWords[lw] || months[lw] || lw == "fiscal" || lw == "fy" || lw == "last" || lw == "this" {
+			break
+		}
+		words = append(words, lw)
+	}
+	if len(words) == 0 || len(words) > 4 {
+		return "", false
+	}
+	return strings.Join(words, " "), true
 }
 
 // baseCue ends the text before a year named as a comparison's base.

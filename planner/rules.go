@@ -262,6 +262,9 @@ func (b *builder) build() {
 	phrase := false
 	general := slices.Equal(aspects, []string{"general"}) && len(rt.Figures) == 0 && rt.Causal == nil
 	switch {
+	case rt.Paid != "" && len(rt.Figures) == 0 && rt.Causal == nil && !asksWhy(b.question) && b.planPaid():
+		// What the issuer paid for something: its payments' figure.
+		aspects = nil
 	case general && (asksWhy(b.question) || rt.AsksFigure || whatReported.MatchString(b.question)) && b.planLabelledFigure(asksWhy(b.question)):
 		// A figure named by a label of the filings ("interest expense"),
 		// and why it moved where the question asks.
