@@ -1149,7 +1149,12 @@ func heading(line string) bool {
 	if line == "" || strings.Contains(line, " | ") || strings.ContainsRune(line, '\n') || holdsAmount.MatchString(line) {
 		return false
 	}
-	if strings.ContainsAny(line[len(line)-1:], ".;:?!)”\"") {
+	// A short lead-in ending in a colon ("Net Sales Mix:") heads what
+	// follows; a longer one is a sentence introducing a list.
+	if strings.HasSuffix(line, ":") {
+		return len(strings.Fields(line)) <= 5
+	}
+	if strings.ContainsAny(line[len(line)-1:], ".;?!)”\"") {
 		return false
 	}
 	return len(strings.Fields(line)) <= 12

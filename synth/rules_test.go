@@ -616,6 +616,8 @@ func TestHeadingsAndRows(t *testing.T) {
 		{s: "Total net revenues $ 9,795 $ 10,420 $ 8,894", dropped: "Total net revenues $ 9,795 $ 10,420 $ 8,894", heading: false, cell: true},
 		{s: "Effective tax rate | 24.1% | 14.7%", dropped: "Effective tax rate | 24.1% | 14.7%", cell: true},
 		{s: "Net revenues decreased 6% to $9.8 billion in 2022.", dropped: "Net revenues decreased 6% to $9.8 billion in 2022."},
+		{s: "Net Sales Mix:", dropped: "Net Sales Mix:", heading: true},
+		{s: "The increase was primarily due to the following factors:", dropped: "The increase was primarily due to the following factors:"},
 	}
 	for _, tc := range tests {
 		got := dropHeadings(tc.s)
