@@ -22,15 +22,46 @@ const (
 	SpendUSD       Dimension = "spend_usd"
 )
 
-// nCounts is the number of integer dimensions: every one but SpendUSD.
-const nCounts = 8
+// countDim is one integer dimension: its name, which every budget table's
+// columns of it end with (limit_model_calls, reserved_model_calls,
+// model_calls), and the name of its field in Amounts and in Limits.
+type countDim struct {
+	Dimension
+	field string
+}
 
-// countDims are the integer dimensions in the order of counts.
-var countDims = [nCounts]Dimension{ModelCalls, SearchCalls, ReadCalls, FactCalls, CalculateCalls, InputTokens, OutputTokens, Candidates}
+// countDims lists the integer dimensions, once, in the order of the SQL
+// columns, of reports and of Amounts.fields and Limits.fields (which a test
+// holds to this table); SpendUSD, the one decimal dimension, follows them
+// everywhere. What goes dimension by dimension (arithmetic, limit checks,
+// error messages, Postgres's statements with their arguments and scans) is
+// built from this table, so a new integer dimension is a constant, a field
+// in Amounts and in Limits with its pointer in their fields, one row here,
+// and a migration adding its columns.
+var countDims = [...]countDim{
+	{ModelCalls, "ModelCalls"},
+	{SearchCalls, "SearchCalls"},
+	{ReadCalls, "ReadCalls"},
+	{FactCalls, "FactCalls"},
+	{CalculateCalls, "CalculateCalls"},
+	{InputTokens, "InputTokens"},
+	{OutputTokens, "OutputTokens"},
+	{Candidates, "Candidates"},
+}
+
+// nCounts is the number of integer dimensions: every one but SpendUSD.
+const nCounts = len(countDims)
+
+// nAmounts is the number of dimensions, SpendUSD included.
+const nAmounts = nCounts + 1
 
 // Dimensions returns every dimension, in the order reports list them.
 func Dimensions() []Dimension {
-	return append(countDims[:], SpendUSD)
+	ds := make([]Dimension, 0, nAmounts)
+	for _, c := range countDims {
+		ds = append(ds, c.Dimension)
+	}
+	return append(ds, SpendUSD)
 }
 
 // Amounts is a usage vector: what a call reserves, or what it used. The
@@ -48,16 +79,32 @@ type Amounts struct {
 	SpendUSD decimal.Decimal
 }
 
-// counts returns the integer dimensions in the order of countDims.
-func (a *Amounts) counts() [nCounts]int64 {
-	return [nCounts]int64{a.ModelCalls, a.SearchCalls, a.ReadCalls, a.FactCalls, a.CalculateCalls, a.InputTokens, a.OutputTokens, a.Candidates}
+// fields are a's integer fields in the order of countDims. (Pointers
+// from one small function, rather than accessors in countDims, keep
+// amounts off the heap: the compiler sees through an inlined call, not
+// through a table of funcs.)
+func (a *Amounts) fields() [nCounts]*int64 {
+	return [...]*int64{&a.ModelCalls, &a.SearchCalls, &a.ReadCalls, &a.FactCalls, &a.CalculateCalls,
+		&a.InputTokens, &a.OutputTokens, &a.Candidates}
 }
 
-func fromCounts(c [nCounts]int64, spend decimal.Decimal) Amounts {
-	return Amounts{
-		ModelCalls: c[0], SearchCalls: c[1], ReadCalls: c[2], FactCalls: c[3], CalculateCalls: c[4],
-		InputTokens: c[5], OutputTokens: c[6], Candidates: c[7], SpendUSD: spend,
+// counts returns the integer dimensions in the order of countDims.
+func (a *Amounts) counts() [nCounts]int64 {
+	var c [nCounts]int64
+	for i, f := range a.fields() {
+		c[i] = *f
 	}
+	return c
+}
+
+// fromCounts is the Amounts of the integer dimensions c, in the order of
+// countDims, and spend.
+func fromCounts(c [nCounts]int64, spend decimal.Decimal) Amounts {
+	a := Amounts{SpendUSD: spend}
+	for i, f := range a.fields() {
+		*f = c[i]
+	}
+	return a
 }
 
 // Get returns the amount of one dimension as a decimal; zero for a
@@ -68,7 +115,7 @@ func (a Amounts) Get(d Dimension) decimal.Decimal {
 	}
 	c := a.counts()
 	for i, cd := range countDims {
-		if cd == d {
+		if cd.Dimension == d {
 			return decimal.NewFromInt(c[i])
 		}
 	}
@@ -109,7 +156,7 @@ func (a Amounts) String() string {
 	c := a.counts()
 	for i, d := range countDims {
 		if c[i] != 0 {
-			s += fmt.Sprintf(" %s=%d", d, c[i])
+			s += fmt.Sprintf(" %s=%d", d.Dimension, c[i])
 		}
 	}
 	if !a.SpendUSD.IsZero() {
@@ -126,7 +173,7 @@ func (a Amounts) validate() error {
 	c := a.counts()
 	for i, d := range countDims {
 		if c[i] < 0 {
-			return &NegativeAmountError{Dimension: d, Value: decimal.NewFromInt(c[i])}
+			return &NegativeAmountError{Dimension: d.Dimension, Value: decimal.NewFromInt(c[i])}
 		}
 	}
 	if a.SpendUSD.IsNegative() {
@@ -140,7 +187,7 @@ func (a Amounts) exceeding(max Amounts) (Dimension, bool) {
 	ac, mc := a.counts(), max.counts()
 	for i, d := range countDims {
 		if ac[i] > mc[i] {
-			return d, true
+			return d.Dimension, true
 		}
 	}
 	if a.SpendUSD.GreaterThan(max.SpendUSD) {

@@ -33,15 +33,37 @@ type Limits struct {
 
 // NoLimits returns limits that limit nothing.
 func NoLimits() Limits {
-	return Limits{
-		ModelCalls: Unlimited, SearchCalls: Unlimited, ReadCalls: Unlimited, FactCalls: Unlimited,
-		CalculateCalls: Unlimited, InputTokens: Unlimited, OutputTokens: Unlimited, Candidates: Unlimited,
-		SpendUSD: decimal.NewFromInt(-1),
+	var c [nCounts]int64
+	for i := range c {
+		c[i] = Unlimited
 	}
+	return limitsFromCounts(c, decimal.NewFromInt(-1))
 }
 
+// fields are l's integer fields in the order of countDims (see
+// Amounts.fields).
+func (l *Limits) fields() [nCounts]*int64 {
+	return [...]*int64{&l.ModelCalls, &l.SearchCalls, &l.ReadCalls, &l.FactCalls, &l.CalculateCalls,
+		&l.InputTokens, &l.OutputTokens, &l.Candidates}
+}
+
+// counts returns the integer limits in the order of countDims.
 func (l *Limits) counts() [nCounts]int64 {
-	return [nCounts]int64{l.ModelCalls, l.SearchCalls, l.ReadCalls, l.FactCalls, l.CalculateCalls, l.InputTokens, l.OutputTokens, l.Candidates}
+	var c [nCounts]int64
+	for i, f := range l.fields() {
+		c[i] = *f
+	}
+	return c
+}
+
+// limitsFromCounts is the Limits of the integer limits c, in the order of
+// countDims, and spend, without a wall-clock limit.
+func limitsFromCounts(c [nCounts]int64, spend decimal.Decimal) Limits {
+	l := Limits{SpendUSD: spend}
+	for i, f := range l.fields() {
+		*f = c[i]
+	}
+	return l
 }
 
 // Limited reports whether dimension d has a limit.
@@ -51,7 +73,7 @@ func (l Limits) Limited(d Dimension) bool {
 	}
 	c := l.counts()
 	for i, cd := range countDims {
-		if cd == d {
+		if cd.Dimension == d {
 			return c[i] >= 0
 		}
 	}
@@ -68,7 +90,7 @@ func (l Limits) Get(d Dimension) (decimal.Decimal, bool) {
 	}
 	c := l.counts()
 	for i, cd := range countDims {
-		if cd == d {
+		if cd.Dimension == d {
 			return decimal.NewFromInt(c[i]), true
 		}
 	}
@@ -79,7 +101,7 @@ func (l Limits) validate() error {
 	c := l.counts()
 	for i, d := range countDims {
 		if c[i] < Unlimited {
-			return fmt.Errorf("budget: Limits.%s %d: want a count, or Unlimited (-1)", fieldName(d), c[i])
+			return fmt.Errorf("budget: Limits.%s %d: want a count, or Unlimited (-1)", d.field, c[i])
 		}
 	}
 	if l.WallClock < 0 {
@@ -93,7 +115,7 @@ func (l *Limits) fits(used, ask *Amounts) (Dimension, bool) {
 	lc, uc, ac := l.counts(), used.counts(), ask.counts()
 	for i, d := range countDims {
 		if ac[i] != 0 && lc[i] >= 0 && uc[i]+ac[i] > lc[i] {
-			return d, false
+			return d.Dimension, false
 		}
 	}
 	if !ask.SpendUSD.IsZero() && !l.SpendUSD.IsNegative() && used.SpendUSD.Add(ask.SpendUSD).GreaterThan(l.SpendUSD) {
@@ -104,25 +126,13 @@ func (l *Limits) fits(used, ask *Amounts) (Dimension, bool) {
 
 // fieldName is the Go field of a dimension, for error messages.
 func fieldName(d Dimension) string {
-	switch d {
-	case ModelCalls:
-		return "ModelCalls"
-	case SearchCalls:
-		return "SearchCalls"
-	case ReadCalls:
-		return "ReadCalls"
-	case FactCalls:
-		return "FactCalls"
-	case CalculateCalls:
-		return "CalculateCalls"
-	case InputTokens:
-		return "InputTokens"
-	case OutputTokens:
-		return "OutputTokens"
-	case Candidates:
-		return "Candidates"
-	case SpendUSD:
+	if d == SpendUSD {
 		return "SpendUSD"
+	}
+	for _, cd := range countDims {
+		if cd.Dimension == d {
+			return cd.field
+		}
 	}
 	return string(d)
 }

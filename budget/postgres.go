@@ -43,14 +43,20 @@ func NewPostgres(pool *pgxpool.Pool, cfg *Config) (*Postgres, error) {
 	return &Postgres{pool: pool, cfg: c}, nil
 }
 
+// The statements below are built once, when the package is initialised,
+// from the one list of dimensions (countDims, then SpendUSD): a statement
+// takes its fixed arguments first ($1 the tenant, then its own), then the
+// dimensions in that order (amountArgs), then any that follow them, whose
+// placeholders param counts on from the dimensions'.
+
 // insertLimitsSQL inserts a budget with its limits.
 var insertLimitsSQL = `
 INSERT INTO budgets (tenant_id, scope_kind, scope_id, ` + amountList("limit_") + `, wall_clock_ms)
-VALUES ($1, $2, $3, ` + params(4) + `, $13)`
+VALUES ($1, $2, $3, ` + params(4) + `, ` + param(4+nAmounts) + `)`
 
 var upsertLimitsSQL = insertLimitsSQL + `
 ON CONFLICT (tenant_id, scope_kind, scope_id) DO UPDATE SET
-	` + amountSet("limit_", func(c string) string { return "EXCLUDED." + c }) + `,
+	` + joinDims(func(d Dimension) string { return "limit_" + string(d) + " = EXCLUDED.limit_" + string(d) }) + `,
 	wall_clock_ms = EXCLUDED.wall_clock_ms, updated_at = now()`
 
 // createLimitsSQL creates a budget unless the scope has one.
@@ -101,7 +107,7 @@ var amountColumns = amountList("")
 
 var insertReservationSQL = `
 INSERT INTO reservations (tenant_id, key, scope_keys, ` + amountColumns + `, state, expires_at)
-VALUES ($1, $2, $3, ` + params(4) + `, 'reserved', $13)
+VALUES ($1, $2, $3, ` + params(4) + `, 'reserved', ` + param(4+nAmounts) + `)
 ON CONFLICT (tenant_id, key) DO NOTHING`
 
 // lockBudgetsSQL locks the budget rows of the scopes ($2 kinds, $3 ids) in
@@ -213,19 +219,20 @@ WHERE tenant_id = $1 AND key = $2 AND kind <> 'rejected'`
 
 var insertSettlementSQL = `
 INSERT INTO settlements (tenant_id, key, kind, ` + amountColumns + `, reason)
-VALUES ($1, $2, $3, ` + params(4) + `, $13)`
+VALUES ($1, $2, $3, ` + params(4) + `, ` + param(4+nAmounts) + `)`
 
 const closeReservationSQL = `
 UPDATE reservations SET state = $3, closed_at = now() WHERE tenant_id = $1 AND key = $2`
 
-// settleBudgetsSQL moves a reservation ($4..$12) out of reserved and its
-// actual usage ($13..$21) into settled.
+// settleBudgetsSQL moves a reservation (the dimensions from $4) out of
+// reserved and its actual usage (the dimensions after them) into settled.
 var settleBudgetsSQL = `
 UPDATE budgets SET ` + amountAdd("reserved_", "-", 4) + `,
-	` + amountAdd("settled_", "+", 13) + `, updated_at = now()
+	` + amountAdd("settled_", "+", 4+nAmounts) + `, updated_at = now()
 WHERE tenant_id = $1 AND (scope_kind, scope_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`
 
-// releaseBudgetsSQL moves a reservation ($4..$12) from reserved to released.
+// releaseBudgetsSQL moves a reservation (the dimensions from $4) from
+// reserved to released.
 var releaseBudgetsSQL = `
 UPDATE budgets SET ` + amountAdd("reserved_", "-", 4) + `,
 	` + amountAdd("released_", "+", 4) + `, updated_at = now()
@@ -588,59 +595,50 @@ func splitScopeKeys(keys []string) (kinds, ids []string) {
 	return kinds, ids
 }
 
-// amountNames are the nine dimensions, as the columns name them, in the
-// order of amountArgs and amountScan. Every table names a dimension's
-// column by a prefix and its name (limit_model_calls, reserved_spend_usd,
-// spend_usd), and the statements here are built from this one list.
-var amountNames = [...]string{
-	"model_calls", "search_calls", "read_calls", "fact_calls", "calculate_calls",
-	"input_tokens", "output_tokens", "retrieval_candidates", "spend_usd",
-}
+// The SQL helpers below, called only to build the statements at
+// initialisation, go through the dimensions in the order of Dimensions.
+// Every table names a dimension's column by a prefix and the dimension
+// (limit_model_calls, reserved_spend_usd, spend_usd).
 
-// amountList is the columns of the nine dimensions with prefix, comma
+// amountList is the columns of the dimensions with prefix, comma
 // separated.
 func amountList(prefix string) string {
-	cols := make([]string, len(amountNames))
-	for i, n := range amountNames {
-		cols[i] = prefix + n
-	}
-	return strings.Join(cols, ", ")
+	return joinDims(func(d Dimension) string { return prefix + string(d) })
 }
 
-// params is the nine placeholders from $from on.
+// param is the placeholder $n.
+func param(n int) string { return "$" + strconv.Itoa(n) }
+
+// params is the placeholders of the dimensions, from $from on.
 func params(from int) string {
-	ps := make([]string, len(amountNames))
-	for i := range amountNames {
-		ps[i] = "$" + strconv.Itoa(from+i)
-	}
-	return strings.Join(ps, ", ")
+	i := from - 1
+	return joinDims(func(Dimension) string { i++; return param(i) })
 }
 
-// amountSet is "col = value(col)" for the nine columns with prefix.
-func amountSet(prefix string, value func(col string) string) string {
-	sets := make([]string, len(amountNames))
-	for i, n := range amountNames {
-		sets[i] = prefix + n + " = " + value(prefix+n)
+// joinDims is item(d) for every dimension, in order, comma separated.
+func joinDims(item func(d Dimension) string) string {
+	items := make([]string, 0, nAmounts)
+	for _, d := range Dimensions() {
+		items = append(items, item(d))
 	}
-	return strings.Join(sets, ", ")
+	return strings.Join(items, ", ")
 }
 
-// amountAdd is "col = col op $n" for the nine columns with prefix, the
-// placeholders from $from on.
+// amountAdd is "col = col op $n" for the columns of the dimensions with
+// prefix, the placeholders from $from on.
 func amountAdd(prefix, op string, from int) string {
-	i := from
-	return amountSet(prefix, func(col string) string {
-		s := col + " " + op + " $" + strconv.Itoa(i)
+	i := from - 1
+	return joinDims(func(d Dimension) string {
 		i++
-		return s
+		col := prefix + string(d)
+		return col + " = " + col + " " + op + " " + param(i)
 	})
 }
 
 // amountArgs are a's values in the order of amountColumns.
 func amountArgs(a Amounts) []any {
-	c := a.counts()
-	args := make([]any, 0, nCounts+1)
-	for _, v := range c {
+	args := make([]any, 0, nAmounts)
+	for _, v := range a.counts() {
 		args = append(args, v)
 	}
 	return append(args, numeric(a.SpendUSD))
@@ -649,8 +647,11 @@ func amountArgs(a Amounts) []any {
 // amountScan returns scan destinations for amountColumns into a; the
 // spend is converted by a pgtype.Numeric scanner.
 func amountScan(a *Amounts) []any {
-	return []any{&a.ModelCalls, &a.SearchCalls, &a.ReadCalls, &a.FactCalls, &a.CalculateCalls,
-		&a.InputTokens, &a.OutputTokens, &a.Candidates, (*decimalScanner)(&a.SpendUSD)}
+	d := make([]any, 0, nAmounts)
+	for _, f := range a.fields() {
+		d = append(d, f)
+	}
+	return append(d, (*decimalScanner)(&a.SpendUSD))
 }
 
 // decimalScanner scans a numeric into a decimal.Decimal exactly.
@@ -665,14 +666,14 @@ func (d *decimalScanner) ScanNumeric(n pgtype.Numeric) error {
 	return nil
 }
 
-// amountScanner scans the nine amount columns of one state.
+// amountScanner scans the amount columns of one state.
 type amountScanner struct {
 	counts [nCounts]int64
 	spend  pgtype.Numeric
 }
 
 func (s *amountScanner) dest() []any {
-	d := make([]any, 0, nCounts+1)
+	d := make([]any, 0, nAmounts)
 	for i := range s.counts {
 		d = append(d, &s.counts[i])
 	}
@@ -724,12 +725,7 @@ func (b *budgetRow) finish() error {
 			return err
 		}
 	}
-	a := fromCounts(lc, spend)
-	b.limits = Limits{
-		ModelCalls: a.ModelCalls, SearchCalls: a.SearchCalls, ReadCalls: a.ReadCalls, FactCalls: a.FactCalls,
-		CalculateCalls: a.CalculateCalls, InputTokens: a.InputTokens, OutputTokens: a.OutputTokens,
-		Candidates: a.Candidates, SpendUSD: a.SpendUSD,
-	}
+	b.limits = limitsFromCounts(lc, spend)
 	if b.wallClockMS.Valid {
 		b.limits.WallClock = time.Duration(b.wallClockMS.Int64) * time.Millisecond
 	}

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/riverqueue/river/rivertype"
 	"github.com/shopspring/decimal"
 
 	"github.com/ledgerline/research/executor"
@@ -192,28 +190,5 @@ func TestBatchRunStatus(t *testing.T) {
 			}
 			t.Errorf("run %s, job %s, attempt %d: %s (done %v); want %s (done %v)", c.run, job, c.attempt, got, r.done(), c.want, c.done)
 		}
-	}
-}
-
-func TestRetryPolicy(t *testing.T) {
-	p := retryPolicy{first: time.Second, limit: time.Minute}
-	for _, c := range []struct {
-		attempt int
-		want    time.Duration
-	}{{0, time.Second}, {1, time.Second}, {2, 2 * time.Second}, {3, 4 * time.Second}, {7, time.Minute}, {100, time.Minute}} {
-		before := time.Now()
-		got := p.NextRetry(&rivertype.JobRow{Attempt: c.attempt}).Sub(before)
-		if got < c.want || got > c.want+c.want/4+time.Second {
-			t.Errorf("attempt %d: retry in %s; want %s and up to a quarter more", c.attempt, got, c.want)
-		}
-	}
-	// Jobs that failed together come back spread out.
-	seen := map[time.Duration]bool{}
-	for range 20 {
-		before := time.Now()
-		seen[p.NextRetry(&rivertype.JobRow{Attempt: 7}).Sub(before).Round(100*time.Millisecond)] = true
-	}
-	if len(seen) < 5 {
-		t.Errorf("20 retries of the same attempt fall on %d instants; want them spread", len(seen))
 	}
 }

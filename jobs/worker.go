@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"sync/atomic"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/executor"
@@ -262,22 +260,6 @@ func rootCause(err error) error {
 		}
 		err = next
 	}
-}
-
-// retryPolicy retries a failed attempt after first, doubled for each
-// further attempt made, up to limit, plus up to a quarter more at random:
-// a database that blinked is retried soon, one that stays down is not
-// hammered, and the runs it failed together do not all come back at the
-// same instant.
-type retryPolicy struct{ first, limit time.Duration }
-
-// NextRetry is when job's next attempt may start.
-func (p retryPolicy) NextRetry(job *rivertype.JobRow) time.Time {
-	d := p.limit
-	if n := max(job.Attempt-1, 0); n < 30 {
-		d = min(p.first<<n, p.limit)
-	}
-	return time.Now().Add(d + rand.N(d/4+1))
 }
 
 // warnOnly passes on River's own warnings and errors and drops its

@@ -87,7 +87,7 @@ type stream struct {
 	s      *Server
 	w      io.Writer
 	rc     *http.ResponseController
-	led    ledger.Store
+	led    runReader
 	tenant string
 	id     string
 	after  int64 // seq of the last event sent

@@ -263,7 +263,7 @@ func (s *Server) admit(ctx context.Context, p principal, mode, idemKey string) (
 // money left. A day without a budget yet (no run has started) has spent
 // nothing of limit.
 func (s *Server) checkDailySpend(ctx context.Context, tenant string, limit decimal.Decimal, now time.Time) error {
-	acct, err := budget.NewPostgres(s.pool, &budget.Config{Tenant: tenant})
+	acct, err := s.budgetsOf(tenant)
 	if err != nil {
 		return err
 	}

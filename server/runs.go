@@ -10,7 +10,6 @@ import (
 	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/jobs"
 	"github.com/ledgerline/research/ledger"
-	"github.com/ledgerline/research/ledger/pgledger"
 )
 
 // RunStatusQueued is the status of a run queued and not yet opened by a
@@ -190,7 +189,7 @@ var errNoRun = errors.New("server: no such run")
 
 // lookupRun returns the tenant's run from its ledger: jobs.Submit (or a
 // local server's submit) records the run when it queues it.
-func (s *Server) lookupRun(ctx context.Context, led ledger.Store, id string) (ledger.Run, error) {
+func (s *Server) lookupRun(ctx context.Context, led runReader, id string) (ledger.Run, error) {
 	if !ledger.ValidName(id) {
 		return ledger.Run{}, errNoRun
 	}
@@ -204,7 +203,7 @@ func (s *Server) lookupRun(ctx context.Context, led ledger.Store, id string) (le
 // requestedRun resolves the run a request's path names, within the key's
 // tenant. When it cannot (another tenant's run or none: 404; a store
 // error: 500) it has answered the request and ok is false.
-func (s *Server) requestedRun(w http.ResponseWriter, r *http.Request) (led ledger.Store, run ledger.Run, ok bool) {
+func (s *Server) requestedRun(w http.ResponseWriter, r *http.Request) (led runReader, run ledger.Run, ok bool) {
 	id := r.PathValue("id")
 	led, err := s.ledgerOf(principalOf(r.Context()).tenant.ID)
 	if err != nil {
@@ -234,15 +233,6 @@ func queued(events []ledger.Event) bool {
 	return true
 }
 
-// ledgerOf is the tenant's ledger: in Postgres, or the embedded one of a
-// local server.
-func (s *Server) ledgerOf(tenant string) (ledger.Store, error) {
-	if s.local != nil {
-		return s.local.t.Ledger, nil
-	}
-	return pgledger.New(s.pool, &pgledger.Config{Tenant: tenant})
-}
-
 func (s *Server) writeNoRun(w http.ResponseWriter, r *http.Request, id string) {
 	s.writeError(w, r, http.StatusNotFound, "no run %q", truncate(id, 128))
 }
@@ -269,7 +259,7 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, view)
 		return
 	}
-	res, ok, err := executor.RecordedResult(r.Context(), led, id)
+	res, ok, err := recordedResult(r.Context(), led, id)
 	if err != nil {
 		s.internalError(w, r, "read a run's result", err)
 		return

@@ -25,7 +25,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, r, "open the corpus", err)
 		return
 	}
-	results, err := corpus.NewSearcher(store, s.cfg.Embedder).Search(r.Context(), sr)
+	results, err := store.Search(r.Context(), sr)
 	if err != nil {
 		s.internalError(w, r, "search", err)
 		return

@@ -17,7 +17,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/ledgerline/research/corpus"
-	"github.com/ledgerline/research/corpus/pgstore"
 	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/jobs"
 	"github.com/ledgerline/research/web"
@@ -279,14 +278,6 @@ func (s *Server) tenantOfKey(ctx context.Context, key string) (string, error) {
 		return "", err
 	}
 	return p.tenant.ID, nil
-}
-
-// corpusOf is the tenant's corpus.
-func (s *Server) corpusOf(tenant string) (corpus.Store, error) {
-	if s.local != nil {
-		return s.local.t.Store, nil
-	}
-	return pgstore.New(s.pool, &pgstore.Config{Tenant: tenant})
 }
 
 // Handler returns the API's handler, for tests and for embedding in

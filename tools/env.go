@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -8,11 +9,25 @@ import (
 	"github.com/ledgerline/research/ledger"
 )
 
+// CorpusReader is what the tools read of a tenant's corpus, and all they
+// may do with it: none of its methods writes. A corpus.Store is one.
+type CorpusReader interface {
+	// Documents lists the filings, without their Text.
+	Documents(ctx context.Context) ([]corpus.Document, error)
+	// Document returns one filing with its Text, or corpus.ErrNotFound.
+	Document(ctx context.Context, id string) (*corpus.Document, error)
+	// Chunks returns the chunks with the given ids, in the order asked;
+	// unknown ids are skipped.
+	Chunks(ctx context.Context, ids []string) ([]corpus.SearchResult, error)
+	// Facts returns the facts matching f.
+	Facts(ctx context.Context, f corpus.FactFilter) ([]corpus.Fact, error)
+}
+
 // Env is what a tool call runs against: one tenant's corpus and ledger,
 // one run, and the run's scope. The stores must be the tenant's own
 // (Scope.Tenant's); the tools never widen what they can see.
 type Env struct {
-	Store    corpus.Store     // the tenant's corpus
+	Store    CorpusReader     // the tenant's corpus
 	Searcher *corpus.Searcher // hybrid search over Store
 	Ledger   ledger.Store     // the tenant's ledger
 	RunID    string           // the run, already opened in Ledger

@@ -228,7 +228,7 @@ func filingsOf(docs []corpus.Document, year int, annualOnly bool) []corpus.Docum
 // factFinder reads facts for one lookup, within MaxFactsSeen facts.
 type factFinder struct {
 	ctx       context.Context
-	store     corpus.Store
+	store     CorpusReader
 	seen      int  // facts the store returned
 	truncated bool // a read may have stopped short at the bound
 	texts     map[string]*docText
