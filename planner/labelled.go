@@ -173,50 +173,65 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 		return false
 	}
 	what := strings.Join(words, " ")
+	b.eachAskedPeriod(func(t string, p filingPeriod, m reqMeta) {
+		key, ok := "", false
+		if b.cat.KnowsFigures(p.doc.ID) {
+			key, ok = b.cat.ResolvePhrase(p.doc.ID, words, "")
+		}
+		b.planNamedFigure(t, p, m, what, key, ok, [][]string{{what}, {FigureTerm}})
+		if !explain {
+			return
+		}
+		period := tools.PeriodLabel(p.fy)
+		eid := t + "-" + period + "-explanation-" + slug(what)
+		b.addReq(Requirement{
+			ID: eid, Issuer: t, Period: period, Aspect: "figures", Kind: KindExplanation, Required: true,
+			Need:       fmt.Sprintf("%s's explanation of what drove its %s in its %s %s", b.cat.ShortName(t), what, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+			Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: [][]string{{what}, DriverWords}},
+		}, m)
+		b.addNode(tools.SearchFilings, b.searchArgs(t, p, what+" primarily due to", "", 8), []string{eid})
+	})
+	return true
+}
+
+// eachAskedPeriod calls plan for every issuer and period the question asks
+// about that the corpus holds, leaving out a year named only as a
+// comparison's base where another is asked: its figure is stated with the
+// change of the year asked ("increased $3,862 million, from $13,140
+// million to $17,003 million").
+func (b *builder) eachAskedPeriod(plan func(t string, p filingPeriod, m reqMeta)) {
 	for ii, t := range b.rt.Issuers {
 		for _, p := range b.periodsOf(t) {
 			if !p.found || slices.Contains(b.rt.BaseYears, p.fy) && len(b.periodsOf(t)) > 1 {
-				// A base year's payments are stated with the change of the
-				// year asked ("increased $3,862 million, from $13,140
-				// million to $17,003 million").
 				continue
 			}
-			period := tools.PeriodLabel(p.fy)
-			m := reqMeta{aspect: 0, issuer: ii}
-			id := t + "-" + period + "-figure-" + slug(what)
-			key, ok := "", false
-			if b.cat.KnowsFigures(p.doc.ID) {
-				key, ok = b.cat.ResolvePhrase(p.doc.ID, words, "")
-			}
-			if ok {
-				b.addReq(Requirement{
-					ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
-					Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-					Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: []string{key}},
-				}, m)
-				b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}, []string{id})
-			} else {
-				b.addReq(Requirement{
-					ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
-					Need: fmt.Sprintf("%s's %s for %s, stated in its %s %s (no figure it tags or tabulates is labelled so)",
-						b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-					Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: [][]string{{what}, {FigureTerm}}},
-				}, m)
-				b.addNode(tools.SearchFilings, b.searchArgs(t, p, what, "", 8), []string{id})
-			}
-			if !explain {
-				continue
-			}
-			eid := t + "-" + period + "-explanation-" + slug(what)
-			b.addReq(Requirement{
-				ID: eid, Issuer: t, Period: period, Aspect: "figures", Kind: KindExplanation, Required: true,
-				Need:       fmt.Sprintf("%s's explanation of what drove its %s in its %s %s", b.cat.ShortName(t), what, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-				Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: [][]string{{what}, DriverWords}},
-			}, m)
-			b.addNode(tools.SearchFilings, b.searchArgs(t, p, what+" primarily due to", "", 8), []string{eid})
+			plan(t, p, reqMeta{aspect: 0, issuer: ii})
 		}
 	}
-	return true
+}
+
+// planNamedFigure plans a required figure named what for issuer t and
+// period p: the fact under key where found is set, else a sentence of the
+// filing meeting groups, whose absence is the figure's gap.
+func (b *builder) planNamedFigure(t string, p filingPeriod, m reqMeta, what, key string, found bool, groups [][]string) {
+	period := tools.PeriodLabel(p.fy)
+	id := t + "-" + period + "-figure-" + slug(what)
+	if found {
+		b.addReq(Requirement{
+			ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
+			Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+			Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: []string{key}},
+		}, m)
+		b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}, []string{id})
+		return
+	}
+	b.addReq(Requirement{
+		ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
+		Need: fmt.Sprintf("%s's %s for %s, stated in its %s %s (no figure it tags or tabulates is labelled so)",
+			b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+		Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: groups},
+	}, m)
+	b.addNode(tools.SearchFilings, b.searchArgs(t, p, what, "", 8), []string{id})
 }
 
 // planReportedRatio plans, beside a ratio computed from the catalogue's
@@ -278,43 +293,15 @@ func (b *builder) planPaid() bool {
 	}
 	what := "payments for " + object
 	names := []string{what, "paid for " + object, "spending on " + object, "spent on " + object, object + " spending"}
-	for ii, t := range b.rt.Issuers {
-		for _, p := range b.periodsOf(t) {
-			if !p.found || slices.Contains(b.rt.BaseYears, p.fy) && len(b.periodsOf(t)) > 1 {
-				// A base year's payments are stated with the change of the
-				// year asked ("increased $3,862 million, from $13,140
-				// million to $17,003 million").
-				continue
-			}
-			period := tools.PeriodLabel(p.fy)
-			m := reqMeta{aspect: 0, issuer: ii}
-			id := t + "-" + period + "-figure-" + slug(what)
-			key, ok := "", false
-			if b.cat.KnowsFigures(p.doc.ID) {
-				// A row labelled with the payments themselves; a row of
-				// another name ("Additions to content assets") is another
-				// measure, and the filing's own words are read instead.
-				if b.cat.labelled(p.doc.ID, strings.Fields(what)) {
-					key, ok = b.cat.ResolvePhrase(p.doc.ID, strings.Fields(what), "")
-				}
-			}
-			if ok {
-				b.addReq(Requirement{
-					ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
-					Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-					Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: []string{key}},
-				}, m)
-				b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}, []string{id})
-				continue
-			}
-			b.addReq(Requirement{
-				ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
-				Need: fmt.Sprintf("%s's %s for %s, stated in its %s %s (no figure it tags or tabulates is labelled so)",
-					b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-				Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: [][]string{names, {AmountTerm}}},
-			}, m)
-			b.addNode(tools.SearchFilings, b.searchArgs(t, p, what, "", 8), []string{id})
+	b.eachAskedPeriod(func(t string, p filingPeriod, m reqMeta) {
+		// A row labelled with the payments themselves; a row of another
+		// name ("Additions to content assets") is another measure, and the
+		// filing's own words are read instead.
+		key, ok := "", false
+		if b.cat.KnowsFigures(p.doc.ID) && b.cat.labelled(p.doc.ID, strings.Fields(what)) {
+			key, ok = b.cat.ResolvePhrase(p.doc.ID, strings.Fields(what), "")
 		}
-	}
+		b.planNamedFigure(t, p, m, what, key, ok, [][]string{names, {AmountTerm}})
+	})
 	return true
 }
