@@ -68,6 +68,11 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer closeStore()
+	// A Postgres store may take a bulk load faster: its vector index is
+	// built after the load when the table is empty or small.
+	if b, ok := store.(interface{ BeginBulkLoad() }); ok {
+		b.BeginBulkLoad()
+	}
 	in, err := corpus.NewIngester(store, emb)
 	if err != nil {
 		return err

@@ -43,3 +43,25 @@ func (s *Store) IndexVectorSearch(ctx context.Context, vec []float32, f corpus.F
 	})
 	return results, plan, err
 }
+
+// VectorIndexSQL is the HNSW index's definition a bulk load falls back on.
+const VectorIndexSQL = vectorIndexSQL
+
+// VectorPlan returns the plan of the query VectorSearch runs first for an
+// unfiltered search, planned as VectorSearch plans it.
+func (s *Store) VectorPlan(ctx context.Context, vec []float32, k int) (plan string, err error) {
+	err = s.withTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		if err := ensureVector(ctx, tx.Conn()); err != nil {
+			return err
+		}
+		if err := s.setScan(ctx, tx, k); err != nil {
+			return err
+		}
+		sql, a := s.vectorSQL(pgvector.NewVector(vec), corpus.Filter{}, k, vectorOrder)
+		rows, _ := tx.Query(ctx, "EXPLAIN "+sql, append(args{customPlan}, a...)...)
+		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		plan = strings.Join(lines, "\n")
+		return err
+	})
+	return plan, err
+}
