@@ -3,7 +3,6 @@ package planner
 import (
 	"encoding/json"
 	"flag"
-	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -13,64 +12,12 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/ledgerline/research/llm"
+	"github.com/ledgerline/research/llm/llmtest"
 	"github.com/ledgerline/research/tools"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite testdata/*_schema.golden.json from the reply types")
-
-// strictProblems walks a schema as strict structured outputs read it:
-// every object closed (additionalProperties false) with every property,
-// and nothing else, required.
-func strictProblems(path string, v any) []string {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil
-	}
-	var out []string
-	if slices.Contains(typeList(m["type"]), "object") {
-		if ap, ok := m["additionalProperties"].(bool); !ok || ap {
-			out = append(out, fmt.Sprintf("%s: additionalProperties = %v, want false", path, m["additionalProperties"]))
-		}
-		props, _ := m["properties"].(map[string]any)
-		if len(props) == 0 {
-			out = append(out, path+": an object without properties")
-		}
-		names := slices.Sorted(maps.Keys(props))
-		if req, _ := m["required"].([]string); !slices.Equal(req, names) {
-			out = append(out, fmt.Sprintf("%s: required = %v, want every property %v", path, m["required"], names))
-		}
-		for _, k := range names {
-			out = append(out, strictProblems(path+"."+k, props[k])...)
-		}
-	}
-	if items, ok := m["items"]; ok {
-		out = append(out, strictProblems(path+"[]", items)...)
-	}
-	return out
-}
-
-// typeList reads a schema's type: "object" or []string{"object", "null"}.
-func typeList(v any) []string {
-	switch x := v.(type) {
-	case string:
-		return []string{x}
-	case []string:
-		return x
-	}
-	return nil
-}
-
-func TestReplySchemasAreStrict(t *testing.T) {
-	for name, s := range map[string]map[string]any{"graph": GraphSchema(), "nodes": NodesSchema()} {
-		problems := strictProblems("$", s)
-		for _, p := range problems {
-			t.Errorf("%s schema: %s", name, p)
-		}
-		if len(problems) == 0 && typeList(s["type"])[0] != "object" {
-			t.Errorf("%s schema: the root is %v, not an object", name, s["type"])
-		}
-	}
-}
 
 // TestReplySchemasMatchGolden holds the wire format: the schemas sent to
 // the model are byte for byte the hand-written ones they replaced. Run
@@ -249,12 +196,12 @@ type toyReply struct {
 	Skip  string             `json:"-"`
 }
 
-// TestStrictSchema holds strictSchema's mapping from Go to strict mode:
+// TestStrictSchema holds llm.StrictSchema's mapping from Go to strict mode:
 // required and not null unless the field is omitempty or omitzero, lists
 // and pointers alike; enums and deferred parts from the options.
 func TestStrictSchema(t *testing.T) {
 	opts := &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[toyKind](): enumSchema[toyKind]("x", "y"),
+		reflect.TypeFor[toyKind](): llm.EnumSchema[toyKind]("x", "y"),
 	}}
 	deferSchema[toyInner](opts)
 	inner := map[string]any{"type": "object", "additionalProperties": false, "required": []string{"a", "b"},
@@ -270,13 +217,13 @@ func TestStrictSchema(t *testing.T) {
 			"inner": map[string]any{"type": "array", "items": inner},
 			"later": inner,
 		}}
-	got := strictSchema[toyReply](opts)
+	got := llm.StrictSchema[toyReply](opts)
 	if !reflect.DeepEqual(got, want) {
 		g, _ := json.MarshalIndent(got, "", "  ")
 		w, _ := json.MarshalIndent(want, "", "  ")
 		t.Errorf("strictSchema =\n%s\nwant\n%s", g, w)
 	}
-	if p := strictProblems("$", got); len(p) > 0 {
+	if p := llmtest.StrictSchemaProblems(got); len(p) > 0 {
 		t.Errorf("not strict: %v", p)
 	}
 }

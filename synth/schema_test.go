@@ -3,8 +3,6 @@ package synth
 import (
 	"encoding/json"
 	"flag"
-	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -20,57 +18,13 @@ import (
 
 var updateGolden = flag.Bool("update", false, "rewrite testdata/answer_schema.golden.json from modelAnswer")
 
-// strictProblems walks a schema as strict structured outputs read it:
-// every object closed (additionalProperties false) with every property,
-// and nothing else, required.
-func strictProblems(path string, v any) []string {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil
-	}
-	var out []string
-	if slices.Contains(typeList(m["type"]), "object") {
-		if ap, ok := m["additionalProperties"].(bool); !ok || ap {
-			out = append(out, fmt.Sprintf("%s: additionalProperties = %v, want false", path, m["additionalProperties"]))
-		}
-		props, _ := m["properties"].(map[string]any)
-		if len(props) == 0 {
-			out = append(out, path+": an object without properties")
-		}
-		names := slices.Sorted(maps.Keys(props))
-		if req, _ := m["required"].([]string); !slices.Equal(req, names) {
-			out = append(out, fmt.Sprintf("%s: required = %v, want every property %v", path, m["required"], names))
-		}
-		for _, k := range names {
-			out = append(out, strictProblems(path+"."+k, props[k])...)
-		}
-	}
-	if items, ok := m["items"]; ok {
-		out = append(out, strictProblems(path+"[]", items)...)
-	}
-	return out
-}
-
-// typeList reads a schema's type: "object" or []string{"object", "null"}.
-func typeList(v any) []string {
-	switch x := v.(type) {
-	case string:
-		return []string{x}
-	case []string:
-		return x
-	}
-	return nil
-}
-
-func TestAnswerSchemaIsStrictWalked(t *testing.T) {
-	for name, s := range map[string]map[string]any{"answer": AnswerSchema(), "grade": GradeSchema()} {
-		for _, p := range strictProblems("$", s) {
-			t.Errorf("%s schema: %s", name, p)
-		}
-	}
+// TestAnswerSchemaNullable: a gap's requirement and issuer may be null,
+// what is missing and why may not.
+func TestAnswerSchemaNullable(t *testing.T) {
 	gaps := AnswerSchema()["properties"].(map[string]any)["gaps"].(map[string]any)["items"].(map[string]any)["properties"].(map[string]any)
 	for k, nullable := range map[string]bool{"requirement": true, "issuer": true, "what": false, "why": false} {
-		if got := slices.Contains(typeList(gaps[k].(map[string]any)["type"]), "null"); got != nullable {
+		types, _ := gaps[k].(map[string]any)["type"].([]string)
+		if got := slices.Contains(types, "null"); got != nullable {
 			t.Errorf("gaps[].%s nullable = %v, want %v", k, got, nullable)
 		}
 	}
