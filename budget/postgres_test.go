@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ledgerline/research/budget"
@@ -66,28 +64,6 @@ func TestPostgresTenants(t *testing.T) {
 	}
 }
 
-// roundTrips counts what a pool's connections send the server and wait
-// for: a statement, a batch (however many statements it holds) or a
-// statement prepared outside a batch.
-type roundTrips struct{ n atomic.Int64 }
-
-func (c *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
-	c.n.Add(1)
-	return ctx
-}
-func (c *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
-func (c *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
-	c.n.Add(1)
-	return ctx
-}
-func (c *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
-func (c *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
-func (c *roundTrips) TracePrepareStart(ctx context.Context, _ *pgx.Conn, _ pgx.TracePrepareStartData) context.Context {
-	c.n.Add(1)
-	return ctx
-}
-func (c *roundTrips) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrepareEndData) {}
-
 // Reserve and Settle lock, decide, then write: two round trips each, BEGIN
 // travelling with the first batch and COMMIT with the last. Usage reads in
 // one.
@@ -95,7 +71,7 @@ func TestPostgresRoundTrips(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	cfg := pgtest.Pool(t).Config()
-	count := &roundTrips{}
+	count := &pgtest.RoundTrips{}
 	cfg.ConnConfig.Tracer = count
 	cfg.MaxConns = 1 // one statement cache, filled by the first pass
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
@@ -136,11 +112,11 @@ func TestPostgresRoundTrips(t *testing.T) {
 	}
 	for pass := range 2 {
 		for _, o := range ops {
-			before := count.n.Load()
+			before := count.Count()
 			if err := o.run(pass); err != nil {
 				t.Fatalf("%s: %v", o.name, err)
 			}
-			if got := count.n.Load() - before; pass == 1 && got != o.want {
+			if got := count.Count() - before; pass == 1 && got != o.want {
 				t.Errorf("%s took %d round trips, want %d", o.name, got, o.want)
 			}
 		}

@@ -3,10 +3,8 @@ package pgledger_test
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/shopspring/decimal"
 
@@ -15,41 +13,13 @@ import (
 	"github.com/ledgerline/research/ledger/pgledger"
 )
 
-// roundTrips counts what a pool's connections send the server and wait
-// for: a statement, a batch or a COPY each, and a statement prepared
-// outside a batch. Within a batch every statement travels in one round
-// trip.
-type roundTrips struct{ n atomic.Int64 }
-
-func (c *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
-	c.n.Add(1)
-	return ctx
-}
-func (c *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
-func (c *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
-	c.n.Add(1)
-	return ctx
-}
-func (c *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
-func (c *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
-func (c *roundTrips) TraceCopyFromStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceCopyFromStartData) context.Context {
-	c.n.Add(1)
-	return ctx
-}
-func (c *roundTrips) TraceCopyFromEnd(context.Context, *pgx.Conn, pgx.TraceCopyFromEndData) {}
-func (c *roundTrips) TracePrepareStart(ctx context.Context, _ *pgx.Conn, _ pgx.TracePrepareStartData) context.Context {
-	c.n.Add(1)
-	return ctx
-}
-func (c *roundTrips) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrepareEndData) {}
-
 // countingPool is a one-connection pool on pool's schema whose round trips
 // are counted, so that after a first pass every statement is in the
 // connection's statement cache.
-func countingPool(t *testing.T, pool *pgxpool.Pool) (*pgxpool.Pool, *roundTrips) {
+func countingPool(t *testing.T, pool *pgxpool.Pool) (*pgxpool.Pool, *pgtest.RoundTrips) {
 	t.Helper()
 	cfg := pool.Config()
-	c := &roundTrips{}
+	c := &pgtest.RoundTrips{}
 	cfg.ConnConfig.Tracer = c
 	cfg.MaxConns = 1
 	p, err := pgxpool.NewWithConfig(context.Background(), cfg)
@@ -118,11 +88,11 @@ func TestRoundTripsPerOperation(t *testing.T) {
 	for pass := range 2 { // the first pass fills the statement cache
 		runID := fmt.Sprint("r", pass)
 		for _, o := range ops {
-			before := count.n.Load()
+			before := count.Count()
 			if err := o.run(runID); err != nil {
 				t.Fatalf("%s: %v", o.name, err)
 			}
-			if got := count.n.Load() - before; pass == 1 && got != o.want {
+			if got := count.Count() - before; pass == 1 && got != o.want {
 				t.Errorf("%s took %d round trips, want %d", o.name, got, o.want)
 			}
 		}
