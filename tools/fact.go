@@ -287,9 +287,11 @@ func (ff *factFinder) current(d corpus.Document, key string, yearToDate bool) (*
 }
 
 // statementsFirst returns the facts f selects, those of a table row in
-// the financial statements (Item 8) before the same row printed in the
-// discussion or elsewhere: a row label recurs across a filing's tables,
-// and the audited statement is the one to cite.
+// the financial statements (see statementSection) before the same row
+// printed in the discussion or elsewhere: a row label recurs across a
+// filing's tables ("Research and development" in the statement of
+// operations, in a stock-based compensation table and in the discussion's
+// own table), and the audited statement is the one to cite.
 func (ff *factFinder) statementsFirst(d corpus.Document, key string, f corpus.FactFilter) ([]corpus.Fact, error) {
 	facts, err := ff.facts(f)
 	if err != nil || !strings.HasPrefix(key, TablePrefix) || len(facts) < 2 {
@@ -299,10 +301,26 @@ func (ff *factFinder) statementsFirst(d corpus.Document, key string, f corpus.Fa
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(facts, func(a, b corpus.Fact) int {
-		return boolInt(sectionAt(t.sections, a.Start) != "Item 8") - boolInt(sectionAt(t.sections, b.Start) != "Item 8")
-	})
+	outside := func(f corpus.Fact) int {
+		return boolInt(!statementSection(d.Form, sectionAt(t.sections, f.Start)))
+	}
+	slices.SortStableFunc(facts, func(a, b corpus.Fact) int { return outside(a) - outside(b) })
 	return facts, nil
+}
+
+// statementSection reports whether a section of a filing of form holds its
+// financial statements. Form 10-K puts them in Item 8, or in Item 15 with
+// the schedules when Item 8 refers there (as many filers do); Form 10-Q in
+// Part I, Item 1 (Part II's Item 1 is legal proceedings, which prints no
+// statement).
+func statementSection(form, section string) bool {
+	switch {
+	case isQuarterly(form):
+		return section == "Item 1"
+	case isAnnual(form):
+		return section == "Item 8" || section == "Item 15"
+	}
+	return false
 }
 
 func boolInt(b bool) int {

@@ -325,6 +325,44 @@ Net income 72,738 61,271
 	}
 }
 
+// A row label printed in the discussion's tables before the statements
+// (a stock-based compensation table) is not the statement's figure: the
+// statements are read first, in Item 15 where a 10-K's Item 8 refers
+// there, and in a 10-Q's Item 1.
+func TestLookupFactTableRowOfTheStatements(t *testing.T) {
+	tests := []struct {
+		form, periodEnd, start, priorStart, priorEnd, statements string
+	}{
+		{"10-K", "2023-05-31", "2022-06-01", "2021-06-01", "2022-05-31", "Item 15. Exhibits and Financial Statement Schedules"},
+		{"10-K", "2023-05-31", "2022-06-01", "2021-06-01", "2022-05-31", "Item 8. Financial Statements and Supplementary Data"},
+		{"10-Q", "2023-07-01", "2023-04-02", "2022-03-27", "2022-06-25", "Item 1. Financial Statements"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.form+" "+tt.statements[:7], func(t *testing.T) {
+			text := `RD Corp Report
+Item 7. Management's Discussion and Analysis
+Stock-based compensation was included in the following line items (in millions):
+Research and development 1,983 1,633
+` + tt.statements + `
+CONSOLIDATED STATEMENTS OF OPERATIONS (in millions)
+Research and development 8,623 7,219
+`
+			fx := fixture{ticker: "RD", form: tt.form, fiscalYear: 2023, periodEnd: tt.periodEnd, text: text, facts: []fixtureFact{
+				{kind: corpus.FactTable, label: "Research and development", value: "1983000000", unit: "USD", start: tt.start, end: tt.periodEnd, line: "Research and development 1,983", shown: "1,983"},
+				{kind: corpus.FactTable, label: "Research and development", value: "1633000000", unit: "USD", start: tt.priorStart, end: tt.priorEnd, line: "Research and development 1,983", shown: "1,633"},
+				{kind: corpus.FactTable, label: "Research and development", value: "8623000000", unit: "USD", start: tt.start, end: tt.periodEnd, line: "Research and development 8,623", shown: "8,623"},
+				{kind: corpus.FactTable, label: "Research and development", value: "7219000000", unit: "USD", start: tt.priorStart, end: tt.priorEnd, line: "Research and development 8,623", shown: "7,219"},
+			}}
+			env := newEnv(t, newFixtureStore(t, fx), Scope{Tenant: "acme", Tickers: []string{"RD"}})
+			out := run(t, env, "l1", LookupFact, map[string]any{"ticker": "RD", "concept": "table:Research and development", "period": "FY2023"})
+			checkRegistered(t, env, out)
+			if len(out.Facts) != 2 || out.Facts[0].Value.String() != "8623000000" || out.Facts[1].Value.String() != "7219000000" {
+				t.Fatalf("facts %+v; want the statement's 8,623 and its comparative 7,219:\n%s", out.Facts, out.Text)
+			}
+		})
+	}
+}
+
 func TestCheckFigureKey(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"Revenues", "us-gaap:Revenues"},
