@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -465,7 +466,10 @@ func assertedSign(question string) int {
 }
 
 // planPremises plans the premise check of a one-issuer question that names
-// one reported figure and asserts its change over an annual report's year.
+// one reported figure, or a part of one ("iPhone sales"), and asserts its
+// change over the period of a filing: an annual report's year against the
+// year before, a quarterly report's quarter against the same quarter a year
+// before, as the filing shows them side by side.
 func (b *builder) planPremises() {
 	sign := assertedSign(b.question)
 	if sign == 0 || len(b.rt.Issuers) != 1 || b.rt.Outlook {
@@ -500,9 +504,7 @@ func (b *builder) planPremises() {
 		return
 	}
 	t := b.rt.Issuers[0]
-	if _, qualified := b.qualifiedFor(t, metric); qualified {
-		return
-	}
+	part, qualified := b.qualifiedFor(t, metric)
 	aspect := "figures"
 	for _, n := range b.rt.Aspects {
 		if a, ok := AspectByName(n); ok && slices.Contains(a.Metrics, metric) {
@@ -511,51 +513,116 @@ func (b *builder) planPremises() {
 		}
 	}
 	segs := b.cat.SegmentsIn(b.question, t)
+	what := mt.Label
+	for _, s := range segs {
+		what = s.Name + " " + what
+	}
+	if qualified {
+		what = part.What()
+	}
 	for _, p := range b.periodsOf(t) {
-		if !p.found || p.doc.Form != "10-K" || !b.cat.KnowsFigures(p.doc.ID) {
+		quarterly := p.doc.Form == "10-Q"
+		if !p.found || (p.doc.Form != "10-K" && !quarterly) || !b.cat.KnowsFigures(p.doc.ID) {
 			continue
 		}
 		label, priorLabel := tools.PeriodLabel(p.fy), tools.PeriodLabel(p.fy-1)
 		m := reqMeta{aspect: 0, issuer: 0}
-		now, ok := b.lookupFigure(t, p, aspect, metric, label, segs, true, m)
-		if !ok {
+		var now looked
+		if qualified {
+			if now, ok = b.partFigure(t, p, part, m); !ok {
+				continue
+			}
+		} else if now, ok = b.lookupFigure(t, p, aspect, metric, label, segs, true, m); !ok {
 			continue
 		}
-		prior, ok := b.lookupFigure(t, p, aspect, metric, priorLabel, segs, false, m)
-		if !ok {
-			continue
-		}
-		what := mt.Label
-		for _, s := range segs {
-			what = s.Name + " " + what
+		facts := map[string]tools.FactRef{metric: {Ticker: t, Concept: now.key, Period: label}}
+		of, deps := []string{now.req}, []string{now.node}
+		span := fmt.Sprintf("from %s to %s", priorLabel, label)
+		if quarterly || qualified {
+			// The same filing prints the period a year before beside
+			// the period's own: a 10-Q's quarter has no fiscal-year
+			// label of its own to look it up by, and a part's row is
+			// the same row's other column.
+			facts[metric+"_prior"] = tools.FactRef{Ticker: t, Concept: now.key, Period: label, Prior: true}
+			span = fmt.Sprintf("over the year to the period of its %s %s", label, p.doc.Form)
+		} else {
+			prior, ok := b.lookupFigure(t, p, aspect, metric, priorLabel, segs, false, m)
+			if !ok {
+				continue
+			}
+			facts[metric+"_prior"] = tools.FactRef{Ticker: t, Concept: prior.key, Period: priorLabel}
+			of, deps = append(of, prior.req), append(deps, prior.node)
 		}
 		moved := "rose"
 		if sign < 0 {
 			moved = "fell"
 		}
 		id := t + "-" + label + "-premise-" + metric
+		if qualified {
+			id += "-" + slug(what)
+		}
 		b.addReq(Requirement{
 			ID: id, Issuer: t, Period: label, Aspect: aspect, Kind: KindCalculation, Required: true,
-			Need: fmt.Sprintf("whether %s's %s %s from %s to %s, as the question says, computed as the change in its reported figures",
-				b.cat.ShortName(t), what, moved, priorLabel, label),
-			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what + " change", Of: []string{now.req, prior.req}, Sign: sign},
+			Need: fmt.Sprintf("whether %s's %s %s %s, as the question says, computed as the change in its reported figures",
+				b.cat.ShortName(t), what, moved, span),
+			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what + " change", Of: of, Sign: sign},
 		}, m)
-		facts := map[string]tools.FactRef{
-			metric:            {Ticker: t, Concept: now.key, Period: label},
-			metric + "_prior": {Ticker: t, Concept: prior.key, Period: priorLabel},
-		}
-		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: metric + " - " + metric + "_prior", Facts: facts}, []string{id}, now.node, prior.node)
+		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: metric + " - " + metric + "_prior", Facts: facts}, []string{id}, deps...)
 		// Where the figures contradict the question, the filing's own
 		// sentence on how the figure moved says so in its words ("In
 		// 2020, revenue was $77.9 billion, up $5.9 billion").
 		words := appendNew([]string{what}, mt.Aliases...)
+		if qualified {
+			words = []string{strings.Join(part.Part, " ")}
+		}
 		sid := id + "-statement"
 		if b.addReq(Requirement{
 			ID: sid, Issuer: t, Period: label, Aspect: aspect, Kind: KindFigure, Required: false,
 			Need:       fmt.Sprintf("the %s %s's own words on how %s's %s changed", label, p.doc.Form, b.cat.ShortName(t), what),
 			Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: what, AllOf: [][]string{words, ChangeWords, {FigureTerm}}},
 		}, m) {
-			b.addNode(tools.SearchFilings, b.searchArgs(t, p, fmt.Sprintf("in %d %s was up down from %d", p.fy, what, p.fy-1), "", 10), []string{sid})
+			query := fmt.Sprintf("in %d %s was up down from %d", p.fy, what, p.fy-1)
+			if quarterly {
+				query = what + " increased decreased compared to the same quarter"
+			}
+			b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, "", 10), []string{sid})
 		}
 	}
+}
+
+// partFigure returns the fact requirement and lookup node of the part q
+// of a figure for period p, planning them when the plan holds none: the
+// requirement of the plan's lookup of the row or member the part names.
+// It is false when the filing tags or tabulates no figure of the part.
+func (b *builder) partFigure(t string, p filingPeriod, q qualifiedFigure, m reqMeta) (looked, bool) {
+	var content []string
+	for _, w := range q.Words {
+		if !strings.EqualFold(w, "and") && !strings.EqualFold(w, "from") {
+			content = append(content, w)
+		}
+	}
+	key, ok := b.cat.ResolvePhrase(p.doc.ID, content, "")
+	if !ok {
+		return looked{}, false
+	}
+	label := tools.PeriodLabel(p.fy)
+	find := func() (looked, bool) {
+		for _, n := range b.g.Nodes {
+			var a tools.LookupFactArgs
+			if n.Tool != tools.LookupFact || json.Unmarshal(n.Args, &a) != nil || a.Concept != key || a.Period != label {
+				continue
+			}
+			for _, id := range n.Serves {
+				if i, ok := b.reqIdx[id]; ok && b.g.Requirements[i].Completion.Kind == CondFact {
+					return looked{req: id, node: n.ID, key: key}, true
+				}
+			}
+		}
+		return looked{}, false
+	}
+	if l, ok := find(); ok {
+		return l, true
+	}
+	b.planQualifiedFigure(t, p, q, m)
+	return find()
 }

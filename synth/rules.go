@@ -821,6 +821,11 @@ func (w *writer) calculation(r planner.Requirement) []string {
 
 // calcLabel names a calculation: "Gross margin, FY2024".
 func (w *writer) calcLabel(r planner.Requirement) string {
+	if r.Completion.Sign != 0 && r.Completion.Topic != "" {
+		// A premise's change: "iPhone revenue change, FY2023", whose
+		// inputs may be a quarter and its year-ago quarter.
+		return upperFirst(r.Completion.Topic) + ", " + r.Period
+	}
 	switch r.Aspect {
 	case "margins":
 		return "Gross margin, " + r.Period

@@ -480,7 +480,7 @@ func checkCalculate(raw json.RawMessage, scope Scope) (*calculateCall, error) {
 			return nil, argErr(tool, field, "not used in the expression")
 		}
 		var ref FactRef
-		if err := decodeStrict(tool, field, a.Facts[n], []string{"ticker", "concept", "period"}, &ref); err != nil {
+		if err := decodeStrict(tool, field, a.Facts[n], []string{"ticker", "concept", "period", "prior"}, &ref); err != nil {
 			return nil, err
 		}
 		if ref.Ticker, err = checkTicker(tool, field+".ticker", ref.Ticker, scope); err != nil {

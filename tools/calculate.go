@@ -117,6 +117,15 @@ type factMatch struct {
 // the values of other matching facts that differ from it.
 func resolveFact(facts []ledger.Fact, evByID map[string]*ledger.Evidence, docByID map[string]corpus.Document,
 	ref FactRef, year int, scope Scope) (*factMatch, []string) {
+	if ref.Prior {
+		own := ref
+		own.Prior = false
+		m, _ := resolveFact(facts, evByID, docByID, own, year, scope)
+		if m == nil {
+			return nil, nil
+		}
+		return priorFact(facts, evByID, m), nil
+	}
 	var matches []factMatch
 	for _, f := range facts {
 		if f.Concept != ref.Concept {
@@ -169,6 +178,53 @@ func resolveFact(facts []ledger.Fact, evByID map[string]*ledger.Evidence, docByI
 		}
 	}
 	return best, alternatives
+}
+
+// priorFact returns the ledger fact under own's concept that own's filing
+// shows for the period a year before own's: ending a year (give or take
+// the week a 52/53-week calendar moves) before own's period ends, and as
+// long as own's period (a quarter for a quarter); nil when the ledger holds
+// none.
+func priorFact(facts []ledger.Fact, evByID map[string]*ledger.Evidence, own *factMatch) *factMatch {
+	start, end, ok := factSpan(own.fact.Period)
+	if !ok {
+		return nil
+	}
+	want := end.AddDate(-1, 0, 0)
+	for _, f := range facts {
+		ev := evByID[f.EvidenceID]
+		if f.Concept != own.fact.Concept || f.Unit != own.fact.Unit || ev == nil || ev.DocumentID != own.ev.DocumentID {
+			continue
+		}
+		s, e, ok := factSpan(f.Period)
+		if !ok || s.IsZero() != start.IsZero() || math.Abs(e.Sub(want).Hours()/24) > 7 {
+			continue
+		}
+		if !start.IsZero() && math.Abs(e.Sub(s).Hours()-end.Sub(start).Hours())/24 > 10 {
+			continue
+		}
+		return &factMatch{fact: f, ev: ev, rank: own.rank}
+	}
+	return nil
+}
+
+// factSpan parses a ledger fact period, "START/END" or an instant "END";
+// start is zero for an instant.
+func factSpan(p string) (start, end time.Time, ok bool) {
+	s, e, dur := strings.Cut(p, "/")
+	if !dur {
+		e = s
+	}
+	end, err := time.Parse(time.DateOnly, e)
+	if err != nil {
+		return time.Time{}, time.Time{}, false
+	}
+	if dur {
+		if start, err = time.Parse(time.DateOnly, s); err != nil {
+			return time.Time{}, time.Time{}, false
+		}
+	}
+	return start, end, true
 }
 
 // better reports whether a is preferred to b (b was recorded first).

@@ -359,6 +359,14 @@ Research and development 8,623 7,219
 			if len(out.Facts) != 2 || out.Facts[0].Value.String() != "8623000000" || out.Facts[1].Value.String() != "7219000000" {
 				t.Fatalf("facts %+v; want the statement's 8,623 and its comparative 7,219:\n%s", out.Facts, out.Text)
 			}
+			// The comparative is named as the period's prior, with no
+			// fiscal-year label of its own (a 10-Q's year-ago quarter).
+			ref := map[string]any{"ticker": "RD", "concept": "table:Research and development", "period": "FY2023"}
+			prior := map[string]any{"ticker": "RD", "concept": "table:Research and development", "period": "FY2023", "prior": true}
+			calc := run(t, env, "c1", Calculate, map[string]any{"expression": "rd - rd_prior", "facts": map[string]any{"rd": ref, "rd_prior": prior}})
+			if calc.Calculation == nil || calc.Calculation.Result.String() != "1404000000" {
+				t.Fatalf("calculation %+v; want 8,623 - 7,219 = 1,404 million:\n%s", calc.Calculation, calc.Text)
+			}
 		})
 	}
 }

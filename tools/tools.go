@@ -89,6 +89,11 @@ type FactRef struct {
 	Ticker  string `json:"ticker"`
 	Concept string `json:"concept"`
 	Period  string `json:"period,omitempty"`
+	// Prior names instead the figure for the period a year before
+	// Period's fact, as the same filing shows it beside that fact: a
+	// quarter's year-ago quarter in a 10-Q, the prior year in a 10-K. A
+	// quarterly filing's comparative has no fiscal-year label of its own.
+	Prior bool `json:"prior,omitempty"`
 }
 
 // CalculateArgs are calculate's arguments: an arithmetic expression
