@@ -435,3 +435,45 @@ func TestAsksNumber(t *testing.T) {
 		}
 	}
 }
+
+// A part asked with the question's own word for the whole ("membership fee
+// income") is the row printed under the part's name ("Membership fees"),
+// never a row that adds words of its own.
+func TestResolvePartRow(t *testing.T) {
+	cat := NewCatalog(nil)
+	cat.SetFigures("c22", []FigureEntry{
+		{Key: "table:Membership fees", Label: "Membership fees", Table: true},
+		{Key: "table:Membership fees increase", Label: "Membership fees increase", Table: true},
+		{Key: "table:Cloud services and license support", Label: "Cloud services and license support", Table: true},
+		{Key: "table:Total net sales", Label: "Total net sales", Table: true},
+		{Key: "us-gaap:SellingGeneralAndAdministrativeExpense", Concept: "us-gaap:SellingGeneralAndAdministrativeExpense", Label: "Selling, general and administrative"},
+	})
+	tests := []struct {
+		part, name []string
+		want       string
+	}{
+		{[]string{"membership", "fee"}, []string{"income"}, "table:Membership fees"},
+		{[]string{"Membership", "fees"}, []string{"revenue"}, "table:Membership fees"},
+		{[]string{"cloud", "services", "and", "license", "support"}, []string{"revenue"}, "table:Cloud services and license support"},
+		{[]string{"cloud", "services"}, []string{"revenue"}, ""}, // the row adds "license support"
+		{[]string{"membership"}, []string{"income"}, ""},         // "fees" is not asked
+		{[]string{"net"}, []string{"sales"}, ""},                 // "total" and "net" alone name no part
+		{nil, []string{"income"}, ""},
+	}
+	for _, tt := range tests {
+		got, ok := cat.ResolvePartRow("c22", tt.part, tt.name)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("ResolvePartRow(%q, %q) = %q, %v; want %q", tt.part, tt.name, got, ok, tt.want)
+		}
+	}
+}
+
+// Three-letter words name things too ("fee", "tax", "ads"); three-letter
+// function words do not.
+func TestQuestionWordsThreeLetters(t *testing.T) {
+	got := QuestionWords("How did the fee and tax per ad unit end up for the year?", nil, nil)
+	want := []string{"fee", "tax", "unit"}
+	if !slices.Equal(got, want) {
+		t.Errorf("QuestionWords = %q, want %q", got, want)
+	}
+}

@@ -358,7 +358,7 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 		}
 	}
 	if b.cat.KnowsFigures(p.doc.ID) {
-		if key, ok := b.cat.ResolvePhrase(p.doc.ID, content, ""); ok {
+		if key, ok := b.partKey(p.doc.ID, q, content); ok {
 			b.addReq(Requirement{
 				ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
 				Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
@@ -601,7 +601,7 @@ func (b *builder) partFigure(t string, p filingPeriod, q qualifiedFigure, m reqM
 			content = append(content, w)
 		}
 	}
-	key, ok := b.cat.ResolvePhrase(p.doc.ID, content, "")
+	key, ok := b.partKey(p.doc.ID, q, content)
 	if !ok {
 		return looked{}, false
 	}
@@ -625,4 +625,15 @@ func (b *builder) partFigure(t string, p filingPeriod, q qualifiedFigure, m reqM
 	}
 	b.planQualifiedFigure(t, p, q, m)
 	return find()
+}
+
+// partKey returns the key of the figure of part q a filing reports: the
+// fact whose concept or row label holds all of content (the part's words
+// and the figure's), or else the row printed under the part's own name
+// (Catalog.ResolvePartRow).
+func (b *builder) partKey(documentID string, q qualifiedFigure, content []string) (string, bool) {
+	if key, ok := b.cat.ResolvePhrase(documentID, content, ""); ok {
+		return key, true
+	}
+	return b.cat.ResolvePartRow(documentID, q.Part, strings.Fields(q.Name))
 }

@@ -871,13 +871,15 @@ func init() {
 	could should would will shall may might must tell say says said describe explain discuss company companies
 	corporation inc filing filings report reports reported annual fiscal year years latest recent according per
 	also just like make made give given main mainly please want know compare compared comparison contrast
-	characterize characterise summarize summarise outline versus`) {
+	characterize characterise summarize summarise outline versus not out all any new now via yet one two six
+	ten get got put let see use way far off too few lot big etc yes ago who why how say the and for are but
+	its was has had did can may our per vs end day ytd yoy qoq ttm ltm`) {
 		questionStopwords[w] = true
 	}
 }
 
 // questionWords returns the content words of a question (up to eight,
-// lower case, four letters or more, without stopwords and issuer names),
+// lower case, three letters or more, without stopwords and issuer names),
 // for a question that names no aspect.
 // QuestionWords returns the content words of a question: lower case, four
 // letters or more, without stop words or the names of its issuers; at
@@ -896,7 +898,7 @@ func questionWords(question string, cat *Catalog, issuers []string) []string {
 		return !unicode.IsLetter(r) && r != '&'
 	}) {
 		w = strings.TrimSuffix(w, "s'")
-		if len(w) < 4 || questionStopwords[w] || skip[w] || slices.Contains(out, w) {
+		if len(w) < 3 || questionStopwords[w] || skip[w] || slices.Contains(out, w) {
 			continue
 		}
 		out = append(out, w)

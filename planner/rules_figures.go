@@ -435,6 +435,61 @@ func (c *Catalog) ResolvePhrase(documentID string, words []string, member string
 	return best, best != ""
 }
 
+// ResolvePartRow returns the key of the figure a filing prints under a
+// part's own name, where the question names the part with a word of its
+// own for the whole ("membership fee income" for the row "Membership
+// fees"): a row label or tagged label holding every word of part and no
+// word but those of part, of name (the question's word for the whole) and
+// "total" or "net". The label with the fewest words wins, a tagged one
+// before a table row. It reports false when no label is so made.
+func (c *Catalog) ResolvePartRow(documentID string, part, name []string) (string, bool) {
+	stem := func(w string) string {
+		w = strings.ToLower(w)
+		if len(w) > 5 {
+			return w[:5]
+		}
+		return strings.TrimSuffix(w, "s")
+	}
+	whole := []string{"total", "net", "and"} // words of a whole, not of a part
+	var want, allowed []string
+	named := false
+	for _, w := range part {
+		if w = stem(w); w != "and" {
+			want = append(want, w)
+			named = named || !slices.Contains(whole, w)
+		}
+	}
+	if !named {
+		return "", false
+	}
+	allowed = append(allowed, want...)
+	for _, w := range name {
+		allowed = append(allowed, stem(w))
+	}
+	allowed = append(allowed, whole...)
+	best, bestLen, bestTable := "", 0, true
+	for _, e := range c.figures[documentID] {
+		if e.Member != "" || e.Label == "" {
+			continue
+		}
+		var have []string
+		for _, w := range strings.Fields(normLabel(e.Label)) {
+			have = append(have, stem(w))
+		}
+		if !allIn(want, have) || !allIn(have, allowed) {
+			continue
+		}
+		key := e.Key
+		if !e.Table {
+			key = tools.FigureKey(e.Concept, "")
+		}
+		if best == "" || (bestTable && !e.Table) || (bestTable == e.Table && len(have) < bestLen) {
+			best, bestLen, bestTable = key, len(have), e.Table
+		}
+	}
+	return best, best != ""
+}
+
 // planPhraseFigure plans a figure the catalogue does not name, asked with
 // the question's own words ("paid memberships", "employee turnover"): for
 // each issuer and period, the fact whose concept or row label holds them
@@ -465,6 +520,11 @@ func (b *builder) planPhraseFigure() bool {
 						key = k
 						break
 					}
+				}
+				if key == "" && len(words) > 1 && len(segs) == 0 {
+					// "membership fee income": the row printed under the
+					// part's own name, "Membership fees".
+					key, _ = b.cat.ResolvePartRow(p.doc.ID, words[:len(words)-1], words[len(words)-1:])
 				}
 			}
 			if key != "" {
