@@ -446,6 +446,7 @@ func TestResolvePartRow(t *testing.T) {
 		{Key: "table:Membership fees increase", Label: "Membership fees increase", Table: true},
 		{Key: "table:Cloud services and license support", Label: "Cloud services and license support", Table: true},
 		{Key: "table:Total net sales", Label: "Total net sales", Table: true},
+		{Key: "table:International", Label: "International", Table: true},
 		{Key: "us-gaap:SellingGeneralAndAdministrativeExpense", Concept: "us-gaap:SellingGeneralAndAdministrativeExpense", Label: "Selling, general and administrative"},
 	})
 	tests := []struct {
@@ -455,9 +456,10 @@ func TestResolvePartRow(t *testing.T) {
 		{[]string{"membership", "fee"}, []string{"income"}, "table:Membership fees"},
 		{[]string{"Membership", "fees"}, []string{"revenue"}, "table:Membership fees"},
 		{[]string{"cloud", "services", "and", "license", "support"}, []string{"revenue"}, "table:Cloud services and license support"},
-		{[]string{"cloud", "services"}, []string{"revenue"}, ""}, // the row adds "license support"
-		{[]string{"membership"}, []string{"income"}, ""},         // "fees" is not asked
-		{[]string{"net"}, []string{"sales"}, ""},                 // "total" and "net" alone name no part
+		{[]string{"cloud", "services"}, []string{"revenue"}, ""},  // the row adds "license support"
+		{[]string{"membership"}, []string{"income"}, ""},          // "fees" is not asked
+		{[]string{"International"}, []string{"net", "sales"}, ""}, // one word: a row of any table
+		{[]string{"net"}, []string{"sales"}, ""},                  // "total" and "net" alone name no part
 		{nil, []string{"income"}, ""},
 	}
 	for _, tt := range tests {

@@ -111,7 +111,10 @@ var Lexicon = []Aspect{
 		Name: "revenue_growth", Label: "revenue growth", Kind: KindExplanation,
 		Triggers: []string{"revenue growth", "sales growth", "top-line growth", "growth in revenue", "growth in sales",
 			"revenue grew", "sales grew", "revenue increase", "sales increase", "revenue decline", "sales decline"},
-		Terms:      []string{"revenue", "net sales"},
+		// "The sales growth primarily reflects increased unit sales":
+		// growth of sales is revenue growth, where "sales" alone may be
+		// cost of sales or sales and marketing.
+		Terms:      []string{"revenue", "net sales", "sales growth", "sales grew"},
 		Query:      "net sales revenue increased",
 		AltQueries: []string{"revenue growth compared to prior year", "revenues decreased primarily due to"},
 		Section:    "Item 7",

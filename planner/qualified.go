@@ -103,7 +103,7 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
 		stop := possessive && !cat.partOf(issuers, text) || len(w) < 2 || skip[w] || questionStopwords[w] || phraseStopwords[w] || wholeWords[w] ||
 			strings.ContainsAny(w, "0123456789&'") || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ly") ||
-			askingWords[w]
+			askingWords[w] || causingWords[w] || fallWords.MatchString(w) || riseWords.MatchString(w)
 		if w == "&" {
 			w, text, stop = "and", "and", true
 		}
@@ -111,6 +111,11 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 	}
 	return out
 }
+
+// causingWords are the verbs a question asks for a cause with; like the
+// verbs of change (fallWords, riseWords) they narrow no figure.
+var causingWords = map[string]bool{"drive": true, "drives": true, "drove": true, "driving": true,
+	"cause": true, "causes": true, "causing": true, "explain": true, "explains": true}
 
 // issuerWordSet is every word naming one of the issuers, in lower case:
 // tickers, the words of company names, and the names the catalogue knows
@@ -208,6 +213,30 @@ func qualifiedFigures(question string, cat *Catalog, issuers, others []string, n
 			if !slices.ContainsFunc(out, func(o qualifiedFigure) bool { return o.Metric == q.Metric }) {
 				out = append(out, q)
 			}
+		}
+	}
+	return out
+}
+
+// PartsAsked returns the parts of the catalogue's figures a question names
+// with words of its own ("Walmart International's net sales" names
+// "International"), each as the question writes it: the subject an
+// explanation of the figure must be about.
+func PartsAsked(question string, cat *Catalog, rt Route) []string {
+	var all []string
+	for _, m := range tools.Metrics {
+		all = append(all, m.Name)
+	}
+	var out []string
+	for _, q := range qualifiedFigures(question, cat, rt.Issuers, rt.NotCovered, metricNames(all)) {
+		var words []string
+		for _, w := range q.Part {
+			if !strings.EqualFold(w, "and") || len(words) > 0 {
+				words = append(words, w)
+			}
+		}
+		if p := strings.Join(words, " "); p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
 		}
 	}
 	return out

@@ -114,6 +114,27 @@ func TestAssertedSign(t *testing.T) {
 	}
 }
 
+// TestPartsAsked: the subject an explanation must be about is the part the
+// question names, as it writes it; a figure asked as a whole names none.
+func TestPartsAsked(t *testing.T) {
+	t.Parallel()
+	cat := NewCatalog(nil)
+	tests := []struct {
+		question string
+		want     []string
+	}{
+		{"Why did Walmart's International net sales fall in fiscal 2022?", []string{"International"}},
+		{"What drove membership fee revenue at Costco in 2022?", []string{"membership fee"}},
+		{"Why did revenue from cloud services and license support grow?", []string{"cloud services and license support"}},
+		{"Why did Walmart's total revenues rise in fiscal 2022?", nil},
+	}
+	for _, tt := range tests {
+		if got := PartsAsked(tt.question, cat, Route{}); !slices.Equal(got, tt.want) {
+			t.Errorf("PartsAsked(%q) = %q, want %q", tt.question, got, tt.want)
+		}
+	}
+}
+
 // TestPlanPremise: a one-issuer question asserting a figure's change plans
 // the change from the year's and the prior year's figures, required and
 // signed as asserted, even in a causal question whose other requirements

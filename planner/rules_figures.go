@@ -440,8 +440,9 @@ func (c *Catalog) ResolvePhrase(documentID string, words []string, member string
 // own for the whole ("membership fee income" for the row "Membership
 // fees"): a row label or tagged label holding every word of part and no
 // word but those of part, of name (the question's word for the whole) and
-// "total" or "net". The label with the fewest words wins, a tagged one
-// before a table row. It reports false when no label is so made.
+// "total" or "net". The part must have two words of its own at least. The
+// label with the fewest words wins, a tagged one before a table row. It
+// reports false when no label is so made.
 func (c *Catalog) ResolvePartRow(documentID string, part, name []string) (string, bool) {
 	stem := func(w string) string {
 		w = strings.ToLower(w)
@@ -452,14 +453,18 @@ func (c *Catalog) ResolvePartRow(documentID string, part, name []string) (string
 	}
 	whole := []string{"total", "net", "and"} // words of a whole, not of a part
 	var want, allowed []string
-	named := false
+	named := 0
 	for _, w := range part {
 		if w = stem(w); w != "and" {
 			want = append(want, w)
-			named = named || !slices.Contains(whole, w)
+			if !slices.Contains(whole, w) {
+				named++
+			}
 		}
 	}
-	if !named {
+	// One word is too little to go by: a row labelled "International"
+	// may be of any table (income before taxes, properties, employees).
+	if named < 2 {
 		return "", false
 	}
 	allowed = append(allowed, want...)

@@ -1383,9 +1383,15 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 	if n := len(strings.Fields(s)); n > 40 {
 		score -= float64(n-40) / 40
 	}
+	explaining := len(groups) > 1 && sameSet(groups[len(groups)-1], planner.DriverWords)
+	// Risk factors say what may move a figure, never what moved it in the
+	// period ("Our revenue growth may not be sustainable").
+	if explaining && e.Section == "Item 1A" {
+		score -= 3
+	}
 	// An explanation is best met by a sentence about the topic that gives
 	// its reason, not one naming the topic inside another's reason.
-	if len(groups) > 1 && sameSet(groups[len(groups)-1], planner.DriverWords) && planner.Explains(s, groups[0]) {
+	if explaining && planner.Explains(s, groups[0]) {
 		score += 3
 		// What moved the figure in the period, over what may move it:
 		// "increased during 2024 due to" before "are subject to
@@ -1396,6 +1402,7 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 		if hedged.MatchString(s) {
 			score -= 2
 		}
+
 		// A question about what held the figure back is answered by what
 		// offset or reduced it, not by what lifted it.
 		if w.restraint() && restraining.MatchString(s) {
@@ -1490,6 +1497,13 @@ func (w *writer) subjectTerms(t string) []string {
 			terms = append(terms, strings.ToLower(seg.Name))
 			if in := initials(seg.Name); in != "" {
 				terms = append(terms, in) // a name of three words or more is often written by its initials
+			}
+		}
+		if len(terms) == 0 && len(w.in.Route.Issuers) == 1 {
+			// A part the filings print no member for: "Walmart
+			// International's net sales" in a text filing.
+			for _, p := range planner.PartsAsked(w.in.Question, w.in.Catalog, w.in.Route) {
+				terms = append(terms, strings.ToLower(p))
 			}
 		}
 	}
