@@ -74,6 +74,7 @@ func TestStatementParams(t *testing.T) {
 		{"settleBudgetsSQL", settleBudgetsSQL, 3 + 2*nAmounts},
 		{"releaseBudgetsSQL", releaseBudgetsSQL, 3 + nAmounts},
 		{"usageSQL", usageSQL, 3},
+		{"settledSQL", settledSQL, 3},
 	} {
 		seen := map[int]bool{}
 		for _, m := range regexp.MustCompile(`\$(\d+)`).FindAllStringSubmatch(c.sql, -1) {
@@ -87,6 +88,36 @@ func TestStatementParams(t *testing.T) {
 		}
 		if len(seen) != c.want {
 			t.Errorf("%s uses %d placeholders, want $1..$%d", c.name, len(seen), c.want)
+		}
+	}
+}
+
+// TestLimitsCount: every integer dimension reads back its limit as set,
+// values below Unlimited included, so a caller can name the one that is
+// wrong; money and unknown dimensions are not counts.
+func TestLimitsCount(t *testing.T) {
+	l := NoLimits()
+	l.ReadCalls = -2
+	l.Candidates = 40
+	tests := []struct {
+		d      Dimension
+		want   int64
+		wantOK bool
+	}{
+		{ModelCalls, Unlimited, true},
+		{ReadCalls, -2, true},
+		{Candidates, 40, true},
+		{SpendUSD, 0, false},
+		{"wall_clock_ms", 0, false},
+	}
+	for _, tt := range tests {
+		if n, ok := l.Count(tt.d); n != tt.want || ok != tt.wantOK {
+			t.Errorf("Count(%s) = %d, %v; want %d, %v", tt.d, n, ok, tt.want, tt.wantOK)
+		}
+	}
+	for _, d := range Dimensions() {
+		if _, ok := l.Count(d); ok == (d == SpendUSD) {
+			t.Errorf("Count(%s) ok = %v", d, ok)
 		}
 	}
 }

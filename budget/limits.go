@@ -97,6 +97,20 @@ func (l Limits) Get(d Dimension) (decimal.Decimal, bool) {
 	return decimal.Decimal{}, false
 }
 
+// Count returns the integer limit of dimension d exactly as set, Unlimited
+// or any other negative value included, so that a caller checking limits it
+// was given can name the dimension that is wrong; ok is false for SpendUSD
+// and for a dimension the budget does not count.
+func (l Limits) Count(d Dimension) (n int64, ok bool) {
+	c := l.counts()
+	for i, cd := range countDims {
+		if cd.Dimension == d {
+			return c[i], true
+		}
+	}
+	return 0, false
+}
+
 func (l Limits) validate() error {
 	c := l.counts()
 	for i, d := range countDims {

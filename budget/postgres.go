@@ -501,6 +501,45 @@ func (p *Postgres) Usage(ctx context.Context, scope Scope) (Usage, error) {
 	return u, nil
 }
 
+var settledSQL = `
+SELECT scope_kind, scope_id, ` + amountList("settled_") + `
+FROM budgets
+WHERE tenant_id = $1 AND (scope_kind, scope_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`
+
+// Settled returns what settled calls used in each of scopes, in one round
+// trip: a listing of runs shows each run's spend without asking scope by
+// scope. A scope without a budget is absent from the map.
+func (p *Postgres) Settled(ctx context.Context, scopes []Scope) (map[Scope]Amounts, error) {
+	for _, s := range scopes {
+		if err := s.validate(); err != nil {
+			return nil, err
+		}
+	}
+	out := make(map[Scope]Amounts, len(scopes))
+	if len(scopes) == 0 {
+		return out, nil
+	}
+	kinds, ids, _ := scopeArrays(scopes)
+	rows, err := p.pool.Query(ctx, settledSQL, p.cfg.Tenant, kinds, ids)
+	if err != nil {
+		return nil, err
+	}
+	var kind, id string
+	var settled amountScanner
+	_, err = pgx.ForEachRow(rows, append([]any{&kind, &id}, settled.dest()...), func() error {
+		a, err := settled.amounts()
+		if err != nil {
+			return err
+		}
+		out[Scope{Kind: ScopeKind(kind), ID: id}] = a
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // errRollback ends a transaction without an error for the caller.
 var errRollback = errors.New("budget: rollback")
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/shopspring/decimal"
 
 	"github.com/ledgerline/research/budget"
 	"github.com/ledgerline/research/budget/budgettest"
@@ -61,6 +62,66 @@ func TestPostgresTenants(t *testing.T) {
 	}
 	if n, err := acme.Sweep(ctx, time.Now().Add(time.Hour)); err != nil || n != 1 {
 		t.Fatalf("acme's Sweep = %d, %v; want 1", n, err)
+	}
+}
+
+// TestPostgresSettled: what each scope's settled calls used, for many
+// scopes at once, exactly; scopes without a budget, and another tenant's,
+// are absent.
+func TestPostgresSettled(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgtest.Pool(t)
+	acme, err := budget.NewPostgres(pool, &budget.Config{Tenant: "acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := budget.NewPostgres(pool, &budget.Config{Tenant: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spent := budget.Amounts{ModelCalls: 1, InputTokens: 1200, SpendUSD: decimal.RequireFromString("0.00012345")}
+	for _, tt := range []struct {
+		acct  *budget.Postgres
+		scope budget.Scope
+		use   budget.Amounts // settled; zero means nothing reserved
+	}{
+		{acme, budget.RunScope("r1"), spent},
+		{acme, budget.RunScope("r2"), budget.Amounts{}},
+		{other, budget.RunScope("r3"), spent},
+	} {
+		if err := tt.acct.SetLimits(ctx, tt.scope, budget.NoLimits()); err != nil {
+			t.Fatal(err)
+		}
+		if tt.use.IsZero() {
+			continue
+		}
+		key := "k-" + tt.scope.ID
+		if _, err := tt.acct.Reserve(ctx, key, []budget.Scope{tt.scope}, tt.use, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tt.acct.Settle(ctx, key, tt.use); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := acme.Settled(ctx, []budget.Scope{budget.RunScope("r1"), budget.RunScope("r2"), budget.RunScope("r3"), budget.RunScope("none")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[budget.Scope]budget.Amounts{budget.RunScope("r1"): spent, budget.RunScope("r2"): {}}
+	if len(got) != len(want) {
+		t.Errorf("Settled = %v, want %v", got, want)
+	}
+	for s, w := range want {
+		if g, ok := got[s]; !ok || !g.Equal(w) {
+			t.Errorf("Settled[%s] = %v (%v), want %v", s, g, ok, w)
+		}
+	}
+	if got, err := acme.Settled(ctx, nil); err != nil || len(got) != 0 {
+		t.Errorf("Settled(nil) = %v, %v; want an empty map", got, err)
+	}
+	if _, err := acme.Settled(ctx, []budget.Scope{{Kind: "week", ID: "1"}}); err == nil {
+		t.Error("Settled accepted a scope of an unknown kind")
 	}
 }
 

@@ -127,30 +127,18 @@ type JudgeScore struct {
 // Scored reports whether the score holds a judgment.
 func (s *JudgeScore) Scored() bool { return s != nil && s.Skipped == "" && s.Error == "" }
 
-// judgment is the reply the schema asks for.
+// judgment is the reply the schema asks for; JudgeSchema is inferred
+// from it.
 type judgment struct {
-	Faithfulness float64  `json:"faithfulness"`
-	Relevance    float64  `json:"relevance"`
-	Unsupported  []string `json:"unsupported_claims"`
-	Reasoning    string   `json:"reasoning"`
+	Faithfulness float64  `json:"faithfulness" jsonschema:"share of the answer's factual claims that the cited excerpts support, 0 to 1"`
+	Relevance    float64  `json:"relevance" jsonschema:"how well the answer addresses the question, 0 to 1"`
+	Unsupported  []string `json:"unsupported_claims" jsonschema:"each claim the cited excerpts do not support, briefly"`
+	Reasoning    string   `json:"reasoning" jsonschema:"two sentences at most"`
 }
 
 // JudgeSchema is the structured-outputs schema of a judgment.
 func JudgeSchema() map[string]any {
-	return map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"faithfulness": map[string]any{"type": "number",
-				"description": "share of the answer's factual claims that the cited excerpts support, 0 to 1"},
-			"relevance": map[string]any{"type": "number",
-				"description": "how well the answer addresses the question, 0 to 1"},
-			"unsupported_claims": map[string]any{"type": "array", "items": map[string]any{"type": "string"},
-				"description": "each claim the cited excerpts do not support, briefly"},
-			"reasoning": map[string]any{"type": "string", "description": "two sentences at most"},
-		},
-		"required":             []string{"faithfulness", "relevance", "unsupported_claims", "reasoning"},
-		"additionalProperties": false,
-	}
+	return llm.StrictSchema[judgment](nil)
 }
 
 const judgeSystem = `You grade the answers of a research system over SEC filings.

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -263,5 +266,35 @@ func TestRunGoldenModelMode(t *testing.T) {
 	row, _ := Summarize(res).Row(ledger.ModeModel, "")
 	if row.Tokens != r.InputTokens+r.OutputTokens || !row.CostUSD.Equal(cost) {
 		t.Errorf("summary tokens %d cost %s; want the item's", row.Tokens, row.CostUSD)
+	}
+}
+
+var updateGolden = flag.Bool("update", false, "rewrite testdata/judge_schema.golden.json from the judgment type")
+
+// TestJudgeSchemaMatchesGolden holds the wire format: the schema sent to
+// the judge is byte for byte the one in testdata, and strict. Run with
+// -update after changing judgment on purpose.
+func TestJudgeSchemaMatchesGolden(t *testing.T) {
+	for _, p := range llmtest.StrictSchemaProblems(JudgeSchema()) {
+		t.Errorf("judge schema: %s", p)
+	}
+	got, err := json.MarshalIndent(JudgeSchema(), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	path := filepath.Join("testdata", "judge_schema.golden.json")
+	if *updateGolden {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("judge schema differs from %s (run with -update if the change is meant):\n%s", path, got)
 	}
 }

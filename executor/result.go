@@ -284,10 +284,27 @@ func (e *Engine) recordedResult(ctx context.Context, runID string) (*Result, boo
 	return RecordedResult(ctx, e.cfg.Ledger, runID)
 }
 
+// EventReader reads a run's event log: all RecordedResult needs of a
+// ledger, so that a reader that may not write (an API serving results)
+// can pass its own view of one. A ledger.Store is one.
+type EventReader interface {
+	// Events returns the run's event log in order; a run the reader
+	// does not hold is ledger.ErrNotFound.
+	Events(ctx context.Context, runID string) ([]ledger.Event, error)
+}
+
+// EventReaderFunc adapts a function to an EventReader.
+type EventReaderFunc func(ctx context.Context, runID string) ([]ledger.Event, error)
+
+// Events calls f.
+func (f EventReaderFunc) Events(ctx context.Context, runID string) ([]ledger.Event, error) {
+	return f(ctx, runID)
+}
+
 // RecordedResult returns the result a finished run recorded in the ledger
 // (its EventAnswer event); ok is false while the run has none. A run of
 // another tenant, or none, is ledger.ErrNotFound.
-func RecordedResult(ctx context.Context, l ledger.Store, runID string) (res *Result, ok bool, err error) {
+func RecordedResult(ctx context.Context, l EventReader, runID string) (res *Result, ok bool, err error) {
 	events, err := l.Events(ctx, runID)
 	if err != nil {
 		return nil, false, err

@@ -1,9 +1,13 @@
 package executor
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/ledgerline/research/ledger"
 )
 
 func TestBudgetReportJSON(t *testing.T) {
@@ -78,5 +82,43 @@ func TestResultListsAlwaysPresent(t *testing.T) {
 		if !strings.Contains(string(data), key) {
 			t.Errorf("JSON lacks %s:\n%s", key, data)
 		}
+	}
+}
+
+// TestRecordedResult: a finished run's answer is read back from its event
+// log, the latest one when a run was answered again; a run still going
+// has none, and an answer that cannot be read is an error, not a result.
+func TestRecordedResult(t *testing.T) {
+	answer := func(status string) ledger.Event {
+		return ledger.Event{Kind: EventAnswer, Data: []byte(`{"run_id":"r","status":"` + status + `"}`)}
+	}
+	tests := []struct {
+		name       string
+		events     []ledger.Event
+		err        error
+		wantOK     bool
+		wantStatus ledger.RunStatus
+		wantErr    bool
+	}{
+		{name: "answered", events: []ledger.Event{{Kind: ledger.EventRunCreated}, answer("supported")}, wantOK: true, wantStatus: ledger.StatusSupported},
+		{name: "answered again", events: []ledger.Event{answer("partial"), {Kind: ledger.EventRunResumed}, answer("supported")}, wantOK: true, wantStatus: ledger.StatusSupported},
+		{name: "running", events: []ledger.Event{{Kind: ledger.EventRunCreated}}},
+		{name: "unreadable answer", events: []ledger.Event{{Kind: EventAnswer, Data: []byte(`{"status":`)}}, wantErr: true},
+		{name: "not found", err: ledger.ErrNotFound, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			events := EventReaderFunc(func(context.Context, string) ([]ledger.Event, error) { return tt.events, tt.err })
+			res, ok, err := RecordedResult(context.Background(), events, "r")
+			if (err != nil) != tt.wantErr || ok != tt.wantOK {
+				t.Fatalf("RecordedResult = %+v, %v, %v; want ok %v, error %v", res, ok, err, tt.wantOK, tt.wantErr)
+			}
+			if tt.err != nil && !errors.Is(err, tt.err) {
+				t.Errorf("error %v, want %v", err, tt.err)
+			}
+			if ok && (res.Status != tt.wantStatus || res.Citations == nil || res.Gaps == nil) {
+				t.Errorf("result %+v, want %s with its lists filled", res, tt.wantStatus)
+			}
+		})
 	}
 }

@@ -74,13 +74,9 @@ func (s *Submission) check() error {
 		return &executor.RequestError{Field: "max calls", Problem: fmt.Sprintf("%d is negative", s.MaxCalls)}
 	}
 	if l := s.Limits; l != nil {
-		for name, v := range map[string]int64{
-			"model calls": l.ModelCalls, "search calls": l.SearchCalls, "read calls": l.ReadCalls,
-			"fact calls": l.FactCalls, "calculate calls": l.CalculateCalls, "input tokens": l.InputTokens,
-			"output tokens": l.OutputTokens, "candidates": l.Candidates,
-		} {
-			if v < budget.Unlimited {
-				return &executor.RequestError{Field: "limits", Problem: fmt.Sprintf("%s %d: want a count, or -1 for unlimited", name, v)}
+		for _, d := range budget.Dimensions() {
+			if v, ok := l.Count(d); ok && v < budget.Unlimited {
+				return &executor.RequestError{Field: "limits", Problem: fmt.Sprintf("%s %d: want a count, or -1 for unlimited", d, v)}
 			}
 		}
 		if l.WallClock < 0 {

@@ -177,6 +177,9 @@ func TestSubmitRefusesBadSubmissions(t *testing.T) {
 		if !errors.As(err, &re) || re.Field != c.field {
 			t.Errorf("%s: error %v; want a RequestError naming %s", c.name, err, c.field)
 		}
+		if c.field == "limits" && re != nil && !strings.HasPrefix(re.Problem, "read_calls -2:") {
+			t.Errorf("%s: problem %q; want it to name the dimension and its value", c.name, re.Problem)
+		}
 	}
 	if _, err := Submit(ctx, pool, "bad tenant!", Submission{Question: questions[0]}); err == nil {
 		t.Error("Submit accepted an invalid tenant")

@@ -78,6 +78,12 @@ type Store interface {
 	// Run returns the run without its records.
 	Run(ctx context.Context, runID string) (Run, error)
 
+	// Runs returns the tenant's latest runs without their records, newest
+	// first (by creation time, then by id), at most limit of them; a limit
+	// of 0 or less means every run. A run whose records cannot be read
+	// back (ErrCorrupt from Run) is left out rather than hiding the others.
+	Runs(ctx context.Context, limit int) ([]Run, error)
+
 	// FinishRun sets a terminal status and the finish time and appends a
 	// run_finished event. Finishing again overwrites both.
 	FinishRun(ctx context.Context, runID string, status RunStatus) error

@@ -4,63 +4,41 @@
 // A graph is validated before anything runs.
 package planner
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/ledgerline/research/contract"
+)
 
 // RequirementKind says what kind of evidence a requirement needs.
-type RequirementKind string
+type RequirementKind = contract.RequirementKind
 
 // Requirement kinds.
 const (
-	KindFigure        RequirementKind = "figure"        // a reported figure: a tagged fact or a passage stating it
-	KindExplanation   RequirementKind = "explanation"   // management's explanation of a driver
-	KindOutlook       RequirementKind = "outlook"       // forward-looking commentary
-	KindRisk          RequirementKind = "risk"          // a risk factor
-	KindCalculation   RequirementKind = "calculation"   // a ratio or change computed from supported facts
-	KindComparability RequirementKind = "comparability" // periods and metric definitions compared across issuers
+	KindFigure        = contract.KindFigure
+	KindExplanation   = contract.KindExplanation
+	KindOutlook       = contract.KindOutlook
+	KindRisk          = contract.KindRisk
+	KindCalculation   = contract.KindCalculation
+	KindComparability = contract.KindComparability
 )
 
 // ConditionKind is how a requirement's completion is judged.
-type ConditionKind string
+type ConditionKind = contract.ConditionKind
 
 // Condition kinds.
 const (
-	CondPassage     ConditionKind = "passage"     // a passage from Issuer's filing for Period that discusses Topic
-	CondFact        ConditionKind = "fact"        // the fact Concepts[i] (any of them) for Issuer and Period
-	CondCalculation ConditionKind = "calculation" // a calculation from supported facts
-	CondComparable  ConditionKind = "comparable"  // every issuer's requirement of Of supported, periods stated
+	CondPassage     = contract.CondPassage
+	CondFact        = contract.CondFact
+	CondCalculation = contract.CondCalculation
+	CondComparable  = contract.CondComparable
 )
 
-// Condition is a requirement's completion condition: concrete, checkable
-// against the ledger, never "the search returned results".
-type Condition struct {
-	Kind   ConditionKind `json:"kind"`
-	Issuer string        `json:"issuer,omitempty"`
-	Period string        `json:"period,omitempty"` // "FY2024"
-	Topic  string        `json:"topic,omitempty"`  // for passage: what it must discuss
-	// AllOf, for passage: groups of lower-case words or phrases; one
-	// sentence of the passage must hold a word of every group. A causal
-	// question ("did AI improve margins?") needs the cause's and the
-	// effect's words in one sentence, not in two filings.
-	AllOf    [][]string `json:"all_of,omitempty"`
-	Concepts []string   `json:"concepts,omitempty"` // for fact: any of these concepts
-	Of       []string   `json:"of,omitempty"`       // for calculation and comparable: the requirement ids it builds on
-	// Sign, for calculation: when set, the result must be above zero (1)
-	// or below it (-1). A change the question asserts ("why did revenue
-	// decline") is a premise the figures must bear out.
-	Sign int `json:"sign,omitempty"`
-}
+// Condition is a requirement's completion condition.
+type Condition = contract.Condition
 
 // Requirement is one piece of evidence the answer needs.
-type Requirement struct {
-	ID         string          `json:"id"`
-	Issuer     string          `json:"issuer,omitempty"` // ticker; "" for a cross-issuer requirement
-	Period     string          `json:"period,omitempty"` // "FY2024"
-	Aspect     string          `json:"aspect"`           // "margins", "revenue_growth", ...
-	Kind       RequirementKind `json:"kind"`
-	Need       string          `json:"need"` // what is needed, in words
-	Required   bool            `json:"required"`
-	Completion Condition       `json:"completion"`
-}
+type Requirement = contract.Requirement
 
 // Node is one tool call the graph plans.
 type Node struct {

@@ -98,7 +98,7 @@ func (s *Server) runBudget(w http.ResponseWriter, r *http.Request) {
 	audit := budgetAudit{RunID: run.ID, Scopes: []budgetScope{}}
 	if s.local != nil {
 		audit.Source = auditFromResult
-		res, ok, err := recordedResult(r.Context(), led, run.ID)
+		res, ok, err := executor.RecordedResult(r.Context(), led, run.ID)
 		if err != nil {
 			s.internalError(w, r, "read a run's result", err)
 			return
@@ -137,7 +137,7 @@ func (s *Server) runBudget(w http.ResponseWriter, r *http.Request) {
 	// What the budget store does not count, all calls and the time
 	// taken, the run's result reports.
 	if len(audit.Scopes) > 0 && audit.Scopes[0].Kind == string(budget.KindRun) {
-		res, ok, err := recordedResult(r.Context(), led, run.ID)
+		res, ok, err := executor.RecordedResult(r.Context(), led, run.ID)
 		if err != nil {
 			s.internalError(w, r, "read a run's result", err)
 			return

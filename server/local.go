@@ -4,13 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"net/http"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -45,13 +40,12 @@ var errLocalStopping = errors.New("server: the local server is stopping")
 // process, and a runner that executes the runs here rather than queueing
 // them for workers.
 type local struct {
-	t       *engine.Tenant // the local tenant's engine, corpus and ledger
-	dataDir string
-	tenant  Tenant
-	now     func() time.Time
-	log     *slog.Logger  // set by newServer
-	retry   time.Duration // Retry-After of a refusal for too many runs at once; set by newServer
-	rate    *slidingWindow
+	t      *engine.Tenant // the local tenant's engine, corpus and ledger
+	tenant Tenant
+	now    func() time.Time
+	log    *slog.Logger  // set by newServer
+	retry  time.Duration // Retry-After of a refusal for too many runs at once; set by newServer
+	rate   *slidingWindow
 
 	slots    chan struct{}      // one per run executing
 	runCtx   context.Context    // the runs' context: cancelled when stopping runs out of time
@@ -87,14 +81,14 @@ type localRun struct {
 	hold decimal.Decimal // of the day's spend, what it holds until it finishes
 }
 
-func newLocal(engines *engine.Process, dataDir string, limits TenantLimits, runs int, now func() time.Time) (*local, error) {
+func newLocal(engines *engine.Process, limits TenantLimits, runs int, now func() time.Time) (*local, error) {
 	t, err := engines.Tenant(context.Background(), LocalTenant)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &local{
-		t: t, dataDir: dataDir, now: now,
+		t: t, now: now,
 		tenant: Tenant{ID: LocalTenant, Name: LocalTenant, Limits: limits},
 		rate:   &slidingWindow{limit: limits.RequestsPerMinute, window: rateWindow, now: now},
 		slots:  make(chan struct{}, runs), runCtx: ctx, cancel: cancel, quit: make(chan struct{}),
@@ -406,69 +400,6 @@ func (l *local) marks(ctx context.Context, tenants, runs []string) (map[runKey]r
 			m.lastSeq = events[n-1].Seq
 		}
 		out[runKey{tenants[i], id}] = m
-	}
-	return out, nil
-}
-
-// listRuns returns the local tenant's latest runs, newest first: every
-// run in the embedded ledger's directory of the tenant (see package
-// embeddedledger), whoever recorded it (this server, research ask, an MCP
-// session).
-func (l *local) listRuns(ctx context.Context, limit int) ([]runListItem, error) {
-	entries, err := os.ReadDir(filepath.Join(l.dataDir, "ledger", l.tenant.ID))
-	if errors.Is(err, fs.ErrNotExist) {
-		return []runListItem{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var runs []ledger.Run
-	for _, e := range entries {
-		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
-		if !ok || e.IsDir() || !ledger.ValidName(id) {
-			continue
-		}
-		run, err := l.t.Ledger.Run(ctx, id)
-		switch {
-		case errors.Is(err, ledger.ErrNotFound):
-			continue // opened by no one yet
-		case errors.Is(err, ledger.ErrCorrupt):
-			// One damaged file does not hide the other runs.
-			l.log.Warn("list runs: a run file cannot be read", slog.String("run_id", id), slog.String("error", err.Error()))
-			continue
-		case err != nil:
-			return nil, err
-		}
-		runs = append(runs, run)
-	}
-	sort.Slice(runs, func(i, j int) bool {
-		if !runs[i].Created.Equal(runs[j].Created) {
-			return runs[i].Created.After(runs[j].Created)
-		}
-		return runs[i].ID < runs[j].ID
-	})
-	if len(runs) > limit {
-		runs = runs[:limit]
-	}
-	out := make([]runListItem, 0, len(runs))
-	for _, run := range runs {
-		it := runListItem{RunID: run.ID, Question: run.Question, Mode: string(run.Mode), Status: string(run.Status), Created: run.Created, SpendUSD: "0"}
-		if !run.Finished.IsZero() {
-			f := run.Finished
-			it.Finished = &f
-		}
-		if run.Status.Terminal() {
-			// The embedded ledger keeps no settlements: a run's spend is
-			// what its answer reports.
-			res, ok, err := executor.RecordedResult(ctx, l.t.Ledger, run.ID)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				it.SpendUSD = res.Budget.UsedAmount("spend_usd").String()
-			}
-		}
-		out = append(out, it)
 	}
 	return out, nil
 }

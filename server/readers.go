@@ -6,15 +6,16 @@ import (
 	"github.com/ledgerline/research/budget"
 	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/corpus/pgstore"
-	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/ledger"
 	"github.com/ledgerline/research/ledger/pgledger"
 )
 
-// runReader is what the API reads of a tenant's ledger: a run, its event
-// log, and everything it recorded (its evidence among it). The API writes
-// nothing there: workers and a local server's runner do.
+// runReader is what the API reads of a tenant's ledger: its latest runs,
+// a run, its event log, and everything it recorded (its evidence among
+// it). The API writes nothing there: workers and a local server's runner
+// do.
 type runReader interface {
+	Runs(ctx context.Context, limit int) ([]ledger.Run, error)
 	Run(ctx context.Context, runID string) (ledger.Run, error)
 	Events(ctx context.Context, runID string) ([]ledger.Event, error)
 	Load(ctx context.Context, runID string) (*ledger.RunLedger, error)
@@ -30,9 +31,11 @@ type corpusReader interface {
 }
 
 // budgetReader is what the API reads of a tenant's budgets: one scope's
-// audit. Reservations and settlements are the workers' business.
+// audit, and what many scopes settled. Reservations and settlements are
+// the workers' business.
 type budgetReader interface {
 	Usage(ctx context.Context, scope budget.Scope) (budget.Usage, error)
+	Settled(ctx context.Context, scopes []budget.Scope) (map[budget.Scope]budget.Amounts, error)
 }
 
 // ledgerOf is the tenant's ledger: in Postgres, or the embedded one of a
@@ -79,30 +82,4 @@ func (c searchableCorpus) Document(ctx context.Context, id string) (*corpus.Docu
 
 func (c searchableCorpus) Search(ctx context.Context, req corpus.SearchRequest) ([]corpus.SearchResult, error) {
 	return corpus.NewSearcher(c.store, c.embedder).Search(ctx, req)
-}
-
-// recordedResult is executor.RecordedResult over a runReader.
-func recordedResult(ctx context.Context, led runReader, runID string) (*executor.Result, bool, error) {
-	return executor.RecordedResult(ctx, readOnlyLedger{r: led}, runID)
-}
-
-// readOnlyLedger lends a runReader to executor.RecordedResult, which is
-// declared over a whole ledger.Store but only reads a run's events. The
-// writes are the nil embedded Store's: should RecordedResult ever call
-// one, the server's tests panic rather than the API write.
-type readOnlyLedger struct {
-	ledger.Store // nil
-	r            runReader
-}
-
-func (l readOnlyLedger) Run(ctx context.Context, runID string) (ledger.Run, error) {
-	return l.r.Run(ctx, runID)
-}
-
-func (l readOnlyLedger) Events(ctx context.Context, runID string) ([]ledger.Event, error) {
-	return l.r.Events(ctx, runID)
-}
-
-func (l readOnlyLedger) Load(ctx context.Context, runID string) (*ledger.RunLedger, error) {
-	return l.r.Load(ctx, runID)
 }

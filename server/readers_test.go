@@ -38,7 +38,7 @@ func (f fakeRuns) Load(ctx context.Context, id string) (*ledger.RunLedger, error
 }
 
 // TestRecordedResultOverRunReader: a run's answer is read through the
-// API's read-only view of a ledger, which has no write to offer.
+// API's runReader, which has no write to offer.
 func TestRecordedResultOverRunReader(t *testing.T) {
 	runs := fakeRuns{events: map[string][]ledger.Event{
 		"done": {
@@ -57,7 +57,7 @@ func TestRecordedResultOverRunReader(t *testing.T) {
 		{run: "going"},
 		{run: "missing", err: ledger.ErrNotFound},
 	} {
-		res, ok, err := recordedResult(ctx, runs, c.run)
+		res, ok, err := executor.RecordedResult(ctx, runs, c.run)
 		if !errors.Is(err, c.err) || ok != c.wantOK {
 			t.Errorf("%s: ok %v, err %v; want %v, %v", c.run, ok, err, c.wantOK, c.err)
 			continue

@@ -259,7 +259,7 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, view)
 		return
 	}
-	res, ok, err := recordedResult(r.Context(), led, id)
+	res, ok, err := executor.RecordedResult(r.Context(), led, id)
 	if err != nil {
 		s.internalError(w, r, "read a run's result", err)
 		return

@@ -119,8 +119,7 @@ func NewLocal(engines *engine.Process, cfg *Config) (*Server, error) {
 	if engines == nil {
 		return nil, errors.New("server: NewLocal: nil engines")
 	}
-	dataDir := engines.DataDir()
-	if dataDir == "" {
+	if engines.DataDir() == "" {
 		return nil, errors.New("server: NewLocal: the engines are built over Postgres; serve them with New")
 	}
 	var c Config
@@ -143,7 +142,7 @@ func NewLocal(engines *engine.Process, cfg *Config) (*Server, error) {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
-	l, err := newLocal(engines, dataDir, limits, c.LocalRuns, c.Now)
+	l, err := newLocal(engines, limits, c.LocalRuns, c.Now)
 	if err != nil {
 		return nil, err
 	}

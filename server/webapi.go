@@ -8,8 +8,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
 
+	"github.com/ledgerline/research/budget"
 	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/engine"
 	"github.com/ledgerline/research/executor"
@@ -156,14 +157,6 @@ func runeStart(s string, i int) int {
 // runListLimit bounds GET /v1/runs.
 const runListLimit = 100
 
-const runListSQL = `
-SELECT r.id, r.question, r.mode, r.status, r.created_at, r.finished_at, COALESCE(b.settled_spend_usd::text, '0')
-FROM runs r
-LEFT JOIN budgets b ON b.tenant_id = r.tenant_id AND b.scope_kind = 'run' AND b.scope_id = r.id
-WHERE r.tenant_id = $1
-ORDER BY r.created_at DESC, r.id
-LIMIT $2`
-
 // runListItem is one run of GET /v1/runs.
 type runListItem struct {
 	RunID    string     `json:"run_id"`
@@ -175,30 +168,79 @@ type runListItem struct {
 	SpendUSD string     `json:"spend_usd"`
 }
 
-// listRuns answers the tenant's latest runs, newest first.
+// listRuns answers the tenant's latest runs, newest first, each with what
+// it spent.
 func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
-	var runs []runListItem
-	var err error
-	if s.local != nil {
-		runs, err = s.local.listRuns(r.Context(), runListLimit)
-	} else {
-		rows, _ := s.pool.Query(r.Context(), runListSQL, principalOf(r.Context()).tenant.ID, runListLimit)
-		runs, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (runListItem, error) {
-			var it runListItem
-			err := row.Scan(&it.RunID, &it.Question, &it.Mode, &it.Status, &it.Created, &it.Finished, &it.SpendUSD)
-			return it, err
-		})
+	ctx := r.Context()
+	tenant := principalOf(ctx).tenant.ID
+	led, err := s.ledgerOf(tenant)
+	if err != nil {
+		s.internalError(w, r, "open the ledger", err)
+		return
 	}
+	runs, err := led.Runs(ctx, runListLimit)
 	if err != nil {
 		s.internalError(w, r, "list runs", err)
 		return
 	}
-	if runs == nil {
-		runs = []runListItem{}
+	spend, err := s.runSpend(ctx, tenant, led, runs)
+	if err != nil {
+		s.internalError(w, r, "read the runs' spend", err)
+		return
+	}
+	out := make([]runListItem, 0, len(runs))
+	for _, run := range runs {
+		it := runListItem{RunID: run.ID, Question: run.Question, Mode: string(run.Mode), Status: string(run.Status),
+			Created: run.Created, SpendUSD: spend[run.ID].String()}
+		if !run.Finished.IsZero() {
+			f := run.Finished
+			it.Finished = &f
+		}
+		out = append(out, it)
 	}
 	writeJSON(w, http.StatusOK, struct {
 		Runs []runListItem `json:"runs"`
-	}{runs})
+	}{out})
+}
+
+// runSpend is what each of runs spent, by run id. In Postgres it is what
+// the run's budget settled, read for all of them at once, so a run still
+// going shows its spend so far. The embedded ledger keeps no settlements:
+// there a finished run's spend is what its answer reports, and a run
+// without an answer has spent nothing the server can show.
+func (s *Server) runSpend(ctx context.Context, tenant string, led runReader, runs []ledger.Run) (map[string]decimal.Decimal, error) {
+	out := make(map[string]decimal.Decimal, len(runs))
+	if s.local != nil {
+		for _, run := range runs {
+			if !run.Status.Terminal() {
+				continue
+			}
+			res, ok, err := executor.RecordedResult(ctx, led, run.ID)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				out[run.ID] = res.Budget.UsedAmount(string(budget.SpendUSD))
+			}
+		}
+		return out, nil
+	}
+	budgets, err := s.budgetsOf(tenant)
+	if err != nil {
+		return nil, err
+	}
+	scopes := make([]budget.Scope, len(runs))
+	for i, run := range runs {
+		scopes[i] = budget.RunScope(run.ID)
+	}
+	settled, err := budgets.Settled(ctx, scopes)
+	if err != nil {
+		return nil, err
+	}
+	for _, sc := range scopes {
+		out[sc.ID] = settled[sc].SpendUSD
+	}
+	return out, nil
 }
 
 // corpusItem is one filing of GET /v1/corpus.

@@ -7,7 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/budget"
 	"github.com/ledgerline/research/internal/corpustest"
+	"github.com/ledgerline/research/ledger"
+	"github.com/ledgerline/research/ledger/pgledger"
 )
 
 // markupFiling holds text that would be markup if a page took it as HTML.
@@ -253,5 +258,82 @@ func TestMCPMountedWithTheAPIKeys(t *testing.T) {
 	plain := newHarness(t, harnessOpts{noWorker: true})
 	if r := plain.do("POST", "/mcp", plain.acmeKey, nil); r.code != http.StatusNotFound {
 		t.Errorf("POST /mcp without MCP configured = %d; want 404", r.code)
+	}
+}
+
+// TestRunListShowsSpend: GET /v1/runs lists the tenant's runs newest
+// first, each with what its budget settled, a run still going included;
+// a run without a budget spent nothing.
+func TestRunListShowsSpend(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, harnessOpts{noWorker: true})
+	ctx := context.Background()
+	led, err := pgledger.New(h.pool, &pgledger.Config{Tenant: "acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct, err := budget.NewPostgres(h.pool, &budget.Config{Tenant: "acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		run, spend string // spend "" means no budget
+		finished   bool
+	}{
+		{run: "spent", spend: "0.0125", finished: true},
+		{run: "going", spend: "0.003"},
+		{run: "free"},
+	} {
+		if _, _, err := led.OpenRun(ctx, ledger.Run{ID: tt.run, Question: acmeQuestion}); err != nil {
+			t.Fatal(err)
+		}
+		if tt.spend != "" {
+			scope := budget.RunScope(tt.run)
+			use := budget.Amounts{ModelCalls: 1, SpendUSD: decimal.RequireFromString(tt.spend)}
+			if err := acct.SetLimits(ctx, scope, budget.NoLimits()); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := acct.Reserve(ctx, "k-"+tt.run, []budget.Scope{scope}, use, nil); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := acct.Settle(ctx, "k-"+tt.run, use); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if tt.finished {
+			if err := led.FinishRun(ctx, tt.run, ledger.StatusSupported); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var list struct {
+		Runs []runListItem `json:"runs"`
+	}
+	r := h.do("GET", "/v1/runs", h.acmeKey, nil)
+	if err := json.Unmarshal(r.body, &list); err != nil {
+		t.Fatalf("GET /v1/runs = %d %s: %v", r.code, r.body, err)
+	}
+	got := map[string]runListItem{}
+	for i, it := range list.Runs {
+		got[it.RunID] = it
+		if i > 0 && it.Created.After(list.Runs[i-1].Created) {
+			t.Errorf("run %s listed after the older %s", it.RunID, list.Runs[i-1].RunID)
+		}
+	}
+	for run, want := range map[string]struct {
+		spend, status string
+		finished      bool
+	}{
+		"spent": {"0.0125", "supported", true},
+		"going": {"0.003", "running", false},
+		"free":  {"0", "running", false},
+	} {
+		it, ok := got[run]
+		if !ok || it.SpendUSD != want.spend || it.Status != want.status || (it.Finished != nil) != want.finished {
+			t.Errorf("run %s listed as %+v (%v); want spend %s, status %s, finished %v", run, it, ok, want.spend, want.status, want.finished)
+		}
+	}
+	if len(list.Runs) != 3 {
+		t.Errorf("GET /v1/runs lists %d runs, want 3", len(list.Runs))
 	}
 }

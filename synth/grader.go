@@ -54,13 +54,18 @@ func (g *Grader) Passed(gr *Grade) bool {
 }
 
 // GradeSchema is the JSON Schema (strict structured outputs) of a grade.
+// It is inferred from modelGrade, the type the reply decodes into.
 func GradeSchema() map[string]any {
-	return closed(map[string]any{
-		"grounded": map[string]any{"type": "boolean", "description": "every factual claim is supported by the excerpts it cites"},
-		"relevant": map[string]any{"type": "boolean", "description": "the answer addresses the question"},
-		"score":    map[string]any{"type": "number", "description": "overall quality from 0 to 1"},
-		"reason":   map[string]any{"type": "string", "description": "one or two sentences"},
-	})
+	return llm.StrictSchema[modelGrade](nil)
+}
+
+// modelGrade is a grader's reply; pointers tell a missing value from a
+// zero one.
+type modelGrade struct {
+	Grounded *bool    `json:"grounded" jsonschema:"every factual claim is supported by the excerpts it cites"`
+	Relevant *bool    `json:"relevant" jsonschema:"the answer addresses the question"`
+	Score    *float64 `json:"score" jsonschema:"overall quality from 0 to 1"`
+	Reason   *string  `json:"reason" jsonschema:"one or two sentences"`
 }
 
 // Grade grades answer a for the question of in, showing the grader each
@@ -94,12 +99,7 @@ func (g *Grader) Grade(ctx context.Context, in *Input, a *validator.Answer) (*Gr
 	if resp.Content == "" && resp.Refusal != "" {
 		return nil, fmt.Errorf("synth: the grader refused: %s", resp.Refusal)
 	}
-	var w struct {
-		Grounded *bool    `json:"grounded"`
-		Relevant *bool    `json:"relevant"`
-		Score    *float64 `json:"score"`
-		Reason   *string  `json:"reason"`
-	}
+	var w modelGrade
 	if err := llm.DecodeReply(resp.Content, &w); err != nil {
 		return nil, fmt.Errorf("synth: the grade does not decode: %v", err)
 	}

@@ -1,9 +1,7 @@
 package synth
 
 import (
-	"maps"
 	"reflect"
-	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -44,10 +42,4 @@ type modelGap struct {
 	Issuer      *string `json:"issuer,omitempty" jsonschema:"the ticker, when the gap is an issuer's"`
 	What        *string `json:"what" jsonschema:"what the answer needed"`
 	Why         *string `json:"why" jsonschema:"why it is missing"`
-}
-
-// closed is a hand-written object schema in strict form: every property
-// required, no other allowed.
-func closed(props map[string]any) map[string]any {
-	return map[string]any{"type": "object", "properties": props, "required": slices.Sorted(maps.Keys(props)), "additionalProperties": false}
 }

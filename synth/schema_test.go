@@ -16,7 +16,7 @@ import (
 	"github.com/ledgerline/research/validator"
 )
 
-var updateGolden = flag.Bool("update", false, "rewrite testdata/answer_schema.golden.json from modelAnswer")
+var updateGolden = flag.Bool("update", false, "rewrite testdata/*_schema.golden.json from the reply types")
 
 // TestAnswerSchemaNullable: a gap's requirement and issuer may be null,
 // what is missing and why may not.
@@ -30,28 +30,30 @@ func TestAnswerSchemaNullable(t *testing.T) {
 	}
 }
 
-// TestAnswerSchemaMatchesGolden holds the wire format: the schema sent to
-// the model is byte for byte the hand-written one it replaced. Run with
-// -update after changing modelAnswer on purpose.
-func TestAnswerSchemaMatchesGolden(t *testing.T) {
-	got, err := json.MarshalIndent(AnswerSchema(), "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = append(got, '\n')
-	path := filepath.Join("testdata", "answer_schema.golden.json")
-	if *updateGolden {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
+// TestReplySchemasMatchGolden holds the wire format: the schemas sent to
+// the model are byte for byte the hand-written ones they replaced. Run
+// with -update after changing a reply type on purpose.
+func TestReplySchemasMatchGolden(t *testing.T) {
+	for name, s := range map[string]map[string]any{"answer": AnswerSchema(), "grade": GradeSchema()} {
+		got, err := json.MarshalIndent(s, "", "  ")
+		if err != nil {
 			t.Fatal(err)
 		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("answer schema differs from %s (run with -update if the change is meant):\n%s", path, got)
+		got = append(got, '\n')
+		path := filepath.Join("testdata", name+"_schema.golden.json")
+		if *updateGolden {
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s schema differs from %s (run with -update if the change is meant):\n%s", name, path, got)
+		}
 	}
 }
 

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math"
 	"strings"
 	"time"
@@ -13,17 +12,6 @@ import (
 	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/ledger"
 )
-
-// Clone returns a copy of c whose Inputs and Values maps are its own
-// (never nil), so that the copy may be changed without changing c.
-func (c Calculation) Clone() Calculation {
-	out := c
-	out.Inputs = make(map[string]string, len(c.Inputs))
-	maps.Copy(out.Inputs, c.Inputs)
-	out.Values = make(map[string]string, len(c.Values))
-	maps.Copy(out.Values, c.Values)
-	return out
-}
 
 // runCalculate evaluates an expression over facts the run's ledger holds
 // already. A name's FactRef is resolved against the ledger only: a fact of

@@ -11,8 +11,7 @@ package tools
 import (
 	"encoding/json"
 
-	"github.com/shopspring/decimal"
-
+	"github.com/ledgerline/research/contract"
 	"github.com/ledgerline/research/ledger"
 )
 
@@ -114,12 +113,7 @@ type Call struct {
 }
 
 // Calculation is what calculate computed.
-type Calculation struct {
-	Expression string            `json:"expression"`
-	Inputs     map[string]string `json:"inputs"` // name -> ledger fact id
-	Values     map[string]string `json:"values"` // name -> the fact's value, exactly
-	Result     decimal.Decimal   `json:"result"`
-}
+type Calculation = contract.Calculation
 
 // Output is what a tool call returned, already recorded in the ledger.
 type Output struct {

@@ -3,33 +3,13 @@
 // synthesizer.
 package validator
 
-import (
-	"github.com/ledgerline/research/ledger"
-	"github.com/ledgerline/research/tools"
-)
+import "github.com/ledgerline/research/contract"
 
-// Citation is one cited piece of evidence: Index is the n of the answer's
-// [n] markers; Excerpt must be a verbatim part of the evidence's excerpt.
-type Citation struct {
-	Index      int    `json:"index"`
-	EvidenceID string `json:"evidence_id"`
-	Excerpt    string `json:"excerpt"`
-}
+// Citation is one cited piece of evidence.
+type Citation = contract.Citation
 
 // Gap is something the answer needed and could not support.
-type Gap struct {
-	RequirementID string `json:"requirement,omitempty"`
-	Issuer        string `json:"issuer,omitempty"`
-	What          string `json:"what"`
-	Why           string `json:"why"`
-}
+type Gap = contract.Gap
 
 // Answer is a synthesizer's answer, and after Validate the validated one.
-type Answer struct {
-	Answer         string                 `json:"answer"` // plain text with [n] markers
-	Citations      []Citation             `json:"citations"`
-	Status         ledger.RunStatus       `json:"status"`
-	Gaps           []Gap                  `json:"gaps"`
-	Contradictions []ledger.Contradiction `json:"contradictions"`
-	Calculations   []tools.Calculation    `json:"calculations,omitempty"`
-}
+type Answer = contract.Answer

@@ -7,8 +7,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/ledgerline/research/contract"
 	"github.com/ledgerline/research/ledger"
-	"github.com/ledgerline/research/planner"
 )
 
 // Tolerances within which two reported values of one figure agree: a
@@ -27,7 +27,7 @@ var (
 // facts whose evidence the ledger lacks are skipped. Each contradicting pair
 // of documents and values is reported once, against the requirement it
 // concerns (see requirementFor), with its id filled in.
-func DetectContradictions(reqs []planner.Requirement, l *ledger.RunLedger) []ledger.Contradiction {
+func DetectContradictions(reqs []contract.Requirement, l *ledger.RunLedger) []ledger.Contradiction {
 	if l == nil {
 		return nil
 	}
@@ -105,15 +105,15 @@ func disagree(a, b decimal.Decimal) bool {
 // period (a filing restates earlier years, never later ones), else the
 // first; failing those the first requirement for the issuer; else
 // "figures".
-func requirementFor(reqs []planner.Requirement, l *ledger.RunLedger, ticker, concept string, ea, eb *ledger.Evidence) string {
-	var candidates []planner.Requirement
+func requirementFor(reqs []contract.Requirement, l *ledger.RunLedger, ticker, concept string, ea, eb *ledger.Evidence) string {
+	var candidates []contract.Requirement
 	for _, r := range reqs {
 		c := r.Completion
 		issuer := c.Issuer
 		if issuer == "" {
 			issuer = r.Issuer
 		}
-		if c.Kind != planner.CondFact || !strings.EqualFold(issuer, ticker) {
+		if c.Kind != contract.CondFact || !strings.EqualFold(issuer, ticker) {
 			continue
 		}
 		for _, want := range c.Concepts {

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ledgerline/research/contract"
 	"github.com/ledgerline/research/ledger"
-	"github.com/ledgerline/research/planner"
 )
 
 func TestDetectContradictions(t *testing.T) {
@@ -88,17 +88,17 @@ func TestDetectContradictionsRequirement(t *testing.T) {
 		Evidence: []ledger.Evidence{f.rev, later},
 		Facts:    []ledger.Fact{f.revFact, newFact(later, f.revFact.Concept, "380000000000", aaplPeriod)},
 	}
-	rev2025 := planner.Requirement{ID: "aapl-revenue-2025", Issuer: "AAPL", Period: "FY2025", Kind: planner.KindFigure, Required: true,
-		Completion: planner.Condition{Kind: planner.CondFact, Issuer: "AAPL", Period: "FY2025", Concepts: []string{"RevenueFromContractWithCustomerExcludingAssessedTax"}}}
+	rev2025 := contract.Requirement{ID: "aapl-revenue-2025", Issuer: "AAPL", Period: "FY2025", Kind: contract.KindFigure, Required: true,
+		Completion: contract.Condition{Kind: contract.CondFact, Issuer: "AAPL", Period: "FY2025", Concepts: []string{"RevenueFromContractWithCustomerExcludingAssessedTax"}}}
 	tests := []struct {
 		name   string
-		reqs   []planner.Requirement
+		reqs   []contract.Requirement
 		linked string
 		want   string
 	}{
 		{"fact requirement for the concept", f.reqs, "", "aapl-revenue"},
-		{"the earliest evidence period decides between two", append([]planner.Requirement{rev2025}, f.reqs...), "", "aapl-revenue"},
-		{"ledger link decides first", append([]planner.Requirement{rev2025}, f.reqs...), "aapl-revenue-2025", "aapl-revenue-2025"},
+		{"the earliest evidence period decides between two", append([]contract.Requirement{rev2025}, f.reqs...), "", "aapl-revenue"},
+		{"ledger link decides first", append([]contract.Requirement{rev2025}, f.reqs...), "aapl-revenue-2025", "aapl-revenue-2025"},
 		{"else the issuer's first requirement", f.reqs[2:], "", "aapl-drivers"},
 		{"else figures", nil, "", "figures"},
 	}

@@ -3,8 +3,8 @@ package validator_test
 import (
 	"fmt"
 
+	"github.com/ledgerline/research/contract"
 	"github.com/ledgerline/research/ledger"
-	"github.com/ledgerline/research/planner"
 	"github.com/ledgerline/research/validator"
 )
 
@@ -14,8 +14,8 @@ func ExampleValidate() {
 	text := "Gross margin percentage was 46.2% in 2024, compared to 44.1% in 2023."
 	e := ledger.Evidence{Kind: ledger.KindPassage, DocumentID: "doc", Start: 100, End: 100 + len(text), Excerpt: text, Ticker: "AAPL", Period: "FY2024"}
 	e.ID = ledger.EvidenceID(e.DocumentID, e.Start, e.End)
-	req := planner.Requirement{ID: "aapl-margin", Issuer: "AAPL", Kind: planner.KindExplanation, Need: "Apple's gross margin", Required: true,
-		Completion: planner.Condition{Kind: planner.CondPassage, Issuer: "AAPL", Topic: "gross margin"}}
+	req := contract.Requirement{ID: "aapl-margin", Issuer: "AAPL", Kind: contract.KindExplanation, Need: "Apple's gross margin", Required: true,
+		Completion: contract.Condition{Kind: contract.CondPassage, Issuer: "AAPL", Topic: "gross margin"}}
 
 	out, report := validator.Validate(&validator.Input{
 		Answer: &validator.Answer{
@@ -26,7 +26,7 @@ func ExampleValidate() {
 			},
 		},
 		Ledger:       &ledger.RunLedger{Evidence: []ledger.Evidence{e}},
-		Requirements: []planner.Requirement{req},
+		Requirements: []contract.Requirement{req},
 		Met:          map[string]bool{req.ID: true},
 	})
 	fmt.Println(out.Answer)

@@ -5,9 +5,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/ledgerline/research/contract"
 	"github.com/ledgerline/research/ledger"
-	"github.com/ledgerline/research/planner"
-	"github.com/ledgerline/research/tools"
 )
 
 const (
@@ -38,8 +37,8 @@ type fixture struct {
 	l                    *ledger.RunLedger
 	sales, risk, rev, gp ledger.Evidence
 	revFact, gpFact      ledger.Fact
-	reqs                 []planner.Requirement
-	margin               tools.Calculation
+	reqs                 []contract.Requirement
+	margin               contract.Calculation
 }
 
 func setup(t *testing.T) *fixture {
@@ -56,17 +55,17 @@ func setup(t *testing.T) *fixture {
 		Evidence: []ledger.Evidence{f.sales, f.risk, f.rev, f.gp},
 		Facts:    []ledger.Fact{f.revFact, f.gpFact},
 	}
-	f.reqs = []planner.Requirement{
-		{ID: "aapl-revenue", Issuer: "AAPL", Period: "FY2024", Aspect: "margins", Kind: planner.KindFigure, Need: "AAPL revenue FY2024", Required: true,
-			Completion: planner.Condition{Kind: planner.CondFact, Issuer: "AAPL", Period: "FY2024", Concepts: []string{"us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", "us-gaap:Revenues"}}},
-		{ID: "aapl-gross-profit", Issuer: "AAPL", Period: "FY2024", Aspect: "margins", Kind: planner.KindFigure, Need: "AAPL gross profit FY2024", Required: true,
-			Completion: planner.Condition{Kind: planner.CondFact, Issuer: "AAPL", Period: "FY2024", Concepts: []string{"us-gaap:GrossProfit"}}},
-		{ID: "aapl-drivers", Issuer: "AAPL", Period: "FY2024", Aspect: "margins", Kind: planner.KindExplanation, Need: "AAPL management's explanation of gross margin", Required: true,
-			Completion: planner.Condition{Kind: planner.CondPassage, Issuer: "AAPL", Period: "FY2024", Topic: "gross margin drivers", AllOf: [][]string{{"gross margin"}, {"driven", "due to"}}}},
-		{ID: "aapl-outlook", Issuer: "AAPL", Period: "FY2024", Aspect: "outlook", Kind: planner.KindOutlook, Need: "AAPL outlook on gross margin", Required: false,
-			Completion: planner.Condition{Kind: planner.CondPassage, Issuer: "AAPL", Period: "FY2024", Topic: "gross margin outlook"}},
+	f.reqs = []contract.Requirement{
+		{ID: "aapl-revenue", Issuer: "AAPL", Period: "FY2024", Aspect: "margins", Kind: contract.KindFigure, Need: "AAPL revenue FY2024", Required: true,
+			Completion: contract.Condition{Kind: contract.CondFact, Issuer: "AAPL", Period: "FY2024", Concepts: []string{"us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", "us-gaap:Revenues"}}},
+		{ID: "aapl-gross-profit", Issuer: "AAPL", Period: "FY2024", Aspect: "margins", Kind: contract.KindFigure, Need: "AAPL gross profit FY2024", Required: true,
+			Completion: contract.Condition{Kind: contract.CondFact, Issuer: "AAPL", Period: "FY2024", Concepts: []string{"us-gaap:GrossProfit"}}},
+		{ID: "aapl-drivers", Issuer: "AAPL", Period: "FY2024", Aspect: "margins", Kind: contract.KindExplanation, Need: "AAPL management's explanation of gross margin", Required: true,
+			Completion: contract.Condition{Kind: contract.CondPassage, Issuer: "AAPL", Period: "FY2024", Topic: "gross margin drivers", AllOf: [][]string{{"gross margin"}, {"driven", "due to"}}}},
+		{ID: "aapl-outlook", Issuer: "AAPL", Period: "FY2024", Aspect: "outlook", Kind: contract.KindOutlook, Need: "AAPL outlook on gross margin", Required: false,
+			Completion: contract.Condition{Kind: contract.CondPassage, Issuer: "AAPL", Period: "FY2024", Topic: "gross margin outlook"}},
 	}
-	f.margin = tools.Calculation{
+	f.margin = contract.Calculation{
 		Expression: "gross_profit / revenue",
 		Inputs:     map[string]string{"gross_profit": f.gpFact.ID, "revenue": f.revFact.ID},
 		Values:     map[string]string{"gross_profit": "180683000000", "revenue": "391035000000"},
@@ -75,7 +74,7 @@ func setup(t *testing.T) *fixture {
 	return f
 }
 
-func allMet(reqs []planner.Requirement) map[string]bool {
+func allMet(reqs []contract.Requirement) map[string]bool {
 	m := map[string]bool{}
 	for _, r := range reqs {
 		m[r.ID] = true

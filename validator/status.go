@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ledgerline/research/contract"
 	"github.com/ledgerline/research/ledger"
-	"github.com/ledgerline/research/planner"
 )
 
 // StatusInput is what DecideStatus judges.
 type StatusInput struct {
 	Refused         bool                   // the router refused the question
 	BudgetExhausted bool                   // gathering stopped at a budget limit
-	Requirements    []planner.Requirement  // the plan's requirements
+	Requirements    []contract.Requirement // the plan's requirements
 	Met             map[string]bool        // requirement id -> met
 	Contradictions  []ledger.Contradiction // the validated answer's contradictions
 	CitedEvidence   map[string]bool        // evidence ids the validated answer cites or calculates from
@@ -43,7 +43,7 @@ func DecideStatus(in StatusInput) ledger.RunStatus {
 	if in.BudgetExhausted {
 		return ledger.StatusBudgetExhausted
 	}
-	judged := make([]planner.Requirement, 0, len(in.Requirements))
+	judged := make([]contract.Requirement, 0, len(in.Requirements))
 	for _, r := range in.Requirements {
 		if r.Required {
 			judged = append(judged, r)
@@ -83,10 +83,10 @@ func DecideStatus(in StatusInput) ledger.RunStatus {
 }
 
 // DescribeCondition says in words what meets a completion condition.
-func DescribeCondition(c planner.Condition) string {
+func DescribeCondition(c contract.Condition) string {
 	scope := strings.TrimSpace(c.Issuer + " " + c.Period)
 	switch c.Kind {
-	case planner.CondFact:
+	case contract.CondFact:
 		s := "a tagged fact"
 		if scope != "" {
 			s += " for " + scope
@@ -95,7 +95,7 @@ func DescribeCondition(c planner.Condition) string {
 			s += " (" + strings.Join(c.Concepts, " or ") + ")"
 		}
 		return s
-	case planner.CondPassage:
+	case contract.CondPassage:
 		s := "a passage"
 		if scope != "" {
 			s += " from the " + scope + " filing"
@@ -111,7 +111,7 @@ func DescribeCondition(c planner.Condition) string {
 			s += ", with one sentence naming each of: " + strings.Join(groups, "; ")
 		}
 		return s
-	case planner.CondCalculation:
+	case contract.CondCalculation:
 		s := "a calculation from the supported facts of " + orNone(c.Of)
 		switch {
 		case c.Sign > 0:
@@ -120,7 +120,7 @@ func DescribeCondition(c planner.Condition) string {
 			s += " showing a fall, as the question says"
 		}
 		return s
-	case planner.CondComparable:
+	case contract.CondComparable:
 		return "every issuer's requirement among " + orNone(c.Of) + " supported, with its period stated"
 	default:
 		return fmt.Sprintf("a %q condition", c.Kind)

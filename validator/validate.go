@@ -11,22 +11,22 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/ledgerline/research/contract"
 	"github.com/ledgerline/research/ledger"
-	"github.com/ledgerline/research/planner"
 	"github.com/ledgerline/research/tools"
 )
 
 // Input is what Validate checks an answer against: everything the run
 // recorded and what the executor concluded about its requirements.
 type Input struct {
-	Answer          *Answer               // the synthesizer's answer; never modified
-	Ledger          *ledger.RunLedger     // everything the run recorded
-	Requirements    []planner.Requirement // the plan's requirements, with their Required flags
-	Met             map[string]bool       // requirement id -> its completion condition is met
-	Gaps            []Gap                 // gaps the executor recorded (failed sources, stop rule, budget)
-	BudgetExhausted bool                  // gathering stopped at a budget limit
-	Refused         bool                  // the router refused the question
-	NotCovered      []string              // issuers the question names that the corpus does not hold
+	Answer          *Answer                // the synthesizer's answer; never modified
+	Ledger          *ledger.RunLedger      // everything the run recorded
+	Requirements    []contract.Requirement // the plan's requirements, with their Required flags
+	Met             map[string]bool        // requirement id -> its completion condition is met
+	Gaps            []Gap                  // gaps the executor recorded (failed sources, stop rule, budget)
+	BudgetExhausted bool                   // gathering stopped at a budget limit
+	Refused         bool                   // the router refused the question
+	NotCovered      []string               // issuers the question names that the corpus does not hold
 }
 
 // Problem kinds a Report lists.
@@ -189,7 +189,7 @@ type validation struct {
 }
 
 type badCalculation struct {
-	calc  tools.Calculation
+	calc  contract.Calculation
 	forms []string
 }
 
@@ -228,8 +228,8 @@ func (v *validation) checkCitations(cs []Citation, evidence map[string]*ledger.E
 
 // checkCalculations returns the calculations that recompute and those that
 // do not.
-func (v *validation) checkCalculations(cs []tools.Calculation, facts map[string]*ledger.Fact) ([]tools.Calculation, []badCalculation) {
-	var good []tools.Calculation
+func (v *validation) checkCalculations(cs []contract.Calculation, facts map[string]*ledger.Fact) ([]contract.Calculation, []badCalculation) {
+	var good []contract.Calculation
 	var bad []badCalculation
 	for _, c := range cs {
 		if why := recompute(c, facts); why != "" {
@@ -243,7 +243,7 @@ func (v *validation) checkCalculations(cs []tools.Calculation, facts map[string]
 }
 
 // recompute returns why c does not recompute from the ledger's facts, or "".
-func recompute(c tools.Calculation, facts map[string]*ledger.Fact) string {
+func recompute(c contract.Calculation, facts map[string]*ledger.Fact) string {
 	if len(c.Inputs) == 0 {
 		return "it names no ledger facts"
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/ledgerline/research/contract"
 	"github.com/ledgerline/research/ledger"
-	"github.com/ledgerline/research/tools"
 )
 
 func TestValidateCitations(t *testing.T) {
@@ -208,29 +208,29 @@ func TestValidateCalculations(t *testing.T) {
 		{Index: 2, EvidenceID: f.rev.ID, Excerpt: "391,035"},
 		{Index: 3, EvidenceID: f.sales.ID, Excerpt: "Gross margin percentage was 46.2% in 2024"},
 	}
-	mod := func(edit func(c *tools.Calculation)) tools.Calculation {
+	mod := func(edit func(c *contract.Calculation)) contract.Calculation {
 		c := f.margin.Clone()
 		edit(&c)
 		return c
 	}
 	tests := []struct {
 		name string
-		calc tools.Calculation
+		calc contract.Calculation
 		ok   bool
 	}{
 		{"recomputes", f.margin, true},
-		{"recomputes at 6 places", mod(func(c *tools.Calculation) { c.Result = decimal.RequireFromString("0.462063") }), true},
-		{"wrong result", mod(func(c *tools.Calculation) { c.Result = decimal.RequireFromString("0.4617") }), false},
-		{"value differs from the ledger fact", mod(func(c *tools.Calculation) { c.Values["revenue"] = "391000000000" }), false},
-		{"unknown fact", mod(func(c *tools.Calculation) { c.Inputs["revenue"] = "F000000000000" }), false},
-		{"value without input", mod(func(c *tools.Calculation) { c.Values["cost"] = "1" }), false},
-		{"expression does not evaluate", mod(func(c *tools.Calculation) { c.Expression = "gross_profit / (revenue - revenue)" }), false},
-		{"no inputs", tools.Calculation{Expression: "46.2 / 100", Result: decimal.RequireFromString("0.462")}, false},
+		{"recomputes at 6 places", mod(func(c *contract.Calculation) { c.Result = decimal.RequireFromString("0.462063") }), true},
+		{"wrong result", mod(func(c *contract.Calculation) { c.Result = decimal.RequireFromString("0.4617") }), false},
+		{"value differs from the ledger fact", mod(func(c *contract.Calculation) { c.Values["revenue"] = "391000000000" }), false},
+		{"unknown fact", mod(func(c *contract.Calculation) { c.Inputs["revenue"] = "F000000000000" }), false},
+		{"value without input", mod(func(c *contract.Calculation) { c.Values["cost"] = "1" }), false},
+		{"expression does not evaluate", mod(func(c *contract.Calculation) { c.Expression = "gross_profit / (revenue - revenue)" }), false},
+		{"no inputs", contract.Calculation{Expression: "46.2 / 100", Result: decimal.RequireFromString("0.462")}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			out, rep := Validate(&Input{
-				Answer: &Answer{Answer: text, Citations: cites, Calculations: []tools.Calculation{tc.calc}},
+				Answer: &Answer{Answer: text, Citations: cites, Calculations: []contract.Calculation{tc.calc}},
 				Ledger: f.l, Requirements: f.reqs, Met: allMet(f.reqs),
 			})
 			if tc.ok {
@@ -268,7 +268,7 @@ func TestValidateRemovesSentenceStatingMismatchedResult(t *testing.T) {
 				{Index: 2, EvidenceID: f.rev.ID, Excerpt: "391,035"},
 				{Index: 3, EvidenceID: f.sales.ID, Excerpt: "Gross margin percentage was 46.2% in 2024"},
 			},
-			Calculations: []tools.Calculation{bad},
+			Calculations: []contract.Calculation{bad},
 		},
 		Ledger: f.l, Requirements: f.reqs, Met: allMet(f.reqs),
 	})
@@ -374,7 +374,7 @@ func TestValidateDoesNotMutateInput(t *testing.T) {
 			{Index: 3, EvidenceID: f.sales.ID, Excerpt: " Gross margin percentage was 46.2% in 2024 "},
 			{Index: 2, EvidenceID: "Enope", Excerpt: "x"},
 		},
-		Calculations: []tools.Calculation{f.margin},
+		Calculations: []contract.Calculation{f.margin},
 		Status:       ledger.StatusSupported,
 	}
 	before, _ := json.Marshal(in)

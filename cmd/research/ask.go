@@ -525,8 +525,13 @@ func writePlanSummary(w io.Writer, p *executor.Plan, limits *budget.Limits) erro
 }
 
 func usedLine(b executor.BudgetReport) string {
+	keys := []string{"calls"}
+	for _, d := range budget.Dimensions() {
+		keys = append(keys, string(d))
+	}
+	keys = append(keys, "wall_clock_ms")
 	var parts []string
-	for _, k := range []string{"calls", "model_calls", "search_calls", "read_calls", "fact_calls", "calculate_calls", "input_tokens", "output_tokens", "retrieval_candidates", "spend_usd", "wall_clock_ms"} {
+	for _, k := range keys {
 		if v, ok := b.Used[k]; ok && !b.UsedAmount(k).IsZero() {
 			parts = append(parts, k+"="+v.String())
 		}

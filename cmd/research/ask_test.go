@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ledgerline/research/executor"
 	"github.com/ledgerline/research/internal/corpustest"
 	"github.com/ledgerline/research/internal/pgtest"
 	"github.com/ledgerline/research/ledger"
@@ -276,6 +277,31 @@ func TestCLIAskFigures(t *testing.T) {
 		if code != 0 || !strings.Contains(out, tt.head) || !strings.Contains(out, "2024-01-01/2024-12-31") ||
 			!strings.Contains(out, "1000000000") || !strings.Contains(out, "derived from xbrl") {
 			t.Errorf("%s report exited %d; want a figures table:\n%s\n%s", tt.format, code, out, errOut)
+		}
+	}
+}
+
+// TestUsedLine: the budget line shows what the run used, calls first, then
+// every budget dimension in report order, then the wall clock, and leaves
+// out what it did not use.
+func TestUsedLine(t *testing.T) {
+	tests := []struct {
+		name string
+		used map[string]json.Number
+		exh  string
+		want string
+	}{
+		{"nothing", map[string]json.Number{"calls": "0", "spend_usd": "0"}, "", ""},
+		{"every dimension", map[string]json.Number{
+			"wall_clock_ms": "1500", "spend_usd": "0.0123", "retrieval_candidates": "40", "output_tokens": "90",
+			"input_tokens": "800", "calculate_calls": "1", "fact_calls": "2", "read_calls": "3", "search_calls": "4",
+			"model_calls": "2", "calls": "12",
+		}, "", "calls=12 model_calls=2 search_calls=4 read_calls=3 fact_calls=2 calculate_calls=1 input_tokens=800 output_tokens=90 retrieval_candidates=40 spend_usd=0.0123 wall_clock_ms=1500"},
+		{"exhausted", map[string]json.Number{"calls": "3", "search_calls": "0"}, "search_calls", "calls=3 exhausted=search_calls"},
+	}
+	for _, tt := range tests {
+		if got := usedLine(executor.BudgetReport{Used: tt.used, Exhausted: tt.exh}); got != tt.want {
+			t.Errorf("%s: usedLine = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }

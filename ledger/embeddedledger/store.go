@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -273,6 +274,44 @@ func (s *Store) Run(ctx context.Context, runID string) (ledger.Run, error) {
 		return nil, nil
 	})
 	return out, err
+}
+
+// Runs returns the tenant's latest runs, newest first: every run file in
+// the tenant's directory, whichever process recorded it. A file that holds
+// no run yet, or one too damaged to read, is left out.
+func (s *Store) Runs(ctx context.Context, limit int) ([]ledger.Run, error) {
+	entries, err := os.ReadDir(s.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return []ledger.Run{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("embeddedledger: %w", err)
+	}
+	runs := []ledger.Run{}
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
+		if !ok || e.IsDir() || !ledger.ValidName(id) {
+			continue
+		}
+		r, err := s.Run(ctx, id)
+		switch {
+		case errors.Is(err, ledger.ErrNotFound), errors.Is(err, ledger.ErrCorrupt):
+			continue
+		case err != nil:
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	slices.SortFunc(runs, func(a, b ledger.Run) int {
+		if c := b.Created.Compare(a.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	if limit > 0 && len(runs) > limit {
+		runs = runs[:limit]
+	}
+	return runs, nil
 }
 
 // FinishRun sets a terminal status and the finish time.

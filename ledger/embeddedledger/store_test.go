@@ -103,6 +103,17 @@ func TestDamagedLineIsCorrupt(t *testing.T) {
 	if !errors.Is(err, ledger.ErrCorrupt) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("Load of a damaged file = %v, want ErrCorrupt naming %s", err, path)
 	}
+	// One damaged run does not hide the others from the listing.
+	if _, _, err := fresh.OpenRun(ctx, ledger.Run{ID: "r2", Question: "q"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ledger", "acme", "notes.txt"), []byte("not a run"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := fresh.Runs(ctx, 10)
+	if err != nil || len(runs) != 1 || runs[0].ID != "r2" {
+		t.Fatalf("Runs beside a damaged file = %+v, %v; want the readable run r2", runs, err)
+	}
 }
 
 // Runs live at <dir>/ledger/<tenant>/<run>.jsonl, one JSON record a line.

@@ -42,6 +42,7 @@ func Run(t *testing.T, backend func(t *testing.T) Opener) {
 		{"BadInputRecordsNothing", testBadInput},
 		{"Contradictions", testContradictions},
 		{"FinishRun", testFinish},
+		{"RunsListsTheTenantsRunsNewestFirst", testRuns},
 		{"ExportSchema", testExport},
 		{"ConcurrentRecordsCountEachSpanOnce", testConcurrent},
 	}
@@ -660,6 +661,56 @@ func testFinish(t *testing.T, open Opener) {
 	evs, _ := s.Events(ctx, "r")
 	if k := kinds(evs); k[len(k)-1] != ledger.EventRunFinished || evs[len(evs)-1].Message != "partial" {
 		t.Fatalf("events %v", k)
+	}
+}
+
+func testRuns(t *testing.T, open Opener) {
+	ctx := context.Background()
+	s, other := open(t, "acme"), open(t, "globex")
+	if runs, err := s.Runs(ctx, 10); err != nil || len(runs) != 0 {
+		t.Fatalf("Runs on empty storage = %+v, %v; want none", runs, err)
+	}
+	for _, id := range []string{"run-b", "run-a", "run-c"} {
+		openRun(t, s, id)
+	}
+	openRun(t, other, "run-z")
+	if err := s.FinishRun(ctx, "run-a", ledger.StatusSupported); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.Runs(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i, r := range all {
+		ids = append(ids, r.ID)
+		if r.Tenant != "acme" || r.Question == "" || r.Created.IsZero() {
+			t.Errorf("listed run %+v", r)
+		}
+		if i > 0 && (r.Created.After(all[i-1].Created) || r.Created.Equal(all[i-1].Created) && r.ID < all[i-1].ID) {
+			t.Errorf("run %s listed after %s, which is not newer or equally new with a smaller id", r.ID, all[i-1].ID)
+		}
+		if want, err := s.Run(ctx, r.ID); err != nil || want != r {
+			t.Errorf("listed %+v; Run(%s) = %+v, %v", r, r.ID, want, err)
+		}
+	}
+	if len(ids) != 3 || !slices.Contains(ids, "run-a") || !slices.Contains(ids, "run-b") || !slices.Contains(ids, "run-c") {
+		t.Fatalf("Runs = %v; want acme's three runs", ids)
+	}
+	if last := all[slices.Index(ids, "run-c")]; !all[0].Created.Equal(last.Created) {
+		t.Errorf("Runs = %v; want the run opened last (run-c) first", ids)
+	}
+	a := all[slices.Index(ids, "run-a")]
+	if a.Status != ledger.StatusSupported || a.Finished.IsZero() {
+		t.Errorf("finished run listed as %+v", a)
+	}
+	two, err := s.Runs(ctx, 2)
+	if err != nil || len(two) != 2 || two[0].ID != ids[0] || two[1].ID != ids[1] {
+		t.Errorf("Runs(2) = %+v, %v; want the first two of %v", two, err, ids)
+	}
+	theirs, err := other.Runs(ctx, 10)
+	if err != nil || len(theirs) != 1 || theirs[0].ID != "run-z" {
+		t.Errorf("globex's Runs = %+v, %v; want its one run", theirs, err)
 	}
 }
 

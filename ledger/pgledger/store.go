@@ -287,6 +287,37 @@ func (s *Store) Run(ctx context.Context, runID string) (ledger.Run, error) {
 	return s.scanRun(s.pool.QueryRow(ctx, runSQL, s.tenant, runID), runID)
 }
 
+const runsSQL = `
+SELECT id, question, mode, status, corpus_snapshot, created_at, finished_at
+FROM runs WHERE tenant_id = $1
+ORDER BY created_at DESC, id
+LIMIT $2`
+
+// Runs returns the tenant's latest runs, newest first.
+func (s *Store) Runs(ctx context.Context, limit int) ([]ledger.Run, error) {
+	var lim any // NULL: no limit
+	if limit > 0 {
+		lim = limit
+	}
+	rows, err := s.pool.Query(ctx, runsSQL, s.tenant, lim)
+	if err != nil {
+		return nil, translate(err, "list runs")
+	}
+	defer rows.Close()
+	runs := []ledger.Run{}
+	for rows.Next() {
+		r, err := s.scanRun(rows, "")
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, translate(err, "list runs")
+	}
+	return runs, nil
+}
+
 const finishRunSQL = `UPDATE runs SET status = $3, finished_at = $4 WHERE tenant_id = $1 AND id = $2`
 
 // FinishRun sets a terminal status and the finish time.
