@@ -320,7 +320,7 @@ func normalizeText(s string) string {
 }
 
 func normalizeTerm(t string) string {
-	if t == FigureTerm || t == AmountTerm {
+	if IsNumberTerm(t) {
 		return t
 	}
 	return strings.Join(strings.Fields(normalizeText(t)), " ")
@@ -333,6 +333,14 @@ var figurePattern = regexp.MustCompile(`\$ ?\d|\d ?%|\b\d{1,3}(?:,\d{3})+\b|\b\d
 // normalised text.
 var amountPattern = regexp.MustCompile(`\$ ?\d|\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)? ?(?:million|billion|thousand)\b`)
 
+// countPattern matches a number with thousands separators in normalised
+// text; its group catches a dollar sign before it.
+var countPattern = regexp.MustCompile(`(\$ ?)?\b\d{1,3}(?:,\d{3})+\b`)
+
+// countNotFollowed matches what after a number makes it no count: a
+// decimal part, a percent sign or a scale of money.
+var countNotFollowed = regexp.MustCompile(`^(\.\d|,\d| ?%| ?(million|billion|percent))`)
+
 // termIn reports whether the normalised term t occurs in the normalised
 // text s on a word boundary: a short alphabetic term (four characters or
 // fewer, ending in a letter) as a whole word or its plural, any other term
@@ -343,6 +351,16 @@ func termIn(s, t string) bool {
 	}
 	if t == AmountTerm {
 		return amountPattern.MatchString(s)
+	}
+	if t == CountTerm {
+		for _, m := range countPattern.FindAllStringSubmatchIndex(s, -1) {
+			if m[2] < 0 { // not preceded by a dollar sign
+				if rest := s[m[1]:]; !countNotFollowed.MatchString(rest) {
+					return true
+				}
+			}
+		}
+		return false
 	}
 	if t == "" {
 		return false

@@ -38,8 +38,13 @@ type Aspect struct {
 	Query      string
 	AltQueries []string // other search terms, for re-planning
 	Section    string   // the filing item that usually discusses it; "" for any
-	Metrics    []string // tools metric names of its figures; nil when it has none
-	Kind       RequirementKind
+	// Counts are the nouns of the aspect that name a number by
+	// themselves ("headcount"): a question naming one asks for the
+	// number, however it is phrased, and the number is a count
+	// (CountTerm), not an amount of money.
+	Counts  []string
+	Metrics []string // tools metric names of its figures; nil when it has none
+	Kind    RequirementKind
 }
 
 // ExplainGroups returns the groups a passage explaining a must hold.
@@ -60,6 +65,16 @@ const FigureTerm = "#figure"
 // number of millions or billions; not a percentage. A part of revenue is
 // stated by an amount, not by its growth rate.
 const AmountTerm = "#amount"
+
+// CountTerm, in a condition group, matches a count of things stated with
+// thousands separators ("approximately 154,000 full-time equivalent
+// employees"): not an amount of money, a percentage or a number of
+// millions or billions.
+const CountTerm = "#count"
+
+// IsNumberTerm reports whether a condition term matches a number
+// (FigureTerm, AmountTerm, CountTerm) rather than a word.
+func IsNumberTerm(t string) bool { return t == FigureTerm || t == AmountTerm || t == CountTerm }
 
 // DriverWords show that a sentence gives a reason or a direction.
 var DriverWords = []string{
@@ -292,6 +307,7 @@ var Lexicon = []Aspect{
 		Query:      "employees full-time",
 		AltQueries: []string{"number of employees", "human capital"},
 		Section:    "Item 1",
+		Counts:     []string{"headcount", "head count", "employee count", "staff count", "number of employees"},
 	},
 	{
 		Name: "outlook", Label: "outlook", Kind: KindOutlook,

@@ -193,3 +193,23 @@ func TestCalculationMeets(t *testing.T) {
 		}
 	}
 }
+
+// A count noun asks for the number however the question is phrased:
+// "headcount" in a comparison is a figure a sentence must state.
+func TestCountNounAsksNumber(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]bool{
+		"XMPL headcount at fiscal year-end 2024 vs last year.":        true,
+		"How many employees did XMPL have at the end of 2024?":        true,
+		"What does XMPL say about its workforce and culture in 2024?": false,
+		"Why did XMPL's headcount rise in 2024?":                      false,
+	} {
+		g := planOf(t, q, "XMPL")
+		count := slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+			return slices.ContainsFunc(r.Completion.AllOf, func(grp []string) bool { return slices.Contains(grp, CountTerm) })
+		})
+		if count != want {
+			t.Errorf("%q: a count asked = %v, want %v (requirements %+v)", q, count, want, g.Requirements)
+		}
+	}
+}

@@ -216,7 +216,7 @@ func groupWords(groups [][]string, n int) string {
 	for _, g := range groups {
 		k := 0
 		for _, w := range g {
-			if w == FigureTerm || w == AmountTerm || k == n {
+			if IsNumberTerm(w) || k == n {
 				continue
 			}
 			words = appendNew(words, w)

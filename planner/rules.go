@@ -388,10 +388,16 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		}
 	}
 	countOf := false
-	if len(a.Metrics) == 0 && a.Kind == KindExplanation && b.rt.AsksFigure && !asksWhy(b.question) && !b.rt.Outlook && figureShaped.MatchString(b.question) {
-		// "How many employees": a topic the catalogue has no figure for,
-		// asked as a number. The sentence must state one.
-		groups = append(slices.Clone(groups), []string{FigureTerm})
+	asksCount := b.rt.AsksFigure && figureShaped.MatchString(b.question) || anyTerm(normalizeText(b.question), a.Counts)
+	if len(a.Metrics) == 0 && a.Kind == KindExplanation && asksCount && !asksWhy(b.question) && !b.rt.Outlook {
+		// "How many employees", "headcount at year-end": a topic the
+		// catalogue has no figure for, asked as a number. The sentence
+		// must state one.
+		number := FigureTerm // "how much did Apple spend on buybacks"
+		if len(a.Counts) > 0 {
+			number = CountTerm // a number of people, not of dollars
+		}
+		groups = append(slices.Clone(groups), []string{number})
 		countOf = true
 	}
 	if !p.found {

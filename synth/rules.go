@@ -1602,7 +1602,7 @@ func countTerms(s string, groups [][]string) int {
 	n := 0
 	for _, g := range groups {
 		for _, t := range g {
-			if t != planner.FigureTerm && t != planner.AmountTerm && t != "" && strings.Contains(lower, strings.ToLower(t)) {
+			if !planner.IsNumberTerm(t) && t != "" && strings.Contains(lower, strings.ToLower(t)) {
 				n++
 			}
 		}
