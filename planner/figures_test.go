@@ -422,13 +422,15 @@ func TestLooseFigureNames(t *testing.T) {
 // does not.
 func TestAsksNumber(t *testing.T) {
 	for q, want := range map[string]bool{
-		"NFLX paid memberships at YE2024":                true,
-		"META FY2024 revenue":                            true,
-		"What was Apple's revenue in fiscal 2024?":       true,
-		"Apple supply chain risks":                       false,
-		"Google capex outlook":                           false,
-		"apple services sales growth FY24 what drove it": false,
-		"Compare Apple and Meta on margins":              false,
+		"NFLX paid memberships at YE2024":                            true,
+		"Netflix ad revenue in 2024 - how big was the ads business?": true,
+		"What was the size of the buyback program?":                  true,
+		"META FY2024 revenue":                                        true,
+		"What was Apple's revenue in fiscal 2024?":                   true,
+		"Apple supply chain risks":                                   false,
+		"Google capex outlook":                                       false,
+		"apple services sales growth FY24 what drove it":             false,
+		"Compare Apple and Meta on margins":                          false,
 	} {
 		if got := asksNumber(q); got != want {
 			t.Errorf("asksNumber(%q) = %v; want %v", q, got, want)

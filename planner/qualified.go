@@ -192,8 +192,13 @@ func qualifiedFigures(question string, cat *Catalog, issuers, others []string, n
 			after := qualifiersAfter(toks, i+len(n.words))
 			if len(part) == 0 && len(after) == 0 {
 				// "How much did Cerner contribute to Oracle's total
-				// revenues": the part is what contributes to the figure.
+				// revenues": the part is what contributes to the figure;
+				// "how much revenue did Activision contribute": the same,
+				// named after the figure.
 				part = contributorBefore(toks, i)
+				if len(part) == 0 {
+					part = contributorAfter(toks, i+len(n.words))
+				}
 			}
 			if len(part) == 0 && len(after) == 0 {
 				continue
@@ -257,6 +262,36 @@ func contributorBefore(toks []qualifierToken, at int) []string {
 	}
 	return nil
 }
+
+// contributorAfter returns the narrowing words that stand between a
+// figure's name at toks[at-1] (and an auxiliary: "did", "does") and a verb
+// of contributing: Activision Blizzard in "how much revenue did Activision
+// Blizzard contribute to Microsoft's results".
+func contributorAfter(toks []qualifierToken, at int) []string {
+	k := at
+	for k < len(toks) && toks[k].stop && !contributing[toks[k].lower] && auxiliary[toks[k].lower] {
+		k++
+	}
+	var out []string
+	for ; k < len(toks); k++ {
+		switch {
+		case contributing[toks[k].lower]:
+			return out
+		case toks[k].after:
+			return nil
+		case !toks[k].stop:
+			out = append(out, toks[k].text)
+		case toks[k].lower == "the" && len(out) == 0:
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// auxiliary are the verbs a question puts between what it asks and its
+// subject ("how much revenue did Activision contribute").
+var auxiliary = map[string]bool{"did": true, "does": true, "do": true, "has": true, "have": true, "had": true, "will": true, "would": true}
 
 // contributing are the forms of the verb a part's share of a whole is
 // asked with.

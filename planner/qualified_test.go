@@ -25,6 +25,8 @@ func TestQualifiedFigures(t *testing.T) {
 		{"What was Microsoft's server products and cloud services revenue in FY2022?", "revenue", []string{"server", "products", "and", "cloud", "services", "revenue"}},
 		{"How much revenue from cloud services did Oracle report in fiscal 2023?", "revenue", []string{"revenue", "from", "cloud", "services"}},
 		{"How much did Cerner contribute to the total revenues in fiscal 2023?", "revenue", []string{"Cerner", "total", "revenues"}},
+		{"How much revenue did Activision Blizzard contribute to the results?", "revenue", []string{"Activision", "Blizzard", "revenue"}},
+		{"How much revenue did the company generate in 2022?", "", nil},
 		{"What were Apple's total net sales in fiscal 2024?", "", nil},
 		{"What was Alphabet's total revenue in 2024?", "", nil},
 		{"META FY2024 revenue", "", nil},
@@ -210,6 +212,27 @@ func TestCountNounAsksNumber(t *testing.T) {
 		})
 		if count != want {
 			t.Errorf("%q: a count asked = %v, want %v (requirements %+v)", q, count, want, g.Requirements)
+		}
+	}
+}
+
+// An aspect that gathers independent figures looks up those the question
+// names: operating income asked is not net income asked too.
+func TestAspectMetricsNamed(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		q         string
+		want, not string
+	}{
+		{"What impact does management expect on XMPL's 2024 operating income?", "operating_income", "net_income"},
+	}
+	for _, tt := range tests {
+		g := planOf(t, tt.q, "XMPL")
+		has := func(metric string) bool {
+			return slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.HasSuffix(r.ID, "-"+metric) })
+		}
+		if !has(tt.want) || has(tt.not) {
+			t.Errorf("%q: requirements %v; want %s and not %s", tt.q, reqIDs(g), tt.want, tt.not)
 		}
 	}
 }

@@ -624,7 +624,7 @@ func (b *builder) planFacts(t string, p filingPeriod, a Aspect, m reqMeta) []str
 	lookup := func(metric, period string, required bool) (looked, bool) {
 		return b.lookupFigure(t, p, a.Name, metric, period, nil, required, m)
 	}
-	for _, metric := range a.Metrics {
+	for _, metric := range b.aspectMetrics(a) {
 		// Gross profit is optional: Alphabet, Meta, Amazon and Netflix do
 		// not tag it, and the margin is computed from revenue and cost.
 		req := !(a.Name == "margins" && metric == "gross_profit")
@@ -690,7 +690,7 @@ func (b *builder) planFigurePassages(t string, p filingPeriod, a Aspect, m reqMe
 	prefix := t + "-" + label + "-" + a.Name
 	company := b.cat.ShortName(t)
 	var ids, required, labels []string
-	for _, metric := range a.Metrics {
+	for _, metric := range b.aspectMetrics(a) {
 		mt, ok := tools.MetricByName(metric)
 		if !ok {
 			continue
@@ -726,6 +726,28 @@ func (b *builder) planFigurePassages(t string, p filingPeriod, a Aspect, m reqMe
 	}
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, "", 10), ids)
 	return required
+}
+
+// aspectMetrics returns the figures of an aspect a plan looks up: those
+// the question names, where it names some of an aspect that gathers
+// several independent figures ("operating income" of operating and net
+// income); all of them otherwise, and always for an aspect whose figures
+// are the inputs of its calculation (gross margin, revenue growth).
+func (b *builder) aspectMetrics(a Aspect) []string {
+	if len(a.Metrics) < 2 || a.Name == "margins" || a.Name == "revenue_growth" {
+		return a.Metrics
+	}
+	q := normalizeText(b.question)
+	var named []string
+	for _, metric := range a.Metrics {
+		if mt, ok := tools.MetricByName(metric); ok && anyTerm(q, tools.MetricPhrases(mt)) {
+			named = append(named, metric)
+		}
+	}
+	if len(named) == 0 {
+		return a.Metrics
+	}
+	return named
 }
 
 // planComparability plans the optional cross-issuer requirement for an
