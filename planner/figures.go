@@ -854,10 +854,18 @@ func FindFigures(question string) []FigureAsk {
 				continue
 			}
 			d := a.Metric + tools.ToRevenue
-			if _, ok := tools.DerivedByName(d); ok {
-				out[i] = FigureAsk{Derived: d, Phrase: a.Phrase, at: a.at}
-				converted = true
+			dm, ok := tools.DerivedByName(d)
+			if !ok || slices.ContainsFunc(out, func(o FigureAsk) bool {
+				od, named := tools.DerivedByName(o.Derived)
+				return named && od.Expression == dm.Expression
+			}) {
+				// "R&D expense and R&D as a percent of revenue": the
+				// ratio is asked by its own name; the expense is asked
+				// as itself.
+				continue
 			}
+			out[i] = FigureAsk{Derived: d, Phrase: a.Phrase, at: a.at}
+			converted = true
 		}
 		if converted {
 			out = slices.DeleteFunc(out, func(a FigureAsk) bool { return a.Metric == "revenue" })

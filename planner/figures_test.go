@@ -103,6 +103,7 @@ func TestFindFigures(t *testing.T) {
 		// income" names no net income.
 		{"Why did net sales and income fall?", []string{"revenue"}},
 		{"AAPL R&D as a % of revenue FY24", []string{"rd_intensity"}},
+		{"R&D intensity: give the R&D expense and R&D as a percent of revenue", []string{"rd_expense", "rd_intensity"}},
 		{"other bets operating loss 2024", []string{"operating_income"}},
 		{"Why did gross margin fall?", nil},
 		{"What were total sales?", []string{"revenue"}},

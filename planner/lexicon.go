@@ -100,6 +100,7 @@ var ChangeWords = []string{
 var outlookTriggers = []string{
 	"persist", "expect", "outlook", "guidance", "guide for", "guided", "guiding", "going forward", "next year", "future", "continue",
 	"anticipate", "forecast", "coming year", "years ahead", "long term", "long-term", "sustain",
+	"headed", "heading into", "trajectory", "next quarter", "coming quarter", "rest of the year", "remainder of the year",
 }
 
 // futureView matches a question that asks someone's view of what will

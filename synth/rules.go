@@ -1383,6 +1383,12 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 	if n := len(strings.Fields(s)); n > 40 {
 		score -= float64(n-40) / 40
 	}
+	// What management expects is stated with a view ("the Company
+	// believes ... gross margins will be subject to volatility"), not by a
+	// sentence that names what could move the figure.
+	if len(groups) > 1 && sameSet(groups[len(groups)-1], planner.OutlookWords) && holdsView.MatchString(s) {
+		score += 2
+	}
 	explaining := len(groups) > 1 && sameSet(groups[len(groups)-1], planner.DriverWords)
 	// Risk factors say what may move a figure, never what moved it in the
 	// period ("Our revenue growth may not be sustainable").
@@ -1480,6 +1486,10 @@ func (w *writer) restraint() bool {
 
 // hedged matches the language of what may happen (risk factors,
 // cautionary statements) rather than of what did.
+// holdsView matches a sentence that states someone's expectation: a verb
+// of expecting or believing before a "will" or "to".
+var holdsView = regexp.MustCompile(`(?i)\b(expects?|expected|anticipates?|believes?|intends?|plans?|estimates?|projects?)\b[^.;]*\b(will|to)\b`)
+
 var hedged = regexp.MustCompile(`(?i)\b(may|might|could|can|would|subject to)\b`)
 
 // subjectTerms returns the names of the parts of issuer t's business the
