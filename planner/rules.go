@@ -362,10 +362,31 @@ func (b *builder) searchArgs(t string, p filingPeriod, query, section string, k 
 		// Item headings of converted text and PDF filings are found
 		// unreliably, so only an HTML filing is searched by item.
 		if hasFacts(p.doc) {
-			args.Section = section
+			args.Section = formSection(p.doc.Form, section)
 		}
 	}
 	return args
+}
+
+// formSection returns the item of a filing of form that holds what item
+// section of an annual report holds: a 10-Q's discussion is its Item 2,
+// its statements Item 1 and its market risk Item 3; a 10-Q has no
+// business section (""). An annual form keeps the item as it is.
+func formSection(form, section string) string {
+	if !strings.HasPrefix(strings.ToUpper(form), "10-Q") {
+		return section
+	}
+	switch section {
+	case "Item 7":
+		return "Item 2"
+	case "Item 8":
+		return "Item 1"
+	case "Item 7A":
+		return "Item 3"
+	case "Item 1A":
+		return "Item 1A"
+	}
+	return ""
 }
 
 // planAspect plans one aspect of one issuer for one period and returns the
@@ -441,6 +462,11 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 			if l, ok := b.lookupFigure(t, p, a.Name, metric, label, segs, req, m); ok && req {
 				figures = append(figures, l.req)
 			}
+		}
+		if a.Name == "margins" && len(named) == 0 {
+			// "Products gross margin %": the part's margin, computed from
+			// the part's revenue and cost as the company's is.
+			b.planDerived(t, p, a.Name, "gross_margin", segs, m)
 		}
 	} else if len(a.Metrics) > 0 {
 		if b.canLookup(p, a.Metrics) {

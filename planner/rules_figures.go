@@ -239,7 +239,7 @@ func (b *builder) planFigureAsks() {
 				}
 				m := reqMeta{aspect: 0, issuer: ii}
 				if ask.Derived != "" {
-					b.planDerived(t, p, ask.Derived, segs, m)
+					b.planDerived(t, p, "figures", ask.Derived, segs, m)
 				} else if q, ok := b.qualifiedFor(t, ask.Metric); ok {
 					b.planQualifiedFigure(t, p, q, m)
 				} else {
@@ -250,9 +250,9 @@ func (b *builder) planFigureAsks() {
 	}
 }
 
-// planDerived plans a derived figure: a lookup of each input and the
-// calculation over them.
-func (b *builder) planDerived(t string, p filingPeriod, name string, segs []Segment, m reqMeta) {
+// planDerived plans a derived figure: a lookup of each input (as a figure
+// of aspect) and the calculation over them.
+func (b *builder) planDerived(t string, p filingPeriod, aspect, name string, segs []Segment, m reqMeta) {
 	d, ok := tools.DerivedByName(name)
 	if !ok {
 		return
@@ -265,7 +265,7 @@ func (b *builder) planDerived(t string, p filingPeriod, name string, segs []Segm
 		if base, ok := strings.CutSuffix(in, "_prior"); ok {
 			metric, period = base, tools.PeriodLabel(p.fy-1)
 		}
-		l, ok := b.lookupFigure(t, p, "figures", metric, period, segs, true, m)
+		l, ok := b.lookupFigure(t, p, aspect, metric, period, segs, true, m)
 		if !ok {
 			// The filing prints no row the catalogue names: the input is
 			// still asked for, by the metric's concepts, so that the run

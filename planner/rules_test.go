@@ -363,3 +363,24 @@ func TestFactInputsErrors(t *testing.T) {
 		t.Errorf("FactInputs = %v, %v", got, err)
 	}
 }
+
+// A 10-Q numbers its items differently: an annual report's discussion
+// (Item 7) is a quarterly report's Item 2, and a 10-Q has no business
+// section to search.
+func TestFormSection(t *testing.T) {
+	tests := []struct{ form, section, want string }{
+		{"10-K", "Item 7", "Item 7"},
+		{"10-K", "Item 1", "Item 1"},
+		{"10-Q", "Item 7", "Item 2"},
+		{"10-Q", "Item 8", "Item 1"},
+		{"10-Q", "Item 7A", "Item 3"},
+		{"10-Q", "Item 1A", "Item 1A"},
+		{"10-Q", "Item 1", ""},
+		{"10-Q", "", ""},
+	}
+	for _, tt := range tests {
+		if got := formSection(tt.form, tt.section); got != tt.want {
+			t.Errorf("formSection(%q, %q) = %q, want %q", tt.form, tt.section, got, tt.want)
+		}
+	}
+}

@@ -311,3 +311,28 @@ func TestPremiseOfAPartInAQuarter(t *testing.T) {
 		})
 	}
 }
+
+// A segment's gross margin is computed from the segment's revenue and cost,
+// as the company's is, and explained from the quarterly report's
+// discussion (its Item 2).
+func TestSegmentMarginInAQuarter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests the whole sample corpus")
+	}
+	store := corpustest.Store(t)
+	in := gather(t, store, "Why did Apple's Products gross margin percentage fall in the June 2025 quarter, and what was it?")
+	ans, err := Rules{}.Synthesize(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("answer:\n%s", ans.Answer)
+	assertVerbatim(t, in.Ledger, ans)
+	for _, want := range []string{
+		"- Products gross margin, FY2025 = (revenue - cost of revenue) / revenue = (66,613 - 43,620) / 66,613 (millions) = 34.5% [",
+		"\"Products gross margin percentage decreased during the third quarter of 2025",
+	} {
+		if !strings.Contains(ans.Answer, want) {
+			t.Errorf("answer lacks %q", want)
+		}
+	}
+}
