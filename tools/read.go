@@ -32,14 +32,24 @@ func runReadChunks(ctx context.Context, env *Env, a *ReadChunksArgs) (*result, e
 		return nil, argErr(tool, "ids", "unknown chunk ids %s; use ids from search_filings results", strings.Join(unknown, ", "))
 	}
 	res := &result{candidates: len(a.IDs)}
+	var asked []corpus.SearchResult
 	for _, id := range a.IDs {
 		h := byID[id]
 		if err := checkChunkScope(tool, "ids", h, env.Scope); err != nil {
 			return nil, err
 		}
 		if h.End > h.Start {
-			res.addEvidence(passageEvidence(h), h.ChunkID)
+			asked = append(asked, h)
 		}
+	}
+	// The same whole sentences a search records for the chunk, so that
+	// reading a chunk found before records no span anew.
+	whole, err := wholeSentences(ctx, env, asked)
+	if err != nil {
+		return nil, fmt.Errorf("tools: %s: %w", tool, err)
+	}
+	for _, h := range whole {
+		res.addEvidence(passageEvidence(h), h.ChunkID)
 	}
 	header := fmt.Sprintf("%s: %s.", tool, plural(len(res.evidence), "chunk"))
 	res.render = func(r *result) string { return renderPassages(r, header, "The chunks hold no text.") }

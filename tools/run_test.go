@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -293,6 +294,40 @@ func TestReadSurroundingFixture(t *testing.T) {
 		}
 		if out.CandidatesSeen != 1+tt.before+tt.after {
 			t.Errorf("CandidatesSeen = %d, want %d", out.CandidatesSeen, 1+tt.before+tt.after)
+		}
+	}
+}
+
+// A chunk opens where the one before it ends less an overlap, mid-sentence;
+// the passage a search records is widened to the whole sentences it cuts,
+// and stays a verbatim span of the filing.
+func TestSearchRecordsWholeSentences(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("LONG Corp Annual Report\nItem 7. Management's Discussion and Analysis\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "Sentence %d tells of widgets, gadgets and the routine business of the year in words of no note. ", i)
+	}
+	fx := fixture{ticker: "LONG", form: "10-K", fiscalYear: 2024, periodEnd: "2024-12-31", text: b.String()}
+	store := newFixtureStore(t, fx)
+	env := newEnv(t, store, Scope{Tickers: []string{"LONG"}})
+	out := run(t, env, "s1", SearchFilings, map[string]any{"query": "widgets gadgets routine business", "tickers": []string{"LONG"}, "k": 20})
+	checkRegistered(t, env, out)
+	doc := corpus.Canonicalize(fx.text)
+	if len(out.Evidence) < 2 {
+		t.Fatalf("%d passages; want the text's chunks", len(out.Evidence))
+	}
+	for _, e := range out.Evidence {
+		if doc[e.Start:e.End] != e.Excerpt {
+			t.Fatalf("excerpt %q is not the filing's span [%d:%d]", e.Excerpt, e.Start, e.End)
+		}
+		if strings.HasPrefix(e.Excerpt, "LONG Corp") || strings.HasPrefix(e.Excerpt, "Item 7") {
+			continue // the cover and the heading are sections of their own
+		}
+		if !strings.HasPrefix(e.Excerpt, "Sentence ") {
+			t.Errorf("passage opens mid-sentence: %.60q", e.Excerpt)
+		}
+		if !strings.HasSuffix(e.Excerpt, ".") {
+			t.Errorf("passage closes mid-sentence: %.60q", e.Excerpt[max(0, len(e.Excerpt)-60):])
 		}
 	}
 }

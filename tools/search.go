@@ -40,11 +40,19 @@ func runSearch(ctx context.Context, env *Env, a *SearchArgs) (*result, error) {
 		return nil, fmt.Errorf("tools: %s: %w", SearchFilings, err)
 	}
 	res := &result{candidates: searchCandidates(a)}
+	var kept []corpus.SearchResult
 	for _, h := range hits {
 		// The filter keeps the scope; this guards the guarantee.
 		if !env.Scope.hasTicker(h.Ticker) || !env.Scope.hasYear(h.FiscalYear) || h.End <= h.Start {
 			continue
 		}
+		kept = append(kept, h)
+	}
+	whole, err := wholeSentences(ctx, env, kept)
+	if err != nil {
+		return nil, fmt.Errorf("tools: %s: %w", SearchFilings, err)
+	}
+	for _, h := range whole {
 		res.addEvidence(passageEvidence(h), h.ChunkID)
 	}
 	res.search = &ledger.Search{Query: a.Query, Filters: filters, CandidatesSeen: res.candidates}
@@ -121,4 +129,59 @@ func renderPassages(r *result, header, none string) string {
 		resp.item(EvidenceBlock(r.evidence[i], MaxExcerpt, &EvidenceOpts{Chunk: r.chunks[r.evidence[i].ID]}) + "\n")
 	}
 	return resp.String()
+}
+
+// maxWiden is how far a passage is widened on each side to whole
+// sentences.
+const maxWiden = 600
+
+// wholeSentences widens each hit to the whole sentences it cuts: a chunk
+// opens where the one before it ends less an overlap, mid-sentence, and
+// may close mid-sentence where no sentence ended near its size. The
+// chunks before and after a hit (one read for all hits) give the text on
+// either side; the widened span is a span of the filing, its text
+// verbatim. A side whose neighbour does not reach the hit (a section
+// boundary) is left as it is.
+func wholeSentences(ctx context.Context, env *Env, hits []corpus.SearchResult) ([]corpus.SearchResult, error) {
+	var ids []string
+	for _, h := range hits {
+		if before, after, ok := corpus.NeighbourIDs(h.ChunkID); ok {
+			if before != "" {
+				ids = append(ids, before)
+			}
+			ids = append(ids, after)
+		}
+	}
+	if len(ids) == 0 {
+		return hits, nil
+	}
+	found, err := env.Store.Chunks(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]corpus.SearchResult, len(found))
+	for _, c := range found {
+		byID[c.ChunkID] = c
+	}
+	out := make([]corpus.SearchResult, len(hits))
+	for i, h := range hits {
+		out[i] = h
+		before, after, _ := corpus.NeighbourIDs(h.ChunkID)
+		lo, hi := h.Start, h.End
+		text := h.Text
+		if b, ok := byID[before]; ok && b.DocumentID == h.DocumentID && b.Start < h.Start && b.End >= h.Start {
+			text = b.Text[:h.Start-b.Start] + text
+			lo = b.Start
+		}
+		if a, ok := byID[after]; ok && a.DocumentID == h.DocumentID && a.Start <= h.End && a.End > h.End {
+			text += a.Text[h.End-a.Start:]
+			hi = a.End
+		}
+		if lo == h.Start && hi == h.End {
+			continue
+		}
+		s, e := corpus.WholeSentences(text, h.Start-lo, h.End-lo, maxWiden)
+		out[i].Start, out[i].End, out[i].Text = lo+s, lo+e, text[s:e]
+	}
+	return out, nil
 }
