@@ -1,5 +1,7 @@
 // Package pgledger is the ledger.Store on Postgres, the system of record.
-// Its tables come from migrations/sql/0003_ledger.sql.
+// Its tables come from migrations/sql/0003_ledger.sql; 0009 checks an
+// evidence row's tool call once per statement rather than per row, and
+// 0010 orders the evidence key so that a span lookup cannot take it.
 //
 // Every write to a run first locks the run's row (SELECT … FOR UPDATE), so
 // the writes to one run are serialised: deciding whether a span is new and

@@ -52,3 +52,10 @@ func batchEvidence(_ context.Context, _ sender, w *pgx.Batch, s *Store, runID st
 	}
 	return nil
 }
+
+// HeldSpansSQL and HeldFactsSQL are the reads of what a run holds, for
+// TestHeldReadsProbeTheIndex.
+const (
+	HeldSpansSQL = heldSpansSQL
+	HeldFactsSQL = heldFactsSQL
+)
