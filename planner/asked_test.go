@@ -26,6 +26,8 @@ func TestBindYears(t *testing.T) {
 		{"Compare Apple's 2024 revenue with Alphabet's 2024 revenue", nil}, // the same years
 		{"What was Apple's revenue in fiscal 2024?", nil},                  // one issuer
 		{"In 2024, how did Apple's and Alphabet's revenue compare?", nil},  // the year before any issuer
+		// Issuers listed together before a date share it.
+		{"Headcount: Apple and Alphabet at Dec 31, 2024 vs NVIDIA at January 29, 2023", map[string][]int{"AAPL": {2024}, "GOOGL": {2024}, "NVDA": {2023}}},
 	}
 	for _, tc := range tests {
 		rt := RouteQuestion(tc.question, cat, nil)

@@ -837,6 +837,21 @@ func bindYears(question string, cat *Catalog, issuers []string) map[string][]int
 		}
 		out[owner] = appendNewInts(out[owner], ys.years...)
 	}
+	// "Amazon and Alphabet at Dec 31, 2024 vs Oracle at May 31, 2023":
+	// issuers listed together before a date share it.
+	for i, m := range mentions {
+		if len(out[m.ticker]) > 0 {
+			continue
+		}
+		for _, ys := range spans {
+			if ys.start > m.at {
+				if i+1 < len(mentions) && mentions[i+1].at < ys.start {
+					out[m.ticker] = appendNewInts(out[m.ticker], ys.years...)
+				}
+				break
+			}
+		}
+	}
 	same := true
 	for _, t := range issuers {
 		if len(out[t]) == 0 {
