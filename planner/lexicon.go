@@ -106,7 +106,7 @@ var outlookTriggers = []string{
 // futureView matches a question that asks someone's view of what will
 // happen ("does management think it will last?"); a bare future tense
 // ("what will revenue be in 2030?") asks for a figure no filing reports.
-var futureView = regexp.MustCompile(`(?i)\b(think|thinks|believe|believes|say|says|see|sees|view|feel|feels|consider|considers)\b[^.?!]*\b(will|going\s+to)\b`)
+var futureView = regexp.MustCompile(`(?i)\b(think|thinks|believe|believes|say|says|see|sees|view|feel|feels|consider|considers|signal|signals|signalling|signaling|indicate|indicates|suggest|suggests)\b[^.?!]*\b(will|going\s+to)\b`)
 
 // Lexicon is every aspect the router recognises, most specific first.
 // "general" is the aspect of a question that names none of the others;
