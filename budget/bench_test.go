@@ -19,11 +19,13 @@ import (
 // one run nested in one tenant day, the worst case for contention (every
 // pair locks the same two budgets); with budgets=own each caller has its
 // own run and day, so only capacity limits it. The Postgres pool has 16
-// connections.
+// connections. impl=leased is a Leased accountant over Postgres: its time
+// includes Close, which writes every call and returns the leases, so a
+// figure counts only pairs recorded in the database.
 //
 //	DATABASE_URL=... go test -run '^$' -bench ReserveSettle -benchtime 2s ./budget/
 func BenchmarkReserveSettle(b *testing.B) {
-	for _, impl := range []string{"memory", "postgres"} {
+	for _, impl := range []string{"memory", "postgres", "leased"} {
 		for _, budgets := range []string{"shared", "own"} {
 			for _, callers := range []int{1, 8, 64} {
 				b.Run(fmt.Sprintf("impl=%s/budgets=%s/callers=%d", impl, budgets, callers), func(b *testing.B) {
@@ -69,7 +71,15 @@ func openBench(b *testing.B, impl string) benchAccountant {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return p
+	if impl == "postgres" {
+		return p
+	}
+	l, err := budget.NewLeased(p, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = l.Close(context.Background()) })
+	return l
 }
 
 func benchReserveSettle(b *testing.B, acct benchAccountant, callers int, own bool) {
@@ -115,6 +125,11 @@ func benchReserveSettle(b *testing.B, acct benchAccountant, callers int, own boo
 		})
 	}
 	wg.Wait()
+	if c, ok := acct.(interface{ Close(context.Context) error }); ok {
+		if err := c.Close(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
 	b.StopTimer()
 	if err := failed.Load(); err != nil {
 		b.Fatal(*err)

@@ -59,6 +59,23 @@ func TestDayCreatedOnFirstUse(t *testing.T) {
 			}
 			return out
 		}},
+		{"leased", func(t *testing.T, n int, dl func(context.Context, string) (budget.Limits, error)) []dayAccountant {
+			pool := pgtest.Pool(t)
+			out := make([]dayAccountant, n)
+			for i := range out {
+				p, err := budget.NewPostgres(pool, &budget.Config{Tenant: "acme", DayLimits: dl})
+				if err != nil {
+					t.Fatal(err)
+				}
+				l, err := budget.NewLeased(p, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = l.Close(context.Background()) })
+				out[i] = l
+			}
+			return out
+		}},
 	}
 	for _, impl := range impls {
 		t.Run(impl.name, func(t *testing.T) {
@@ -95,6 +112,16 @@ func TestDayCreatedOnFirstUse(t *testing.T) {
 				}()
 			}
 			wg.Wait()
+			for _, a := range accts {
+				// Leases write their calls and return what they hold.
+				if r, isLeased := a.(interface {
+					Return(context.Context, budget.Scope) (int, error)
+				}); isLeased {
+					if _, err := r.Return(ctx, day); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
 			ok := 0
 			for _, err := range errs {
 				switch {

@@ -20,9 +20,13 @@
 // (Result.Replayed). A reservation whose caller vanished is returned by
 // Sweep once it has expired, exactly once however many sweeps run.
 //
-// Two implementations keep the same contract (package budgettest): [Memory],
-// in process, and [Postgres], the system of record shared by many
-// processes. The executor depends on the small [Accountant] interface.
+// Three implementations keep the same contract (package budgettest):
+// [Memory], in process; [Postgres], the system of record shared by many
+// processes, where every call locks its scopes' budget rows; and [Leased],
+// over Postgres, which takes slices of the budgets at once and keeps the
+// calls of one process off the shared rows (a tenant's many runs do not
+// queue on its day). The executor depends on the small [Accountant]
+// interface.
 //
 // Wall-clock time is not reserved: it is a deadline on the run's context,
 // see [WithDeadline].

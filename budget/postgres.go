@@ -211,7 +211,9 @@ func (p *Postgres) reserve(ctx context.Context, key string, scopes []Scope, amou
 	return res, err
 }
 
-var lockReservationSQL = selectReservationSQL + ` FOR UPDATE`
+var lockReservationSQL = `
+SELECT scope_keys, ` + amountColumns + `, state, lease
+FROM reservations WHERE tenant_id = $1 AND key = $2 FOR UPDATE`
 
 var closedAmountsSQL = `
 SELECT ` + amountColumns + ` FROM settlements
@@ -238,6 +240,12 @@ UPDATE budgets SET ` + amountAdd("reserved_", "-", 4) + `,
 	` + amountAdd("released_", "+", 4) + `, updated_at = now()
 WHERE tenant_id = $1 AND (scope_kind, scope_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`
 
+// returnBudgetsSQL takes a lease's unused slice (the dimensions from $4)
+// out of reserved: not a call, so not counted as released.
+var returnBudgetsSQL = `
+UPDATE budgets SET ` + amountAdd("reserved_", "-", 4) + `, updated_at = now()
+WHERE tenant_id = $1 AND (scope_kind, scope_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`
+
 const countRejectedSQL = `
 UPDATE budgets SET rejected_settlements = rejected_settlements + 1, updated_at = now()
 WHERE tenant_id = $1 AND (scope_kind, scope_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`
@@ -247,11 +255,17 @@ type lockedReservation struct {
 	scopeKeys []string
 	amounts   Amounts
 	state     State
+	// lease marks the slice a Leased accountant holds: not a call, so
+	// Settle and Release do not know it, and an expired one goes back to
+	// the budgets as unused.
+	lease bool
 }
 
 // lockReservation locks key's row, or returns ErrUnknownReservation: the
 // first round trip of Settle and Release, with BEGIN.
-func (p *Postgres) lockReservation(ctx context.Context, t *pipeTx, key string) (lockedReservation, error) {
+// A lease's row is unknown too unless leases is set (Sweep and
+// ExpireScope).
+func (p *Postgres) lockReservation(ctx context.Context, t *pipeTx, key string, leases bool) (lockedReservation, error) {
 	var r lockedReservation
 	var state string
 	found := false
@@ -262,12 +276,12 @@ func (p *Postgres) lockReservation(ctx context.Context, t *pipeTx, key string) (
 		if found = rows.Next(); !found {
 			return nil
 		}
-		return rows.Scan(append([]any{&r.scopeKeys}, append(amountScan(&r.amounts), &state)...)...)
+		return rows.Scan(append([]any{&r.scopeKeys}, append(amountScan(&r.amounts), &state, &r.lease)...)...)
 	})
 	if err := t.send(ctx, b); err != nil {
 		return r, err
 	}
-	if !found {
+	if !found || (r.lease && !leases) {
 		return r, fmt.Errorf("%w: %q", ErrUnknownReservation, key)
 	}
 	r.state = State(state)
@@ -295,7 +309,7 @@ func (p *Postgres) Settle(ctx context.Context, key string, actual Amounts) (res 
 	// Two round trips: BEGIN and the reservation's lock; then the
 	// budgets' locks, the writes and COMMIT.
 	err = p.pipe(ctx, func(t *pipeTx) error {
-		r, err := p.lockReservation(ctx, t, key)
+		r, err := p.lockReservation(ctx, t, key, false)
 		if err != nil {
 			return err
 		}
@@ -342,7 +356,7 @@ func (p *Postgres) Release(ctx context.Context, key string) (Result, error) {
 // release closes key as released or expired, if it is still open.
 func (p *Postgres) release(ctx context.Context, key string, to State) (res Result, err error) {
 	err = p.pipe(ctx, func(t *pipeTx) error {
-		r, err := p.lockReservation(ctx, t, key)
+		r, err := p.lockReservation(ctx, t, key, to == StateExpired)
 		if err != nil {
 			return err
 		}
@@ -361,6 +375,15 @@ func (p *Postgres) release(ctx context.Context, key string, to State) (res Resul
 		kinds, ids := splitScopeKeys(r.scopeKeys)
 		b := &pgx.Batch{}
 		b.Queue(lockBudgetsSQL, p.cfg.Tenant, kinds, ids)
+		if r.lease {
+			// A lease whose process died: what it holds goes back to the
+			// budgets, as an unused slice does (see Leased).
+			b.Queue(returnBudgetsSQL, append([]any{p.cfg.Tenant, kinds, ids}, amountArgs(r.amounts)...)...)
+			b.Queue(insertSettlementSQL, append(append([]any{p.cfg.Tenant, key, "return"}, amountArgs(r.amounts)...), leaseExpiredReason)...)
+			b.Queue(closeReservationSQL, p.cfg.Tenant, key, string(to))
+			res = Result{Key: key, State: to, Amounts: r.amounts}
+			return t.commit(ctx, b)
+		}
 		b.Queue(releaseBudgetsSQL, append([]any{p.cfg.Tenant, kinds, ids}, amountArgs(r.amounts)...)...)
 		b.Queue(insertSettlementSQL, append(append([]any{p.cfg.Tenant, key, kind}, amountArgs(r.amounts)...), "")...)
 		b.Queue(closeReservationSQL, p.cfg.Tenant, key, string(to))
@@ -378,8 +401,10 @@ LIMIT 1000`
 
 // Sweep releases every open reservation of the tenant that expired at or
 // before now, each in its own transaction, and returns how many it
-// released. Each is released once: a second sweep, or one running at the
-// same time, finds it closed under its row lock and leaves it.
+// released. An expired lease (its process died, see Leased) goes back to
+// the budgets as unused. Each is released once: a second sweep, or one
+// running at the same time, finds it closed under its row lock and leaves
+// it.
 func (p *Postgres) Sweep(ctx context.Context, now time.Time) (int, error) {
 	n := 0
 	for {
@@ -417,7 +442,8 @@ ORDER BY key`
 // ExpireScope returns, as Sweep does when they expire, every reservation
 // still open that holds scope: for a run that has its verdict, the holds
 // of calls whose settlement never came (a connection cut between the call
-// and its settlement). It returns how many it closed.
+// and its settlement), and the leases of processes that died running it
+// (returned as unused). It returns how many it closed.
 func (p *Postgres) ExpireScope(ctx context.Context, scope Scope) (int, error) {
 	if err := scope.validate(); err != nil {
 		return 0, err
@@ -453,7 +479,7 @@ FROM budgets WHERE tenant_id = $1 AND scope_kind = $2 AND scope_id = $3`
 
 const stateCountsSQL = `
 SELECT state, count(*) FROM reservations
-WHERE tenant_id = $1 AND scope_keys @> ARRAY[$2::text]
+WHERE tenant_id = $1 AND scope_keys @> ARRAY[$2::text] AND NOT lease
 GROUP BY state`
 
 // Usage returns the audit of scope's budget, or ErrNoBudget.
@@ -539,6 +565,10 @@ func (p *Postgres) Settled(ctx context.Context, scopes []Scope) (map[Scope]Amoun
 	}
 	return out, nil
 }
+
+// leaseExpiredReason is the reason of the settlement that returns an
+// expired lease.
+const leaseExpiredReason = "lease expired: its process stopped writing; calls it settled after its last write are not counted"
 
 // errRollback ends a transaction without an error for the caller.
 var errRollback = errors.New("budget: rollback")

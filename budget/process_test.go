@@ -27,7 +27,12 @@ import (
 //
 //   - workers: 64 goroutines reserve and settle against run BUDGET_HELPER_RUN
 //     inside the day until exhausted, then print "TALLY <json>".
+//   - leased-workers: the same through a Leased accountant, closed before
+//     the tally is printed.
 //   - hold: reserve once, print "HELD", and wait to be killed.
+//   - leased-hold: through a Leased accountant whose writes wait an hour,
+//     reserve and settle leasedCalls calls, write them (Usage), settle
+//     unwrittenCalls more, print "HELD", and wait to be killed.
 func TestHelperProcess(t *testing.T) {
 	role := os.Getenv("BUDGET_HELPER")
 	if role == "" {
@@ -45,16 +50,57 @@ func TestHelperProcess(t *testing.T) {
 		os.Exit(2)
 	}
 	scopes := []budget.Scope{helperDay, budget.RunScope(os.Getenv("BUDGET_HELPER_RUN"))}
+	fail := func(err error) {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	switch role {
-	case "workers":
-		w := budgettest.Workers{Accountant: acct, Scopes: scopes, Prefix: os.Getenv("BUDGET_HELPER_ID")}
+	case "workers", "leased-workers":
+		var a budget.Accountant = acct
+		var leased *budget.Leased
+		if role == "leased-workers" {
+			if leased, err = budget.NewLeased(acct, nil); err != nil {
+				fail(err)
+			}
+			a = leased
+		}
+		w := budgettest.Workers{Accountant: a, Scopes: scopes, Prefix: os.Getenv("BUDGET_HELPER_ID")}
 		tally, err := w.Run(ctx, 64)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+			fail(err)
+		}
+		if leased != nil {
+			if err := leased.Close(ctx); err != nil {
+				fail(err)
+			}
 		}
 		b, _ := json.Marshal(tally)
 		fmt.Printf("TALLY %s\n", b)
+	case "leased-hold":
+		pg, err := budget.NewPostgres(pool, &budget.Config{TTL: time.Minute})
+		if err != nil {
+			fail(err)
+		}
+		leased, err := budget.NewLeased(pg, &budget.LeaseConfig{FlushInterval: time.Hour})
+		if err != nil {
+			fail(err)
+		}
+		for i := range leasedCalls + unwrittenCalls {
+			if i == leasedCalls {
+				if _, err := leased.Usage(ctx, scopes[1]); err != nil {
+					fail(err)
+				}
+			}
+			key := fmt.Sprint("call", i)
+			if _, err := leased.Reserve(ctx, key, scopes, heldByDoomed, nil); err != nil {
+				fail(err)
+			}
+			if _, err := leased.Settle(ctx, key, heldByDoomed); err != nil {
+				fail(err)
+			}
+		}
+		fmt.Println("HELD")
+		select {} // until killed
 	case "hold":
 		_, err := acct.Reserve(ctx, "doomed", scopes, heldByDoomed, &budget.ReserveOpts{Expires: time.Now().Add(time.Minute)})
 		if err != nil {
@@ -66,6 +112,13 @@ func TestHelperProcess(t *testing.T) {
 	}
 	os.Exit(0)
 }
+
+// The leased-hold helper settles leasedCalls calls and writes them, then
+// settles unwrittenCalls more before it is killed.
+const (
+	leasedCalls    = 3
+	unwrittenCalls = 2
+)
 
 var (
 	helperDay0   = time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
@@ -101,10 +154,21 @@ func helperCmd(t *testing.T, role, dbURL, run, id string) *exec.Cmd {
 
 // TestPostgresProcesses: 64 goroutines in each of 4 processes reserve and
 // settle against one tenant day (two runs inside it, two processes each)
-// until it is exhausted. No limit is passed, and the totals in the database
+// until it is exhausted, through Postgres, or through a Leased accountant
+// in each process. No limit is passed, and the totals in the database
 // equal the sum of what the processes saw succeed.
 func TestPostgresProcesses(t *testing.T) {
 	t.Parallel()
+	pgtest.URL(t)
+	for _, role := range []string{"workers", "leased-workers"} {
+		t.Run(role, func(t *testing.T) {
+			t.Parallel()
+			testProcesses(t, role)
+		})
+	}
+}
+
+func testProcesses(t *testing.T, role string) {
 	ctx := context.Background()
 	pool := pgtest.Pool(t)
 	acct, err := budget.NewPostgres(pool, nil)
@@ -132,7 +196,7 @@ func TestPostgresProcesses(t *testing.T) {
 	for i := range procs {
 		run := []string{"run-a", "run-b"}[i%2]
 		wg.Go(func() {
-			out, err := helperCmd(t, "workers", dbURL, run, fmt.Sprint("p", i)).Output()
+			out, err := helperCmd(t, role, dbURL, run, fmt.Sprint("p", i)).Output()
 			if err != nil {
 				errs[i] = fmt.Errorf("process %d: %v", i, err)
 				return
@@ -158,16 +222,24 @@ func TestPostgresProcesses(t *testing.T) {
 	budgettest.CheckTotals(t, acct, []budget.Scope{runA}, []budget.Limits{runLimits}, tallies[0].Add(tallies[2]))
 	budgettest.CheckTotals(t, acct, []budget.Scope{runB}, []budget.Limits{runLimits}, tallies[1].Add(tallies[3]))
 
-	// The ledger of settlements agrees with the totals.
+	// The ledger of settlements agrees with the totals: every call was
+	// written, and the leases were returned.
 	var settled, released string
+	var calls, openLeases int
 	err = pool.QueryRow(ctx, `SELECT
-		coalesce(sum(spend_usd) FILTER (WHERE kind = 'settle'), 0)::text,
-		coalesce(sum(spend_usd) FILTER (WHERE kind = 'release'), 0)::text FROM settlements`).Scan(&settled, &released)
+		coalesce(sum(s.spend_usd) FILTER (WHERE s.kind = 'settle'), 0)::text,
+		coalesce(sum(s.spend_usd) FILTER (WHERE s.kind = 'release'), 0)::text,
+		count(*) FILTER (WHERE s.kind IN ('settle', 'release')),
+		(SELECT count(*) FROM reservations WHERE lease AND state = 'reserved')
+		FROM settlements s JOIN reservations r USING (tenant_id, key) WHERE NOT r.lease`).Scan(&settled, &released, &calls, &openLeases)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !usd(settled).Equal(total.Settled.SpendUSD) || !usd(released).Equal(total.Released.SpendUSD) {
 		t.Fatalf("settlements sum to %s settled and %s released; workers saw %s and %s", settled, released, total.Settled.SpendUSD, total.Released.SpendUSD)
+	}
+	if calls != total.Reserves || openLeases != 0 {
+		t.Fatalf("%d calls closed in settlements, %d leases open; workers reserved %d", calls, openLeases, total.Reserves)
 	}
 }
 

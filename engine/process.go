@@ -132,7 +132,7 @@ type Tenant struct {
 	// the tenant's day (budget.DayScope); see Config.NoTenantDay.
 	TenantDay bool
 
-	close    func() error // the embedded ledger's
+	close    func() error // the embedded ledger's, or the leased budget's
 	lastUsed time.Time    // guarded by Process.mu
 }
 
@@ -245,7 +245,22 @@ func (p *Process) build(tenant string) (*Tenant, error) {
 		if err != nil {
 			return nil, err
 		}
-		t.Store, t.Ledger, acct = store, led, pg
+		// The process's calls reserve against leases: slices of their run's
+		// and the tenant's day's budgets, taken at once, so that many runs
+		// of one tenant do not queue on the day's row. The executor reads
+		// the run's Usage before it records the verdict, which writes the
+		// run's settled calls; the finished run's ExpireScope returns what
+		// its lease did not use.
+		leased, err := budget.NewLeased(pg, nil)
+		if err != nil {
+			return nil, err
+		}
+		t.Store, t.Ledger, acct = store, led, leased
+		t.close = func() error {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			return leased.Close(ctx)
+		}
 		cfg.TenantDay = !c.NoTenantDay
 	} else {
 		led, err := embeddedledger.Open(c.DataDir, &embeddedledger.Config{Tenant: tenant, Now: c.Now})
@@ -265,6 +280,11 @@ func (p *Process) build(tenant string) (*Tenant, error) {
 		ExpireScope(context.Context, budget.Scope) (int, error)
 	}); ok {
 		fl.expire = e.ExpireScope
+	}
+	if r, ok := acct.(interface {
+		Return(context.Context, budget.Scope) (int, error)
+	}); ok {
+		fl.giveBack = r.Return
 	}
 	acct = &publicAccountant{Accountant: acct, log: c.Logger.With(slog.String("tenant", tenant))}
 	cfg.Store, cfg.Searcher, cfg.Ledger, cfg.Budget = t.Store, t.Searcher, fl, acct

@@ -38,7 +38,10 @@ func retryPending(ctx context.Context) bool {
 type finishingLedger struct {
 	ledger.Store
 	expire func(ctx context.Context, scope budget.Scope) (int, error)
-	log    *slog.Logger
+	// giveBack, when set, returns the budget leases of a run whose attempt
+	// failed and will be retried, perhaps by another process.
+	giveBack func(ctx context.Context, scope budget.Scope) (int, error)
+	log      *slog.Logger
 
 	mu      *sync.Mutex
 	pending map[string]ledger.RunStatus // guarded by mu: verdicts waiting for their answer, by run
@@ -55,6 +58,13 @@ func newFinishingLedger(l ledger.Store, log *slog.Logger) *finishingLedger {
 
 func (l *finishingLedger) FinishRun(ctx context.Context, runID string, status ledger.RunStatus) error {
 	if status == ledger.StatusFailed && retryPending(ctx) {
+		if l.giveBack != nil {
+			gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer cancel()
+			if _, err := l.giveBack(gctx, budget.RunScope(runID)); err != nil {
+				l.log.Warn("could not return a failed attempt's budget leases; they are charged when they expire", slog.String("run_id", runID), slog.String("error", err.Error()))
+			}
+		}
 		return nil
 	}
 	if _, ok := l.Store.(finishWithEvent); ok && status != ledger.StatusFailed && status.Terminal() {

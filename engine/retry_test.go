@@ -136,3 +136,51 @@ func TestIdleTenantsDropped(t *testing.T) {
 		t.Error("an idle tenant's engine was kept")
 	}
 }
+
+// TestFinishingLedgerReturnsLeases: an attempt that fails with another to
+// come returns its run's budget lease, writing its calls, so that the next
+// attempt (perhaps in another process) is not starved by the unused slice.
+func TestFinishingLedgerReturnsLeases(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgtest.Pool(t)
+	store, err := pgledger.New(pool, &pgledger.Config{Tenant: "acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg, err := budget.NewPostgres(pool, &budget.Config{Tenant: "acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	leased, err := budget.NewLeased(pg, &budget.LeaseConfig{FlushInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer leased.Close(ctx)
+	fl := newFinishingLedger(store, slog.New(slog.DiscardHandler))
+	fl.expire, fl.giveBack = leased.ExpireScope, leased.Return
+	if _, _, err := store.OpenRun(ctx, ledger.Run{ID: "retried", Question: "What drove Acme's gross margin?", Mode: ledger.ModeRules}); err != nil {
+		t.Fatal(err)
+	}
+	scope := budget.RunScope("retried")
+	if err := pg.SetLimits(ctx, scope, budget.NoLimits()); err != nil {
+		t.Fatal(err)
+	}
+	call := budget.Amounts{SearchCalls: 1, Candidates: 50}
+	if _, err := leased.Reserve(ctx, "retried/s1", []budget.Scope{scope}, call, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := leased.Settle(ctx, "retried/s1", call); err != nil {
+		t.Fatal(err)
+	}
+	if err := fl.FinishRun(WithRetryPending(ctx), "retried", ledger.StatusFailed); err != nil {
+		t.Fatal(err)
+	}
+	u, err := pg.Usage(ctx, scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !u.Reserved.IsZero() || !u.Settled.Equal(call) {
+		t.Fatalf("after the failed attempt: reserved %v, settled %v; want the lease returned and its call written", u.Reserved, u.Settled)
+	}
+}
