@@ -1,7 +1,6 @@
 package budget_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -374,39 +373,7 @@ func TestKilledLeaseReturned(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cmd := helperCmd(t, "leased-hold", helperURL(t, pool), "run-k", "k")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	held := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if sc.Text() == "HELD" {
-				held <- true
-				return
-			}
-		}
-		held <- false
-	}()
-	select {
-	case ok := <-held:
-		if !ok {
-			_ = cmd.Wait()
-			t.Fatal("the worker exited without reserving")
-		}
-	case <-time.After(30 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatal("the worker did not reserve within 30s")
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
+	killHeld(t, "leased-hold", pool)
 
 	slice := times(heldByDoomed, 64) // LeaseConfig.SliceCalls's default
 	written := times(heldByDoomed, leasedCalls)

@@ -127,6 +127,45 @@ var (
 )
 
 // helperURL is DATABASE_URL on the pool's schema, for a child process.
+// killHeld starts a helper process in role on run "run-k", waits until it
+// says it holds its reservation (HELD), and kills it.
+func killHeld(t *testing.T, role string, pool *pgxpool.Pool) {
+	t.Helper()
+	cmd := helperCmd(t, role, helperURL(t, pool), "run-k", "k")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	held := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if sc.Text() == "HELD" {
+				held <- true
+				return
+			}
+		}
+		held <- false
+	}()
+	select {
+	case ok := <-held:
+		if !ok {
+			_ = cmd.Wait()
+			t.Fatal("the worker exited without reserving")
+		}
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the worker did not reserve within 30s")
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+}
+
 func helperURL(t *testing.T, pool *pgxpool.Pool) string {
 	t.Helper()
 	var schema string
@@ -259,39 +298,7 @@ func TestKilledWorkerSwept(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cmd := helperCmd(t, "hold", helperURL(t, pool), "run-k", "k")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	held := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if sc.Text() == "HELD" {
-				held <- true
-				return
-			}
-		}
-		held <- false
-	}()
-	select {
-	case ok := <-held:
-		if !ok {
-			_ = cmd.Wait()
-			t.Fatal("the worker exited without reserving")
-		}
-	case <-time.After(30 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatal("the worker did not reserve within 30s")
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
+	killHeld(t, "hold", pool)
 
 	u, err := acct.Usage(ctx, run)
 	if err != nil {

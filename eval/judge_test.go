@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -278,23 +277,5 @@ func TestJudgeSchemaMatchesGolden(t *testing.T) {
 	for _, p := range llmtest.StrictSchemaProblems(JudgeSchema()) {
 		t.Errorf("judge schema: %s", p)
 	}
-	got, err := json.MarshalIndent(JudgeSchema(), "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = append(got, '\n')
-	path := filepath.Join("testdata", "judge_schema.golden.json")
-	if *updateGolden {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("judge schema differs from %s (run with -update if the change is meant):\n%s", path, got)
-	}
+	llmtest.MatchGolden(t, filepath.Join("testdata", "judge_schema.golden.json"), JudgeSchema(), *updateGolden)
 }

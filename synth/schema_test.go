@@ -13,6 +13,7 @@ import (
 
 	"github.com/ledgerline/research/ledger"
 	"github.com/ledgerline/research/llm"
+	"github.com/ledgerline/research/llm/llmtest"
 	"github.com/ledgerline/research/validator"
 )
 
@@ -35,25 +36,7 @@ func TestAnswerSchemaNullable(t *testing.T) {
 // with -update after changing a reply type on purpose.
 func TestReplySchemasMatchGolden(t *testing.T) {
 	for name, s := range map[string]map[string]any{"answer": AnswerSchema(), "grade": GradeSchema()} {
-		got, err := json.MarshalIndent(s, "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, '\n')
-		path := filepath.Join("testdata", name+"_schema.golden.json")
-		if *updateGolden {
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(got) != string(want) {
-			t.Errorf("%s schema differs from %s (run with -update if the change is meant):\n%s", name, path, got)
-		}
+		llmtest.MatchGolden(t, filepath.Join("testdata", name+"_schema.golden.json"), s, *updateGolden)
 	}
 }
 

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
+	"testing"
 )
 
 // StrictSchemaProblems lists where schema breaks the rules strict
@@ -79,4 +81,29 @@ func typeNames(v any) []string {
 		return out
 	}
 	return nil
+}
+
+// MatchGolden holds a schema's wire format: schema, indented as JSON, must
+// be byte for byte the file at path; with update it rewrites the file
+// instead (a test's -update flag, after a reply type changed on purpose).
+func MatchGolden(t testing.TB, path string, schema map[string]any, update bool) {
+	t.Helper()
+	got, err := json.MarshalIndent(schema, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	if update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("schema differs from %s (run with -update if the change is meant):\n%s", path, got)
+	}
 }
