@@ -219,6 +219,9 @@ type loadTest struct {
 	errs     map[string]int  // guarded by mu: what went wrong, by kind
 	first    time.Time       // guarded by mu: first submission
 	last     time.Time       // guarded by mu: last verdict
+	// streamWaits counts event streams refused because the key held as
+	// many as the server allows; guarded by mu.
+	streamWaits int
 }
 
 // LoadReport is what RunLoad measured.
@@ -232,12 +235,16 @@ type LoadReport struct {
 	ErrorKinds map[string]int `json:"error_kinds,omitempty"`
 	Lost       int            `json:"lost"` // accepted runs the ledger holds no verdict (or no answer to a verdict) of
 	Duplicates int            `json:"duplicate_run_ids"`
-	WallMS     int64          `json:"wall_ms"` // first submission to last verdict
-	RunsPerSec float64        `json:"runs_per_second"`
-	Submit     Latency        `json:"submit_latency"`
-	Run        Latency        `json:"run_latency"` // submission to verdict
-	Statuses   map[string]int `json:"statuses"`
-	Settled    string         `json:"settled_spend_usd"`
+	// StreamWaits counts event streams the server refused (429) because
+	// the key held its limit of open streams; the client waited and
+	// opened it again.
+	StreamWaits int            `json:"stream_waits"`
+	WallMS      int64          `json:"wall_ms"` // first submission to last verdict
+	RunsPerSec  float64        `json:"runs_per_second"`
+	Submit      Latency        `json:"submit_latency"`
+	Run         Latency        `json:"run_latency"` // submission to verdict
+	Statuses    map[string]int `json:"statuses"`
+	Settled     string         `json:"settled_spend_usd"`
 }
 
 func (lt *loadTest) accepted() []string {
@@ -296,7 +303,7 @@ func (lt *loadTest) run(ctx context.Context, clients int, progress io.Writer) *L
 	defer lt.mu.Unlock()
 	rep := &LoadReport{
 		Clients: clients, Submitted: int(submitted.Load()), Accepted: len(lt.ids), Completed: len(lt.latency),
-		ErrorKinds: lt.errs, Statuses: lt.statuses,
+		ErrorKinds: lt.errs, Statuses: lt.statuses, StreamWaits: lt.streamWaits,
 		Submit: Summarize(lt.submit), Run: Summarize(lt.latency),
 	}
 	for _, n := range lt.errs {
@@ -389,6 +396,16 @@ func (lt *loadTest) follow(ctx context.Context, id string) (string, error) {
 			if ctx.Err() != nil {
 				return "", err
 			}
+			continue
+		}
+		if resp.StatusCode == http.StatusTooManyRequests {
+			// The key holds as many streams as the server allows it
+			// (server.Config.MaxStreamsPerKey): wait for one to close, as
+			// a well-behaved client does.
+			resp.Body.Close()
+			lt.mu.Lock()
+			lt.streamWaits++
+			lt.mu.Unlock()
 			continue
 		}
 		if resp.StatusCode != http.StatusOK {
@@ -493,8 +510,8 @@ func (rep *LoadReport) audit(ctx context.Context, pool *pgxpool.Pool, ids []stri
 // latency percentiles.
 func (rep *LoadReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "Load test: rules mode, %d clients, %d worker slots, loopback\n\n", rep.Clients, rep.Workers)
-	fmt.Fprintf(w, "submitted %d, accepted %d, verdicts %d, errors %d, lost %d, duplicate run ids %d\n",
-		rep.Submitted, rep.Accepted, rep.Completed, rep.Errors, rep.Lost, rep.Duplicates)
+	fmt.Fprintf(w, "submitted %d, accepted %d, verdicts %d, errors %d, lost %d, duplicate run ids %d, streams waited for %d\n",
+		rep.Submitted, rep.Accepted, rep.Completed, rep.Errors, rep.Lost, rep.Duplicates, rep.StreamWaits)
 	if len(rep.ErrorKinds) > 0 {
 		kinds := make([]string, 0, len(rep.ErrorKinds))
 		for k, n := range rep.ErrorKinds {

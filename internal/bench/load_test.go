@@ -2,7 +2,11 @@ package bench
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -66,5 +70,31 @@ func TestRunLoadRefusesBadOpts(t *testing.T) {
 	o, err := loadDefaults(nil)
 	if err != nil || o.Clients != 8 || o.Runs != 200 || o.Workers != 4 || o.Duration != 2*time.Minute || o.Drain != 2*time.Minute || o.Embedder == nil {
 		t.Errorf("defaults = %+v, %v", o, err)
+	}
+}
+
+// A client that finds its key at the server's limit of open event streams
+// (429) waits and opens the stream again, counting the wait, rather than
+// giving the run up.
+func TestFollowWaitsForAStream(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) <= 2 {
+			http.Error(w, "stream limit", http.StatusTooManyRequests)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "id: 1\nevent: result\ndata: {\"status\":\"supported\"}\n\n")
+	}))
+	defer srv.Close()
+	lt := &loadTest{base: srv.URL, key: "k", client: srv.Client(), errs: map[string]int{}, statuses: map[string]int{}}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	status, err := lt.follow(ctx, "run-1")
+	if err != nil || status != "supported" {
+		t.Fatalf("follow = %q, %v; want supported", status, err)
+	}
+	if lt.streamWaits != 2 {
+		t.Errorf("stream waits = %d, want 2", lt.streamWaits)
 	}
 }
