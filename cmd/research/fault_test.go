@@ -46,6 +46,12 @@ func TestFaultSuite(t *testing.T) {
 		}
 	}
 	seed := uint64(time.Now().UnixNano())
+	if v := os.Getenv("RESEARCH_FAULT_SEED"); v != "" { // replay a failing run's faults
+		var err error
+		if seed, err = strconv.ParseUint(v, 10, 64); err != nil {
+			t.Fatalf("RESEARCH_FAULT_SEED=%q: %v", v, err)
+		}
+	}
 	rng := rand.New(rand.NewPCG(seed, seed>>1))
 	t.Logf("seed %d, %d runs", seed, n)
 	bin := buildResearch(t)
@@ -201,6 +207,15 @@ func TestFaultSuite(t *testing.T) {
 	}
 	if s.open != 0 || s.twice != 0 {
 		t.Errorf("%d reservations open, %d settled twice", s.open, s.twice)
+		rows, _ := db.pool.Query(ctx, `SELECT key, lease, created_at, expires_at FROM reservations WHERE tenant_id = 'acme' AND state = 'reserved'`)
+		for rows.Next() {
+			var key string
+			var lease bool
+			var created, expires time.Time
+			_ = rows.Scan(&key, &lease, &created, &expires)
+			t.Logf("open: %s lease=%v created %s expires %s", key, lease, created.Format(time.RFC3339Nano), expires.Format(time.RFC3339Nano))
+		}
+		rows.Close()
 	}
 	if !s.settlements.Equal(s.runScopes) {
 		t.Errorf("the tenant settled $%s, its runs' scopes $%s", s.settlements, s.runScopes)
