@@ -1211,6 +1211,10 @@ func (w *writer) passageLabel(r planner.Requirement) string {
 		return fmt.Sprintf("Sentences of the %s filing that mention %s and %s together (quoted as written)", r.Period, cause, effect)
 	case r.Kind == planner.KindFigure:
 		return fmt.Sprintf("%s, %s, as the filing states it", upperFirst(topic), r.Period)
+	case r.Aspect != "general" && slices.ContainsFunc(r.Completion.AllOf, func(g []string) bool { return slices.Equal(g, []string{planner.CountTerm}) }):
+		// "How many employees": a number asked of a topic, stated in a
+		// sentence.
+		return fmt.Sprintf("%s, %s, as the filing states it", upperFirst(topic), r.Period)
 	case r.Kind == planner.KindOutlook && (topic == "outlook" || topic == "the question"):
 		return fmt.Sprintf("Outlook, %s, in management's words (forward-looking statements, quoted as written)", r.Period)
 	case r.Kind == planner.KindOutlook:
