@@ -79,7 +79,7 @@ func (b *builder) labelledFigure() []string {
 				}
 				// Spelled out, a figure the filings label by its initials:
 				// "gross merchandise volume" for the row "GMV".
-				if ac := initialsOf(words); ac != "" && b.acronymInUse(ac, docs) {
+				if ac := initialsOf(words); ac != "" && !slices.ContainsFunc(words, periodWord) && b.acronymInUse(ac, docs) {
 					best = []string{ac}
 					bestLen = n
 					break
@@ -120,6 +120,18 @@ func (c *Catalog) labelled(documentID string, words []string) bool {
 	}
 	return false
 }
+
+// periodWord reports whether w names a period or counts one ("three
+// months ended"): such words spell no figure's initials.
+func periodWord(w string) bool {
+	w = strings.ToLower(w)
+	return phraseStopwords[w] || numberWords[w]
+}
+
+// numberWords are the numbers a question spells out.
+var numberWords = map[string]bool{"one": true, "two": true, "three": true, "four": true, "five": true, "six": true,
+	"seven": true, "eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "first": true,
+	"second": true, "third": true, "fourth": true}
 
 // initialsOf returns the initials of two to five words in capitals: "GMV"
 // for gross merchandise volume; "" for fewer or more words.

@@ -78,6 +78,12 @@ func TestWhatReported(t *testing.T) {
 	if got := initialsOf([]string{"gross", "merchandise", "volume"}); got != "GMV" {
 		t.Errorf("initialsOf = %q, want GMV", got)
 	}
+	// "Three months ended" counts a period; its initials are no figure.
+	for w, want := range map[string]bool{"three": true, "Months": true, "ended": true, "merchandise": false, "volume": false} {
+		if got := periodWord(w); got != want {
+			t.Errorf("periodWord(%q) = %v, want %v", w, got, want)
+		}
+	}
 }
 
 // TestAsksGrowth: "up" and "down" ask how a figure moved only where they
