@@ -482,3 +482,19 @@ func TestQuestionWordsThreeLetters(t *testing.T) {
 		t.Errorf("QuestionWords = %q, want %q", got, want)
 	}
 }
+
+// A noun made of a noun ("membership") is said by its base as well: "Our
+// member renewal rate was 93%".
+func TestWordForms(t *testing.T) {
+	tests := map[string][]string{
+		"membership":  {"membership", "member"},
+		"Memberships": {"Memberships", "member"},
+		"renewal":     {"renewal"},
+		"ship":        {"ship"},
+	}
+	for w, want := range tests {
+		if got := wordForms(w); !slices.Equal(got, want) {
+			t.Errorf("wordForms(%q) = %q, want %q", w, got, want)
+		}
+	}
+}

@@ -503,6 +503,8 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		need = fmt.Sprintf("what %s's management expects going forward, in its %s %s", company, label, form)
 	}
 	switch {
+	case countOf && a.Name == "general":
+		need = fmt.Sprintf("the figure %s's %s %s states on the question", company, label, form)
 	case countOf:
 		need = fmt.Sprintf("the figure %s's %s %s states for its %s", company, label, form, a.Label)
 	case a.Name == "general":

@@ -543,7 +543,7 @@ func (b *builder) planPhraseFigure() bool {
 			}
 			groups := make([][]string, 0, len(words)+1)
 			for _, w := range words {
-				groups = append(groups, []string{w})
+				groups = append(groups, wordForms(w))
 			}
 			groups = append(groups, []string{FigureTerm})
 			b.addReq(Requirement{
@@ -556,4 +556,16 @@ func (b *builder) planPhraseFigure() bool {
 		}
 	}
 	return true
+}
+
+// wordForms are the forms a condition accepts for a word of the question:
+// the word, and its base without a suffix that makes a noun of a noun
+// ("membership" is said "member": "Our member renewal rate was 93%").
+func wordForms(w string) []string {
+	for _, suffix := range []string{"ships", "ship"} {
+		if base, ok := strings.CutSuffix(strings.ToLower(w), suffix); ok && len(base) >= 4 {
+			return []string{w, base}
+		}
+	}
+	return []string{w}
 }
