@@ -99,6 +99,7 @@ func TestFindFigures(t *testing.T) {
 		// "percent" for "percentage".
 		{"capex as % of sales", []string{"capex_intensity"}},
 		{"How much cash did GOOGL generate from operating activities in 2024?", []string{"operating_cash_flow"}},
+		{"NFLX op margin expanded in 2024", []string{"operating_margin"}},
 		// A name of two words is found only as written: "net sales and
 		// income" names no net income.
 		{"Why did net sales and income fall?", []string{"revenue"}},
@@ -400,6 +401,7 @@ func TestLooseFigureNames(t *testing.T) {
 	}{
 		{"Google (Alphabet) cash from ops for the year ended December 2024?", []string{"operating_cash_flow"}},
 		{"How much cash did GOOGL generate from operating activities in 2024?", []string{"operating_cash_flow"}},
+		{"NFLX op margin expanded in 2024", []string{"operating_margin"}},
 		{"What share of revenue did NVDA spend on R&D in FY23?", []string{"rd_expense_to_revenue"}},
 		{"META FY2024 revenue", []string{"revenue"}},
 	}

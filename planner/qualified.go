@@ -115,7 +115,11 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 // causingWords are the verbs a question asks for a cause with; like the
 // verbs of change (fallWords, riseWords) they narrow no figure.
 var causingWords = map[string]bool{"drive": true, "drives": true, "drove": true, "driving": true,
-	"cause": true, "causes": true, "causing": true, "explain": true, "explains": true}
+	"cause": true, "causes": true, "causing": true, "explain": true, "explains": true,
+	// Comparatives rank a figure; they do not narrow it ("the richer margin").
+	"higher": true, "lower": true, "bigger": true, "smaller": true, "larger": true, "richer": true,
+	"better": true, "worse": true, "stronger": true, "weaker": true, "wider": true, "narrower": true,
+	"greater": true, "fatter": true, "thinner": true}
 
 // issuerWordSet is every word naming one of the issuers, in lower case:
 // tickers, the words of company names, and the names the catalogue knows

@@ -27,6 +27,7 @@ func TestQualifiedFigures(t *testing.T) {
 		{"How much did Cerner contribute to the total revenues in fiscal 2023?", "revenue", []string{"Cerner", "total", "revenues"}},
 		{"How much revenue did Activision Blizzard contribute to the results?", "revenue", []string{"Activision", "Blizzard", "revenue"}},
 		{"How much revenue did the company generate in 2022?", "", nil},
+		{"Which of the two ran the richer net income in 2022?", "", nil},
 		{"What were Apple's total net sales in fiscal 2024?", "", nil},
 		{"What was Alphabet's total revenue in 2024?", "", nil},
 		{"META FY2024 revenue", "", nil},

@@ -19,7 +19,7 @@ var DerivedMetrics = []Derived{
 	{Name: "gross_margin", Label: "gross margin", Ratio: true, Expression: "(revenue - cost_of_revenue) / revenue",
 		Aliases: []string{"gross margin percentage", "gross margin rate", "gross profit margin"}},
 	{Name: "operating_margin", Label: "operating margin", Ratio: true, Expression: "operating_income / revenue",
-		Aliases: []string{"operating margin", "operating profit margin", "operating income margin", "ebit margin", "operating margins"}},
+		Aliases: []string{"operating margin", "operating profit margin", "operating income margin", "ebit margin", "operating margins", "op margin", "op margins"}},
 	{Name: "net_margin", Label: "net margin", Ratio: true, Expression: "net_income / revenue",
 		Aliases: []string{"net margin", "net profit margin", "net income margin", "profit margin", "net margins"}},
 	{Name: "rd_intensity", Label: "R&D as a percentage of revenue", Ratio: true, Expression: "rd_expense / revenue",

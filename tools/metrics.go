@@ -44,7 +44,7 @@ var Metrics = []Metric{
 	{Name: "gross_profit", Label: "gross profit", Concepts: []string{"us-gaap:GrossProfit"},
 		Aliases: []string{"gross profit", "gross margin dollars", "total gross margin"}},
 	{Name: "operating_income", Label: "operating income", Concepts: []string{"us-gaap:OperatingIncomeLoss"},
-		Aliases: []string{"operating income", "income from operations", "operating profit", "operating income (loss)", "total operating income", "operating loss", "loss from operations", "operating profit (loss)", "operating line"}},
+		Aliases: []string{"operating income", "income from operations", "operating profit", "operating income (loss)", "total operating income", "operating loss", "loss from operations", "operating profit (loss)", "operating line", "op income"}},
 	{Name: "net_income", Label: "net income", Prefer: []string{"net income attributable to"}, Concepts: []string{"us-gaap:NetIncomeLoss", "us-gaap:ProfitLoss"},
 		Aliases: []string{"net income", "net earnings", "profit", "net income (loss)", "net profit", "net loss", "net earnings (loss)"}},
 	{Name: "rd_expense", Outflow: true, Label: "research and development expense", Concepts: []string{
