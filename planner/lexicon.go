@@ -98,7 +98,7 @@ var ChangeWords = []string{
 
 // outlookTriggers show that a question asks about persistence or outlook.
 var outlookTriggers = []string{
-	"persist", "expect", "outlook", "guidance", "guide for", "guided", "guiding", "going forward", "next year", "future", "continue",
+	"persist", "expect", "outlook", "guidance", "guide for", "guided", "guiding", "guide", "going forward", "next year", "future", "continue",
 	"anticipate", "forecast", "coming year", "years ahead", "long term", "long-term", "sustain",
 	"headed", "heading into", "trajectory", "next quarter", "coming quarter", "rest of the year", "remainder of the year",
 }

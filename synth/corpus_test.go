@@ -336,3 +336,22 @@ func TestSegmentMarginInAQuarter(t *testing.T) {
 		}
 	}
 }
+
+// Guidance for the year a question names ranks above a general statement
+// of what management expects, and "guide" asks for the outlook.
+func TestGuidanceForTheYearAsked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests the whole sample corpus")
+	}
+	store := corpustest.Store(t)
+	in := gather(t, store, "META 2025 capex guide?")
+	ans, err := Rules{}.Synthesize(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("answer:\n%s", ans.Answer)
+	assertVerbatim(t, in.Ledger, ans)
+	if want := "\"We anticipate making capital expenditures of approximately $60 billion to $65 billion in 2025"; !strings.Contains(ans.Answer, want) {
+		t.Errorf("answer lacks %q", want)
+	}
+}

@@ -1392,8 +1392,19 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 	// What management expects is stated with a view ("the Company
 	// believes ... gross margins will be subject to volatility"), not by a
 	// sentence that names what could move the figure.
-	if len(groups) > 1 && sameSet(groups[len(groups)-1], planner.OutlookWords) && holdsView.MatchString(s) {
-		score += 2
+	if len(groups) > 1 && sameSet(groups[len(groups)-1], planner.OutlookWords) {
+		if holdsView.MatchString(s) {
+			score += 2
+		}
+		// Guidance for the year the question names ("2025 capex
+		// guide": "capital expenditures of approximately $60 billion
+		// to $65 billion in 2025").
+		for _, y := range questionYear.FindAllString(w.in.Question, -1) {
+			if strings.Contains(s, y) {
+				score += 2
+				break
+			}
+		}
 	}
 	explaining := len(groups) > 1 && sameSet(groups[len(groups)-1], planner.DriverWords)
 	// Risk factors say what may move a figure, never what moved it in the
@@ -1492,6 +1503,9 @@ func (w *writer) restraint() bool {
 
 // hedged matches the language of what may happen (risk factors,
 // cautionary statements) rather than of what did.
+// questionYear matches a year a question names.
+var questionYear = regexp.MustCompile(`\b(19|20)\d\d\b`)
+
 // holdsView matches a sentence that states someone's expectation: a verb
 // of expecting or believing before a "will" or "to".
 var holdsView = regexp.MustCompile(`(?i)\b(expects?|expected|anticipates?|believes?|intends?|plans?|estimates?|projects?)\b[^.;]*\b(will|to)\b`)
