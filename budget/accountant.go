@@ -119,6 +119,22 @@ func reserveCreatingDay(ctx context.Context, cfg *Config, reserve func() (Result
 // maxKeyLen bounds idempotency keys.
 const maxKeyLen = 200
 
+// checkReserve checks a reservation's key and amounts and returns its
+// scopes in lock order, as every accountant's Reserve does first.
+func checkReserve(key string, scopes []Scope, amounts Amounts) ([]Scope, error) {
+	if err := validateKey(key); err != nil {
+		return nil, err
+	}
+	sorted, err := normalizeScopes(scopes)
+	if err != nil {
+		return nil, err
+	}
+	if err := amounts.validate(); err != nil {
+		return nil, err
+	}
+	return sorted, nil
+}
+
 func validateKey(key string) error {
 	if strings.TrimSpace(key) == "" {
 		return fmt.Errorf("budget: key: empty idempotency key")

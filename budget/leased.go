@@ -200,14 +200,8 @@ func (a *Leased) Reserve(ctx context.Context, key string, scopes []Scope, amount
 }
 
 func (a *Leased) reserve(ctx context.Context, key string, scopes []Scope, amounts Amounts, opts *ReserveOpts) (Result, error) {
-	if err := validateKey(key); err != nil {
-		return Result{}, err
-	}
-	sorted, err := normalizeScopes(scopes)
+	sorted, err := checkReserve(key, scopes, amounts)
 	if err != nil {
-		return Result{}, err
-	}
-	if err := amounts.validate(); err != nil {
 		return Result{}, err
 	}
 	expires := a.pg.cfg.expiry(opts)

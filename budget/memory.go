@@ -89,14 +89,8 @@ func (m *Memory) Reserve(ctx context.Context, key string, scopes []Scope, amount
 }
 
 func (m *Memory) reserve(key string, scopes []Scope, amounts Amounts, opts *ReserveOpts) (Result, error) {
-	if err := validateKey(key); err != nil {
-		return Result{}, err
-	}
-	sorted, err := normalizeScopes(scopes)
+	sorted, err := checkReserve(key, scopes, amounts)
 	if err != nil {
-		return Result{}, err
-	}
-	if err := amounts.validate(); err != nil {
 		return Result{}, err
 	}
 	expires := m.cfg.expiry(opts)

@@ -142,14 +142,8 @@ func (p *Postgres) Reserve(ctx context.Context, key string, scopes []Scope, amou
 }
 
 func (p *Postgres) reserve(ctx context.Context, key string, scopes []Scope, amounts Amounts, opts *ReserveOpts) (res Result, err error) {
-	if err := validateKey(key); err != nil {
-		return Result{}, err
-	}
-	sorted, err := normalizeScopes(scopes)
+	sorted, err := checkReserve(key, scopes, amounts)
 	if err != nil {
-		return Result{}, err
-	}
-	if err := amounts.validate(); err != nil {
 		return Result{}, err
 	}
 	expires := p.cfg.expiry(opts)
