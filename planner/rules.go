@@ -414,7 +414,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		// "How many employees", "headcount at year-end": a topic the
 		// catalogue has no figure for, asked as a number. The sentence
 		// must state one.
-		number := FigureTerm // "how much did Apple spend on buybacks"
+		number := FigureTerm // "how much was spent on buybacks"
 		if len(a.Counts) > 0 {
 			number = CountTerm // a number of people, not of dollars
 		}

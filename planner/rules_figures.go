@@ -515,8 +515,6 @@ func (b *builder) planPhraseFigure() bool {
 			if !p.found {
 				continue
 			}
-			period := tools.PeriodLabel(p.fy)
-			id := t + "-" + period + "-figure-" + slug(what)
 			m := reqMeta{aspect: 0, issuer: ii}
 			key := ""
 			if b.cat.KnowsFigures(p.doc.ID) {
@@ -532,27 +530,12 @@ func (b *builder) planPhraseFigure() bool {
 					key, _ = b.cat.ResolvePartRow(p.doc.ID, words[:len(words)-1], words[len(words)-1:])
 				}
 			}
-			if key != "" {
-				b.addReq(Requirement{
-					ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
-					Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-					Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: []string{key}},
-				}, m)
-				b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}, []string{id})
-				continue
-			}
 			groups := make([][]string, 0, len(words)+1)
 			for _, w := range words {
 				groups = append(groups, wordForms(w))
 			}
 			groups = append(groups, []string{FigureTerm})
-			b.addReq(Requirement{
-				ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
-				Need: fmt.Sprintf("%s's %s for %s, stated in its %s %s (no figure it tags or tabulates is labelled so)",
-					b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-				Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: groups},
-			}, m)
-			b.addNode(tools.SearchFilings, b.searchArgs(t, p, what, "", 8), []string{id})
+			b.planNamedFigure(t, p, m, what, key, key != "", groups)
 		}
 	}
 	return true
