@@ -116,8 +116,10 @@ func termPositions(s string, terms []string) []int {
 	return out
 }
 
-// ratioBase matches text that ends where the base of a ratio is named.
-var ratioBase = regexp.MustCompile(`\b(percentage|percent|share|proportion|fraction|multiple)\s+of\s+(total\s+|our\s+|the\s+|segment\s+)*$|%\s+of\s+(total\s+|our\s+|the\s+)*$`)
+// ratioBase matches text that ends where the base of a ratio is named, or
+// what a cost is the cost of ("the increase in cost of net revenues ...
+// was primarily due to" explains a cost, not net revenues).
+var ratioBase = regexp.MustCompile(`\b(percentage|percent|share|proportion|fraction|multiple|costs?)\s+of\s+(total\s+|our\s+|the\s+|segment\s+|net\s+)*$|%\s+of\s+(total\s+|our\s+|the\s+)*$`)
 
 func isWordBefore(s string, i int) bool {
 	prev, _ := utf8.DecodeLastRuneInString(s[:i])

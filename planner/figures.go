@@ -29,6 +29,11 @@ type FigureEntry struct {
 	// Varies marks a table row printed with different values for one
 	// period: the row of several parts ("Net sales" of each segment).
 	Varies bool
+	// Stale marks a table row with no value for the period most of the
+	// filing's rows end on (its own fiscal period): a row of a table about
+	// something else, such as an investee's "Revenue" for a year ending
+	// three months earlier.
+	Stale bool
 }
 
 // maxFigureEntries bounds the entries kept per filing.
@@ -54,6 +59,13 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 		}
 		values[p] = v
 	}
+	own := ownPeriodEnd(facts)
+	current := map[string]bool{}
+	for _, f := range facts {
+		if f.Kind == corpus.FactTable && f.PeriodEnd.Equal(own) {
+			current[f.Label] = true
+		}
+	}
 	for _, f := range facts {
 		member, ok := tools.FigureMember(f.Dimensions)
 		if f.Start < 0 || f.End <= f.Start || !ok {
@@ -66,6 +78,7 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 				continue
 			}
 			e.Table, e.Concept, e.Key, e.Varies = true, "", tools.TableKey(f.Label), varies[f.Label]
+			e.Stale = !own.IsZero() && !current[f.Label]
 		default:
 			e.Member = member
 			for a, m := range f.Dimensions {
@@ -91,6 +104,23 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 	return out
 }
 
+// ownPeriodEnd is the period end most of a filing's table values are
+// reported for, its own fiscal period's; zero when it shows no table.
+func ownPeriodEnd(facts []corpus.Fact) time.Time {
+	n := map[time.Time]int{}
+	var best time.Time
+	for _, f := range facts {
+		if f.Kind != corpus.FactTable || f.PeriodEnd.IsZero() {
+			continue
+		}
+		n[f.PeriodEnd]++
+		if c := n[f.PeriodEnd]; c > n[best] || c == n[best] && f.PeriodEnd.After(best) {
+			best = f.PeriodEnd
+		}
+	}
+	return best
+}
+
 // SetFigures gives the catalog the figures a filing reports, so the
 // planner can tell which key answers a figure for it.
 func (c *Catalog) SetFigures(documentID string, entries []FigureEntry) {
@@ -108,6 +138,17 @@ func (c *Catalog) WithoutFigures() *Catalog {
 	cp.figures = nil
 	cp.passagesOnly = true
 	return &cp
+}
+
+// FigureLabel returns the row label the filing prints beside the figure
+// under key; "" when it prints none or the catalog does not know it.
+func (c *Catalog) FigureLabel(documentID, key string) string {
+	for _, e := range c.figures[documentID] {
+		if e.Key == key && e.Label != "" {
+			return e.Label
+		}
+	}
+	return ""
 }
 
 // KnowsFigures reports whether the catalog was given the figures of a
@@ -156,8 +197,17 @@ func (c *Catalog) ResolveMetric(documentID string, m tools.Metric, member, hint 
 	return k, true
 }
 
-// resolveAmong is ResolveMetric over the entries fit accepts.
+// resolveAmong is ResolveMetric over the entries fit accepts: a table row
+// that reports the filing's own period before one that does not.
 func resolveAmong(entries []FigureEntry, m tools.Metric, hint string, fit func(FigureEntry) bool) (string, bool) {
+	if k, ok := resolveFit(entries, m, hint, func(e FigureEntry) bool { return !e.Stale && fit(e) }); ok {
+		return k, true
+	}
+	return resolveFit(entries, m, hint, fit)
+}
+
+// resolveFit is resolveAmong over the entries fit accepts, rows as they come.
+func resolveFit(entries []FigureEntry, m tools.Metric, hint string, fit func(FigureEntry) bool) (string, bool) {
 	for _, concept := range m.Concepts {
 		for _, e := range entries {
 			if !e.Table && e.Concept == concept && fit(e) {

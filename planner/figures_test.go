@@ -500,3 +500,35 @@ func TestWordForms(t *testing.T) {
 		}
 	}
 }
+
+// A row the question's word names but that reports no value for the
+// filing's own period (an investee's "Revenue", twelve months ended three
+// months before the fiscal year end) is not the issuer's revenue when a
+// row that reports the period names the metric too.
+func TestResolveMetricOwnPeriod(t *testing.T) {
+	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+	row := func(label string, v int64, start, end string) corpus.Fact {
+		return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(v), Unit: "USD",
+			PeriodStart: day(start), PeriodEnd: day(end), Start: 10, End: 20}
+	}
+	m, _ := tools.MetricByName("revenue")
+	facts := []corpus.Fact{
+		row("Net revenues", 9_795, "2022-01-01", "2022-12-31"),
+		row("Net revenues", 10_420, "2021-01-01", "2021-12-31"),
+		row("Gross profit", 6_650, "2022-01-01", "2022-12-31"),
+		row("Revenue", 1_742, "2021-10-01", "2022-09-30"),
+		row("Revenue", 450, "2021-07-01", "2021-09-30"),
+	}
+	cat := &Catalog{}
+	cat.SetFigures("d", FigureEntries(facts))
+	for _, q := range []string{"How did eBay's revenue change in 2022?", "eBay revenue 2022"} {
+		if k, ok := cat.ResolveMetric("d", m, "", q); !ok || k != "table:Net revenues" {
+			t.Errorf("%q: resolved %q (%v); want the row that reports the filing's own year", q, k, ok)
+		}
+	}
+	// With no other row, the stale one is still the figure named.
+	cat.SetFigures("e", FigureEntries(facts[3:]))
+	if k, ok := cat.ResolveMetric("e", m, "", "revenue"); !ok || k != "table:Revenue" {
+		t.Errorf("resolved %q (%v); want the only row", k, ok)
+	}
+}

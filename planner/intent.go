@@ -599,7 +599,11 @@ func (c clause) start() int {
 }
 
 // imperative reports whether the word at i opens the clause as a command.
-func (c clause) imperative(i int) bool { return i == c.start() }
+func (c clause) imperative(i int) bool {
+	// A possessive ("Intel's deal to sell ...") names an owner, never a
+	// verb.
+	return i == c.start() && (i+1 >= len(c.words) || c.words[i+1] != "'s")
+}
 
 // actor is who performs an action a clause names.
 type actor int

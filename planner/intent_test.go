@@ -131,6 +131,7 @@ func TestActorOf(t *testing.T) {
 		{"how does target decide whether to buy or lease", "buy", actorThird},
 		{"who buys the most chips", "buys", actorThird},
 		{"is it smart to buy", "buy", actorNone},
+		{"intel's deal to sell the nand memory business to sk hynix", "sell", actorThird},
 	}
 	for _, tt := range tests {
 		c := clauses(tt.q)[0]

@@ -194,6 +194,13 @@ func qualifiedFigures(question string, cat *Catalog, issuers, others []string, n
 			}
 			part := qualifiersBefore(toks, i)
 			after := qualifiersAfter(toks, i+len(n.words))
+			if len(part) > 0 {
+				// "How much did Activision add to Microsoft's gaming
+				// revenue": the part of the part that contributes.
+				if c := contributorBefore(toks, i-len(part)); len(c) > 0 {
+					part = append(c, part...)
+				}
+			}
 			if len(part) == 0 && len(after) == 0 {
 				// "How much did Cerner contribute to Oracle's total
 				// revenues": the part is what contributes to the figure;
@@ -511,8 +518,9 @@ func growthName(name string) (string, bool) {
 // the answer shows the change as it was.
 
 var (
-	fallWords = regexp.MustCompile(`(?i)\b(declin(e|ed|es|ing)|drop(ped|s|ping)?|fell|fall(en|s|ing)?|decreas(e|ed|es|ing)|shr(ank|ink|inks|inking|unk)|slump(ed|s)?|went down|gone down|go down)\b`)
-	riseWords = regexp.MustCompile(`(?i)\b(r(ise|ose|isen|ises|ising)|gr(ew|ow|own|ows|owing)|increas(e|ed|es|ing)|jump(ed|s)?|surg(e|ed|es|ing)|climb(ed|s)?|soar(ed|s)?|went up|gone up|go up)\b`)
+	fallWords  = regexp.MustCompile(`(?i)\b(declin(e|ed|es|ing)|drop(ped|s|ping)?|fell|fall(en|s|ing)?|decreas(e|ed|es|ing)|shr(ank|ink|inks|inking|unk)|slump(ed|s)?|went down|gone down|go down)\b`)
+	riseWords  = regexp.MustCompile(`(?i)\b(r(ise|ose|isen|ises|ising)|gr(ew|ow|own|ows|owing)|increas(e|ed|es|ing)|jump(ed|s)?|surg(e|ed|es|ing)|climb(ed|s)?|soar(ed|s)?|went up|gone up|go up)\b`)
+	growthNoun = regexp.MustCompile(`(?i)\bgrowth\b`)
 	// conditional words make a change a supposition, not a premise.
 	supposing = regexp.MustCompile(`(?i)\b(if|would|will|could|might|expect\w*|forecast\w*|guid\w*|outlook)\b`)
 )
@@ -524,6 +532,9 @@ func assertedSign(question string) int {
 		return 0
 	}
 	fall, rise := fallWords.MatchString(question), riseWords.MatchString(question)
+	// "What drove X's sales growth" presupposes the growth it asks the
+	// cause of; "what was revenue growth" asks a figure of either sign.
+	rise = rise || asksWhy(question) && growthNoun.MatchString(question)
 	switch {
 	case fall && !rise:
 		return -1
@@ -545,6 +556,14 @@ func (b *builder) planPremises() {
 	}
 	var metrics []string
 	for _, f := range b.rt.Figures {
+		if base, ok := strings.CutSuffix(f.Derived, "_growth"); ok {
+			// A growth rate's sign is its figure's change: "what drove
+			// Greater China sales growth" presupposes the sales rose.
+			if _, known := tools.MetricByName(base); known {
+				metrics = appendNew(metrics, base)
+				continue
+			}
+		}
 		if f.Derived != "" {
 			// "Why did the gross margin percentage fall": a ratio's
 			// direction is not its inputs'; no premise on revenue.

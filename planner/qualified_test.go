@@ -26,6 +26,7 @@ func TestQualifiedFigures(t *testing.T) {
 		{"How much revenue from cloud services did Oracle report in fiscal 2023?", "revenue", []string{"revenue", "from", "cloud", "services"}},
 		{"How much did Cerner contribute to the total revenues in fiscal 2023?", "revenue", []string{"Cerner", "total", "revenues"}},
 		{"How much revenue did Activision Blizzard contribute to the results?", "revenue", []string{"Activision", "Blizzard", "revenue"}},
+		{"How much did Activision Blizzard add to the gaming revenue in fiscal 2022?", "revenue", []string{"Activision", "Blizzard", "gaming", "revenue"}},
 		{"How much revenue did the company generate in 2022?", "", nil},
 		{"Which of the two ran the richer net income in 2022?", "", nil},
 		{"What were Apple's total net sales in fiscal 2024?", "", nil},
@@ -109,6 +110,8 @@ func TestAssertedSign(t *testing.T) {
 		"Revenue rose but operating income fell: why?":                      0,
 		"Does management expect gross margin to decline?":                   0,
 		"How much did Costco's membership fee revenue grow in fiscal 2022?": 1,
+		"What drove Apple's Greater China sales growth in fiscal 2024?":     1,
+		"What was Apple's revenue growth in fiscal 2024?":                   0,
 	}
 	for q, want := range tests {
 		if got := assertedSign(q); got != want {

@@ -64,6 +64,7 @@ func TestExplains(t *testing.T) {
 		{"The sales growth primarily reflects increased unit sales.", false},
 		{"Net sales increased 11% primarily reflecting increased unit sales.", true},
 		{"Operating expenses as a percentage of net sales decreased primarily due to higher sales.", false},
+		{"The increase in cost of net revenues in 2022 compared to 2021 was primarily due to higher payment processing costs.", false},
 		{"The increase was partially offset by a $32.6 billion net sales decrease primarily related to the divestiture.", true},
 	}
 	for _, tc := range tests {

@@ -519,6 +519,10 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: topic, AllOf: groups},
 	}, m)
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, a.Section, 8), []string{id})
+	if label := b.ownLabel(p, a); addsWords(label, query) && a.Kind == KindExplanation &&
+		slices.ContainsFunc(groups, func(g []string) bool { return slices.Equal(g, DriverWords) }) {
+		b.addNode(tools.SearchFilings, b.searchArgs(t, p, label+" primarily due to", a.Section, 6), []string{id})
+	}
 	if tableFigures {
 		// A text filing's discussion of its figures sits beside the table
 		// that prints them: search for the figures' words as well.
@@ -541,8 +545,48 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 			Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: a.Label + " outlook", AllOf: [][]string{a.Terms, OutlookWords}},
 		}, om)
 		b.addNode(tools.SearchFilings, b.searchArgs(t, p, a.Label+" expect future", "", 8), []string{oid})
+		if label := b.ownLabel(p, a); addsWords(label, a.Label) {
+			b.addNode(tools.SearchFilings, b.searchArgs(t, p, label+" expected", "", 6), []string{oid})
+		}
 	}
 	return figures
+}
+
+// ownLabel returns the words the filing prints for the aspect's figure,
+// to search for what it says of the figure in its own words ("Net revenues
+// ... primarily due to", "Net sales are expected to be", where the
+// aspect's query says "net sales revenue increased"): the row label of the
+// aspect's figure the question names, or of its one figure. It returns ""
+// when the aspect has no such figure, or the label adds no word to the
+// aspect's own query.
+func (b *builder) ownLabel(p filingPeriod, a Aspect) string {
+	if !p.found {
+		return ""
+	}
+	metric := ""
+	for _, f := range b.rt.Figures {
+		if slices.Contains(a.Metrics, f.Metric) {
+			metric = f.Metric
+			break
+		}
+	}
+	if metric == "" && len(a.Metrics) == 1 {
+		metric = a.Metrics[0]
+	}
+	m, ok := tools.MetricByName(metric)
+	if !ok {
+		return ""
+	}
+	key, ok := b.cat.ResolveMetric(p.doc.ID, m, "", b.question)
+	if !ok {
+		return ""
+	}
+	return strings.TrimPrefix(normLabel(b.cat.FigureLabel(p.doc.ID, key)), "total ")
+}
+
+// addsWords reports whether label holds a word query does not.
+func addsWords(label, query string) bool {
+	return label != "" && !allIn(strings.Fields(label), strings.Fields(normLabel(query)))
 }
 
 // planFigureStatement plans an optional passage of the filing stating the

@@ -419,6 +419,14 @@ func (w *writer) period(t, p string) (string, time.Time) {
 		}
 		return p, time.Time{}
 	}
+	if !strings.HasPrefix(d.Form, "10-K") && !w.in.Route.Quarterly {
+		// An annual figure read from a later annual report's prior-year
+		// column, though the corpus holds only a quarterly report of
+		// that year: the year as the fact shows it.
+		if end, ok := w.factPeriodEnd(t, p); ok {
+			return fmt.Sprintf("%s (fiscal year ended %s)", p, end.Format(time.DateOnly)), end
+		}
+	}
 	date := d.PeriodEnd.Format(time.DateOnly)
 	if strings.HasPrefix(d.Form, "10-K") {
 		return fmt.Sprintf("%s (fiscal year ended %s)", p, date), d.PeriodEnd
