@@ -337,6 +337,16 @@ var amountPattern = regexp.MustCompile(`\$ ?\d|\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.
 // text; its group catches a dollar sign before it.
 var countPattern = regexp.MustCompile(`(\$ ?)?\b\d{1,3}(?:,\d{3})+\b`)
 
+// scaledCountPattern matches a count written with a scale and followed by
+// what it counts ("2.3 million associates"); its first group catches a
+// dollar sign before it, its last what is counted.
+var scaledCountPattern = regexp.MustCompile(`(\$ ?)?\b\d+(?:\.\d+)? ?(?:million|thousand) ([a-z]+)`)
+
+// notCounted are the words after a scaled number that make it money or a
+// rate, not a count of things.
+var notCounted = map[string]bool{"dollars": true, "usd": true, "euros": true, "in": true, "of": true, "and": true,
+	"or": true, "to": true, "for": true, "from": true, "at": true, "as": true, "was": true, "were": true, "is": true}
+
 // countNotFollowed matches what after a number makes it no count: a
 // decimal part, a percent sign or a scale of money.
 var countNotFollowed = regexp.MustCompile(`^(\.\d|,\d| ?%| ?(million|billion|percent))`)
@@ -358,6 +368,11 @@ func termIn(s, t string) bool {
 				if rest := s[m[1]:]; !countNotFollowed.MatchString(rest) {
 					return true
 				}
+			}
+		}
+		for _, m := range scaledCountPattern.FindAllStringSubmatch(s, -1) {
+			if m[1] == "" && !notCounted[m[2]] {
+				return true
 			}
 		}
 		return false

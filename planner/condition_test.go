@@ -101,6 +101,8 @@ func TestSentenceMatch(t *testing.T) {
 		{"count: people", "As of June 30, 2021, we employed approximately 181,000 people.", [][]string{{"employ"}, {CountTerm}}, "As of June 30, 2021, we employed approximately 181,000 people."},
 		{"count: not dollars", "Employees may not purchase more than $25,000 of stock.", [][]string{{"employee"}, {CountTerm}}, ""},
 		{"count: not a percentage or money", "Employee costs were 1,234 million, or 12,500.5 per head.", [][]string{{"employee"}, {CountTerm}}, ""},
+		{"count: a scaled count", "We employed approximately 2.3 million associates worldwide.", [][]string{{"employ"}, {CountTerm}}, "We employed approximately 2.3 million associates worldwide."},
+		{"count: a scaled amount is no count", "Employee costs rose $2.3 million and 1.5 million in fees.", [][]string{{"employee"}, {CountTerm}}, ""},
 		{"count: the second number counts", "For $1,000 each, 74,067 employees were trained.", [][]string{{"employee"}, {CountTerm}}, "For $1,000 each, 74,067 employees were trained."},
 		{"case-insensitive", "MANAGEMENT EXPECTS GROSS MARGIN TO REMAIN UNDER PRESSURE.", [][]string{margin, OutlookWords},
 			"MANAGEMENT EXPECTS GROSS MARGIN TO REMAIN UNDER PRESSURE."},

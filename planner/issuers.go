@@ -12,6 +12,7 @@ import (
 
 	"github.com/ledgerline/research/configs"
 	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/tools"
 )
 
 // Issuer resolution: which issuers a question names, read from data and
@@ -304,12 +305,35 @@ func (s wordSense) allOrdinary(words []nameWord) bool {
 }
 
 func acronym(w string) bool {
-	if financeAcronyms[w] {
+	if financeAcronyms[w] || metricShorthand[w] {
 		return true
 	}
 	st, ok := strings.CutSuffix(w, "s")
 	return ok && financeAcronyms[st]
 }
+
+// metricShorthand are the one-word names the figure catalogues give their
+// figures (tools.Metrics, tools.DerivedMetrics: "etr", "capex", "sbc"),
+// in the tokens' key form: a question writing one in capitals ("ORCL FY23
+// ETR") names the figure, not an issuer whose ticker it also is.
+var metricShorthand = func() map[string]bool {
+	out := map[string]bool{}
+	add := func(names []string) {
+		for _, n := range names {
+			if k := strings.ReplaceAll(n, "&", ""); !strings.Contains(n, " ") && k != "" &&
+				strings.IndexFunc(k, func(r rune) bool { return r < 'a' || r > 'z' }) < 0 {
+				out[k] = true
+			}
+		}
+	}
+	for _, m := range tools.Metrics {
+		add(m.Aliases)
+	}
+	for _, m := range tools.DerivedMetrics {
+		add(m.Aliases)
+	}
+	return out
+}()
 
 // --- Tokens ---
 

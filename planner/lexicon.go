@@ -303,9 +303,11 @@ var Lexicon = []Aspect{
 	{
 		Name: "headcount", Label: "employees", Kind: KindExplanation,
 		Triggers:   []string{"headcount", "employee", "workforce", "staff", "human capital", "layoff", "hiring", "full-time"},
-		Terms:      []string{"employee", "headcount", "workforce", "full-time", "human capital"},
-		Explain:    [][]string{{"employee", "headcount", "workforce", "full-time", "human capital"}},
-		Query:      "employees full-time",
+		// "we employed approximately 2.3 million associates": the verb
+		// names the headcount whatever the filing calls its people.
+		Terms:      []string{"employee", "headcount", "workforce", "full-time", "human capital", "employed"},
+		Explain:    [][]string{{"employee", "headcount", "workforce", "full-time", "human capital", "employed"}},
+		Query:      "employees full-time employed",
 		AltQueries: []string{"number of employees", "human capital"},
 		Section:    "Item 1",
 		Counts:     []string{"headcount", "head count", "employee count", "staff count", "number of employees"},

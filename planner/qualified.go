@@ -182,6 +182,17 @@ func qualifiedFigures(question string, cat *Catalog, issuers, others []string, n
 			}
 		}
 	}
+	// A figure the question also names as its total ("Retail capex,
+	// FY2022: Walmart vs Costco total capital expenditures") is asked as a
+	// whole; the words before its other mention title the question.
+	total := map[string]bool{}
+	for _, n := range all {
+		for i := 1; i+len(n.words) <= len(toks); i++ {
+			if toks[i-1].lower == "total" && tokensAre(toks[i:i+len(n.words)], n.words) {
+				total[n.metric] = true
+			}
+		}
+	}
 	taken := make([]bool, len(toks))
 	var out []qualifiedFigure
 	for _, n := range all {
@@ -200,6 +211,9 @@ func qualifiedFigures(question string, cat *Catalog, issuers, others []string, n
 				if c := contributorBefore(toks, i-len(part)); len(c) > 0 {
 					part = append(c, part...)
 				}
+			}
+			if total[n.metric] {
+				part, after = nil, nil
 			}
 			if len(part) == 0 && len(after) == 0 {
 				// "How much did Cerner contribute to Oracle's total

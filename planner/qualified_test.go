@@ -28,6 +28,7 @@ func TestQualifiedFigures(t *testing.T) {
 		{"How much revenue did Activision Blizzard contribute to the results?", "revenue", []string{"Activision", "Blizzard", "revenue"}},
 		{"How much did Activision Blizzard add to the gaming revenue in fiscal 2022?", "revenue", []string{"Activision", "Blizzard", "gaming", "revenue"}},
 		{"How much revenue did the company generate in 2022?", "", nil},
+		{"Retail revenue, FY2022: Walmart vs Costco total revenues.", "", nil},
 		{"Which of the two ran the richer net income in 2022?", "", nil},
 		{"What were Apple's total net sales in fiscal 2024?", "", nil},
 		{"What was Alphabet's total revenue in 2024?", "", nil},

@@ -304,6 +304,7 @@ func (b *builder) build() {
 	}
 	b.planFigureAsks()
 	b.planPremises()
+	b.planDifference()
 	if c := rt.Causal; c != nil {
 		for ii, t := range rt.Issuers {
 			for _, p := range b.periodsOf(t) {

@@ -843,6 +843,10 @@ func (w *writer) calcLabel(r planner.Requirement) string {
 		}
 		return "Revenue growth, " + r.Period
 	}
+	if r.Completion.Topic != "" && r.Period == "" {
+		// Across issuers: "Revenue difference".
+		return upperFirst(r.Completion.Topic)
+	}
 	if r.Completion.Topic != "" {
 		return upperFirst(r.Completion.Topic) + ", " + r.Period
 	}

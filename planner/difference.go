@@ -1,0 +1,201 @@
+package planner
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/ledgerline/research/tools"
+)
+
+// A comparison may ask how far apart two issuers' figures are ("how many
+// more people did Amazon employ than Costco", "the difference between
+// Alphabet's and Meta's capex"). That is an asked item of its own: the
+// plan computes it from the two figures where both are facts, and records
+// it as a requirement either way, so that an answer that cannot compute
+// it names it as missing instead of dropping it.
+
+// asksDifference matches a question that asks how far apart two figures
+// are.
+var asksDifference = regexp.MustCompile(`(?i)\bhow\s+(much|many)\s+(more|less|fewer|higher|lower|bigger|larger|smaller|greater)\b|\bdifference\b|\bgap\s+between\b|\bby\s+how\s+much\b`)
+
+// planDifference plans the difference between the figures of the two
+// issuers the question sets against each other, for each figure both have
+// a required requirement for.
+func (b *builder) planDifference() {
+	loc := asksDifference.FindStringIndex(b.question)
+	if loc == nil || len(b.rt.Issuers) < 2 {
+		return
+	}
+	first, second, ok := b.differenceOrder(b.question[loc[0]:])
+	if !ok {
+		return
+	}
+	for _, ra := range slices.Clone(b.g.Requirements) {
+		if ra.Issuer != first || !ra.Required || !statesFigure(ra) {
+			continue
+		}
+		rest := strings.TrimPrefix(ra.ID, first+"-"+ra.Period+"-")
+		i := slices.IndexFunc(b.g.Requirements, func(r Requirement) bool {
+			return r.Issuer == second && r.Required && r.ID == second+"-"+r.Period+"-"+rest
+		})
+		if i < 0 {
+			continue
+		}
+		rb := b.g.Requirements[i]
+		b.planDifferenceOf(ra, rb)
+	}
+}
+
+// statesFigure reports whether a requirement is met by a figure: a fact,
+// or a passage that must state a number.
+func statesFigure(r Requirement) bool {
+	switch r.Completion.Kind {
+	case CondFact:
+		return true
+	case CondPassage:
+		return slices.ContainsFunc(r.Completion.AllOf, func(g []string) bool { return slices.ContainsFunc(g, IsNumberTerm) })
+	}
+	return false
+}
+
+// planDifferenceOf plans the difference of the figures of ra and rb.
+func (b *builder) planDifferenceOf(ra, rb Requirement) {
+	what := ra.Completion.Topic
+	if what == "" {
+		what = ra.Aspect
+	}
+	id := "difference-" + slug(ra.Issuer+" "+rb.Issuer+" "+strings.TrimPrefix(ra.ID, ra.Issuer+"-"+ra.Period+"-"))
+	a, o := b.cat.ShortName(ra.Issuer), b.cat.ShortName(rb.Issuer)
+	need := fmt.Sprintf("the difference between %s's and %s's %s (%s's minus %s's), computed from the two figures", a, o, what, a, o)
+	refA, nodeA, okA := b.factOf(ra)
+	refB, nodeB, okB := b.factOf(rb)
+	if !okA || !okB {
+		// A figure stated in a sentence is not a fact a calculation can
+		// read: the difference is still asked, and stays a gap.
+		var serves []string
+		for _, n := range b.g.Nodes {
+			if slices.Contains(n.Serves, ra.ID) || slices.Contains(n.Serves, rb.ID) {
+				serves = append(serves, n.ID)
+			}
+		}
+		if len(serves) == 0 {
+			return
+		}
+		if b.addReq(Requirement{
+			ID: id, Kind: KindCalculation, Aspect: ra.Aspect, Required: true,
+			Need:       need + "; one of them is stated only in a sentence, which no calculation reads",
+			Completion: Condition{Kind: CondCalculation, Topic: what + " difference", Of: []string{ra.ID, rb.ID}},
+		}, reqMeta{aspect: 0, issuer: -1}) {
+			for i := range b.g.Nodes {
+				if slices.Contains(serves, b.g.Nodes[i].ID) {
+					b.g.Nodes[i].Serves = appendNew(b.g.Nodes[i].Serves, id)
+				}
+			}
+		}
+		return
+	}
+	va, vb := differenceVar(b.cat.ShortName(ra.Issuer)), differenceVar(b.cat.ShortName(rb.Issuer))
+	if va == vb {
+		va, vb = va+"_a", vb+"_b"
+	}
+	if !b.addReq(Requirement{
+		ID: id, Kind: KindCalculation, Aspect: ra.Aspect, Required: true, Need: need,
+		Completion: Condition{Kind: CondCalculation, Topic: what + " difference", Of: []string{ra.ID, rb.ID}},
+	}, reqMeta{aspect: 0, issuer: -1}) {
+		return
+	}
+	b.addNode(tools.Calculate, tools.CalculateArgs{Expression: va + " - " + vb, Facts: map[string]tools.FactRef{va: refA, vb: refB}},
+		[]string{id}, nodeA, nodeB)
+}
+
+// factOf returns the fact a fact requirement is met by, as its lookup node
+// asks for it, and the node.
+func (b *builder) factOf(r Requirement) (tools.FactRef, string, bool) {
+	if r.Completion.Kind != CondFact {
+		return tools.FactRef{}, "", false
+	}
+	for _, n := range b.g.Nodes {
+		var a tools.LookupFactArgs
+		if n.Tool != tools.LookupFact || !slices.Contains(n.Serves, r.ID) || json.Unmarshal(n.Args, &a) != nil {
+			continue
+		}
+		if a.Concept == "" || a.YearToDate {
+			// Looked up by label, or a year-to-date column: no reference
+			// a calculation can name.
+			return tools.FactRef{}, "", false
+		}
+		return tools.FactRef{Ticker: a.Ticker, Concept: a.Concept, Period: a.Period}, n.ID, true
+	}
+	return tools.FactRef{}, "", false
+}
+
+// differenceVar is a calculation's name for an issuer's figure: its short
+// name in lower case, letters and digits joined by underscores.
+func differenceVar(name string) string {
+	f := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') })
+	v := strings.Join(f, "_")
+	if v == "" || v[0] >= '0' && v[0] <= '9' {
+		v = "x_" + v
+	}
+	return v
+}
+
+// differenceOrder returns the issuer whose figure is reduced by the other's
+// in a clause asking for a difference: the one named before "than" and the
+// one after it ("how many more people did Amazon employ than Costco"), or
+// the first two named ("the difference between Alphabet and Meta"), or
+// else the question's first two issuers.
+func (b *builder) differenceOrder(clause string) (string, string, bool) {
+	lower := strings.ToLower(clause)
+	at := map[string]int{}
+	var named []string
+	for _, t := range b.rt.Issuers {
+		if i := b.issuerIndex(lower, t); i >= 0 {
+			at[t] = i
+			named = append(named, t)
+		}
+	}
+	slices.SortStableFunc(named, func(x, y string) int { return at[x] - at[y] })
+	if than := regexp.MustCompile(`\bthan\b`).FindStringIndex(lower); than != nil {
+		var before, after string
+		for _, t := range named {
+			switch {
+			case at[t] < than[0] && before == "":
+				before = t
+			case at[t] > than[0] && after == "":
+				after = t
+			}
+		}
+		if before != "" && after != "" {
+			return before, after, true
+		}
+	}
+	if len(named) >= 2 {
+		return named[0], named[1], true
+	}
+	return b.rt.Issuers[0], b.rt.Issuers[1], true
+}
+
+// issuerIndex returns where in lower (a lower-case text) issuer t is first
+// named, by its ticker, short name or a name the corpus gives it; -1 when
+// it is not.
+func (b *builder) issuerIndex(lower, t string) int {
+	best := -1
+	for _, n := range append([]string{t, b.cat.ShortName(t)}, b.cat.issuerNames(t)...) {
+		n = strings.ToLower(strings.TrimSpace(n))
+		if n == "" {
+			continue
+		}
+		re, err := regexp.Compile(`\b` + regexp.QuoteMeta(n) + `\b`)
+		if err != nil {
+			continue
+		}
+		if loc := re.FindStringIndex(lower); loc != nil && (best < 0 || loc[0] < best) {
+			best = loc[0]
+		}
+	}
+	return best
+}
