@@ -490,7 +490,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		}
 		return figures
 	}
-	if len(figures) > 0 && slices.Contains(b.rt.BaseYears, p.fy) {
+	if (len(figures) > 0 || len(b.rt.Figures) > 0) && slices.Contains(b.rt.BaseYears, p.fy) {
 		// A year named only as the base of a comparison ("lower than in
 		// 2019"): its figures, not an account of its own.
 		return figures

@@ -239,6 +239,11 @@ func (b *builder) planFigureAsks() {
 				}
 				m := reqMeta{aspect: 0, issuer: ii}
 				if ask.Derived != "" {
+					if d, ok := tools.DerivedByName(ask.Derived); ok && len(segs) == 0 {
+						// The ratio as the filing prints it ("Effective
+						// tax rate 16.7 %"), beside the one computed.
+						b.planReportedRatio(t, p, "figures", strings.Fields(normLabel(d.Label)), m)
+					}
 					b.planDerived(t, p, "figures", ask.Derived, segs, m)
 				} else if q, ok := b.qualifiedFor(t, ask.Metric); ok {
 					b.planQualifiedFigure(t, p, q, m)

@@ -958,6 +958,18 @@ func (w *writer) passage(r planner.Requirement) []string {
 					score += 1.5
 				}
 			}
+			// An explanation of the year asked, over one of the years
+			// before it the same filing also explains ("increased in
+			// 2019 compared to 2018" for a question on 2020).
+			if r.Kind == planner.KindExplanation && len(groups) > 1 && sameSet(groups[len(groups)-1], planner.DriverWords) && questionYear.MatchString(s) {
+				if y := strings.TrimPrefix(r.Period, "FY"); len(y) == 4 {
+					if containsWord(s, y) {
+						score += 1.5
+					} else {
+						score -= 1.5
+					}
+				}
+			}
 			cands = append(cands, cand{s, id, score})
 		}
 	}
