@@ -39,7 +39,7 @@ func TestAutoModeForModel(t *testing.T) {
 	}{
 		{"What was Apple's total net sales in fiscal 2024?", "fact", ledger.ModeRules, ledger.ModeModel},
 		{threeIssuers, "comparison", ledger.ModeRules, ledger.ModeModel},
-		{"Does Apple expect its gross margin to remain under pressure?", "outlook", ledger.ModeBaseline, ledger.ModeModel},
+		{"Does Apple expect its gross margin to remain under pressure?", "outlook", ledger.ModeRules, ledger.ModeModel},
 		{"What does Netflix say drives its content amortization?", "explanation", ledger.ModeRules, ledger.ModeModel},
 		{aiTrap, "trap", ledger.ModeRules, ledger.ModeModel},
 		{"Compare Apple's and Samsung's gross margins in fiscal 2024.", "out_of_corpus", ledger.ModeRules, ledger.ModeModel},

@@ -17,7 +17,7 @@ func TestAutoModeChoosesPerClass(t *testing.T) {
 	}{
 		{"What was Apple's total net sales in fiscal 2024?", "fact", ledger.ModeRules},
 		{threeIssuers, "comparison", ledger.ModeRules},
-		{"Does Apple expect its gross margin to remain under pressure?", "outlook", ledger.ModeBaseline},
+		{"Does Apple expect its gross margin to remain under pressure?", "outlook", ledger.ModeRules},
 		{"Compare Apple's and NVIDIA's gross margins.", "comparison", ledger.ModeRules},
 		{"What does Netflix say drives its content amortization?", "explanation", ledger.ModeRules},
 		{aiTrap, "trap", ledger.ModeRules},

@@ -210,7 +210,7 @@ func TestSubmitResolvesAutoMode(t *testing.T) {
 		want           ledger.Mode
 	}{
 		{questions[0], "", false, ledger.ModeRules},                 // a three-issuer comparison
-		{outlook, "auto", false, ledger.ModeBaseline},               // outlook, one issuer
+		{outlook, "auto", false, ledger.ModeRules},                  // outlook, one issuer
 		{outlook, "rules", false, ledger.ModeRules},                 // an explicit mode is kept
 		{questions[0], "", true, ledger.ModeModel},                  // with a model, model mode
 		{outlook, "auto", true, ledger.ModeModel},                   // for every class

@@ -116,6 +116,18 @@ func termPositions(s string, terms []string) []int {
 	return out
 }
 
+// concession matches the word opening a concessive clause.
+var concession = regexp.MustCompile(`\b(despite|although|though|while|notwithstanding)\b`)
+
+// inConcession reports whether position i of s falls in a concessive
+// clause not yet closed by a comma ("Despite the strong sales growth
+// described above, operating expenses ... increased primarily due to"
+// explains operating expenses, not sales growth).
+func inConcession(s string, i int) bool {
+	locs := concession.FindAllStringIndex(s[:i], -1)
+	return len(locs) > 0 && !strings.ContainsAny(s[locs[len(locs)-1][1]:i], ",;")
+}
+
 // ratioBase matches text that ends where the base of a ratio is named, or
 // what a cost is the cost of ("the increase in cost of net revenues ...
 // was primarily due to" explains a cost, not net revenues).
@@ -198,7 +210,7 @@ func Explains(sentence string, terms []string) bool {
 	// percentage of net sales decreased due to") is not what the reason
 	// explains.
 	at := slices.DeleteFunc(termPositions(s, m.groups[0]), func(i int) bool {
-		return ratioBase.MatchString(s[:i])
+		return ratioBase.MatchString(s[:i]) || inConcession(s, i)
 	})
 	for _, k := range positionsOf(s, reasonConnectives) {
 		if anyBefore(at, k) {

@@ -333,6 +333,10 @@ var figurePattern = regexp.MustCompile(`\$ ?\d|\d ?%|\b\d{1,3}(?:,\d{3})+\b|\b\d
 // normalised text.
 var amountPattern = regexp.MustCompile(`\$ ?\d|\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)? ?(?:million|billion|thousand)\b`)
 
+// StatesAmount reports whether a sentence states an amount (not only a
+// percentage): "$151.0 billion", "2,300".
+func StatesAmount(s string) bool { return amountPattern.MatchString(normalizeText(s)) }
+
 // countPattern matches a number with thousands separators in normalised
 // text; its group catches a dollar sign before it.
 var countPattern = regexp.MustCompile(`(\$ ?)?\b\d{1,3}(?:,\d{3})+\b`)

@@ -1158,6 +1158,29 @@ func caseless(toks []token) bool {
 	return capital == 0 || long >= 3 && titled*5 >= long*4
 }
 
+// initialsOfName reports whether key (a word's lower-case letters) is the
+// initials of a run of two or more capitalised words the question writes
+// out ("rl" for "Reality Labs", "dcg" for "Data Center Group").
+func (r *resolver) initialsOfName(key string) bool {
+	if len(key) < 2 {
+		return false
+	}
+	for i := range r.toks {
+		var initials strings.Builder
+		for k := i; k < len(r.toks) && initials.Len() < len(key); k++ {
+			t := r.toks[k]
+			if t.shape != shapeTitle && t.shape != shapeCamel || t.letters < 2 {
+				break
+			}
+			initials.WriteString(t.key[:1])
+			if k > i && initials.String() == key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // scan finds the mentions of a question, left to right, longest first.
 func (r *resolver) scan() {
 	for i := 0; i < len(r.toks); i++ {
@@ -1199,6 +1222,11 @@ func (r *resolver) scanAt(i int) int {
 		return 0
 	}
 	capsWord := t.shape == shapeCaps && !r.shout
+	if capsWord && r.initialsOfName(t.key) {
+		// "Reality Labs losses ... the RL operating loss": the initials
+		// of a name the question writes out, not a ticker.
+		return 0
+	}
 	if capsWord {
 		if m, n, ok := r.capsAt(i); ok {
 			r.mentions = append(r.mentions, m)

@@ -65,6 +65,9 @@ func TestExplains(t *testing.T) {
 		{"Net sales increased 11% primarily reflecting increased unit sales.", true},
 		{"Operating expenses as a percentage of net sales decreased primarily due to higher sales.", false},
 		{"The increase in cost of net revenues in 2022 compared to 2021 was primarily due to higher payment processing costs.", false},
+		{"Despite the strong sales growth described above, fiscal 2022 operating expenses as a percentage of segment net sales increased primarily due to investments in wages.", false},
+		{"While net sales grew, margins fell due to mix.", false},
+		{"Net sales increased 8%, although slower than last year, primarily due to higher volumes.", true},
 		{"The increase was partially offset by a $32.6 billion net sales decrease primarily related to the divestiture.", true},
 	}
 	for _, tc := range tests {

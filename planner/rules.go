@@ -549,6 +549,13 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		if label := b.ownLabel(p, a); addsWords(label, a.Label) {
 			b.addNode(tools.SearchFilings, b.searchArgs(t, p, label+" expected", "", 6), []string{oid})
 		}
+		// Guidance for a year after the filing's is written for that year
+		// ("for fiscal 2023, we project capital expenditures will be").
+		for _, y := range b.rt.FiscalYears {
+			if p.found && y > p.doc.FiscalYear {
+				b.addNode(tools.SearchFilings, b.searchArgs(t, p, fmt.Sprintf("%s fiscal %d", a.Label, y), "", 6), []string{oid})
+			}
+		}
 	}
 	return figures
 }
@@ -974,7 +981,9 @@ func init() {
 	also just like make made give given main mainly please want know compare compared comparison contrast
 	characterize characterise summarize summarise outline versus not out all any new now via yet one two six
 	ten get got put let see use way far off too few lot big etc yes ago who why how say the and for are but
-	its was has had did can may our per vs end day ytd yoy qoq ttm ltm`) {
+	its was has had did can may our per vs end day ytd yoy qoq ttm ltm
+	come came comes coming go goes went gone take takes took taken keep keeps kept seem seems seemed
+	look looks looked mean means meant happen happens happened`) {
 		questionStopwords[w] = true
 	}
 }

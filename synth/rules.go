@@ -1165,6 +1165,12 @@ func dropHeadings(s string) string {
 		if !ok || strings.TrimSpace(rest) == "" || !heading(first) {
 			return s
 		}
+		// A line the next continues in lower case ("For the fiscal
+		// year\nending January 31, 2023, we project ...") opens the
+		// sentence; it heads nothing.
+		if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(rest, "\n ")); unicode.IsLower(r) {
+			return s
+		}
 		s = strings.TrimLeft(rest, "\n ")
 	}
 }
@@ -1426,8 +1432,25 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 		for _, y := range questionYear.FindAllString(w.in.Question, -1) {
 			if strings.Contains(s, y) {
 				score += 2
+				// A year after the filing's own is the period the
+				// guidance is for.
+				if fy, ok := planner.FiscalYearOf(e.Period); ok && y > strconv.Itoa(fy) {
+					score++
+				}
 				break
 			}
+		}
+		// Guidance asked as a number ("what did Amazon guide for net
+		// sales") is a sentence that gives one: "Net sales are expected
+		// to be between $151.0 billion and $155.5 billion".
+		if (w.in.Route.AsksFigure || asksGuidance.MatchString(w.in.Question)) && planner.StatesAmount(s) {
+			score += 2
+		}
+		// The notes' estimates ("forecasts of future cash flows are based
+		// on our best estimate of future net sales") are accounting, not
+		// what management expects.
+		if e.Section == "Item 8" || strings.HasPrefix(e.Form, "10-Q") && e.Section == "Item 1" {
+			score -= 2
 		}
 	}
 	explaining := len(groups) > 1 && sameSet(groups[len(groups)-1], planner.DriverWords)
@@ -1528,6 +1551,10 @@ func (w *writer) restraint() bool {
 // hedged matches the language of what may happen (risk factors,
 // cautionary statements) rather than of what did.
 // questionYear matches a year a question names.
+// asksGuidance matches a question asking for guidance, which is given in
+// numbers.
+var asksGuidance = regexp.MustCompile(`(?i)\bguid(e|ed|es|ing|ance)\b`)
+
 var questionYear = regexp.MustCompile(`\b(19|20)\d\d\b`)
 
 // holdsView matches a sentence that states someone's expectation: a verb

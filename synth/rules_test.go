@@ -617,6 +617,7 @@ func TestHeadingsAndRows(t *testing.T) {
 		{s: "Effective tax rate | 24.1% | 14.7%", dropped: "Effective tax rate | 24.1% | 14.7%", cell: true},
 		{s: "Net revenues decreased 6% to $9.8 billion in 2022.", dropped: "Net revenues decreased 6% to $9.8 billion in 2022."},
 		{s: "Net Sales Mix:", dropped: "Net Sales Mix:", heading: true},
+		{s: "For the fiscal year\nending January 31, 2023, we project capital expenditures will be approximately $18 billion.", dropped: "For the fiscal year\nending January 31, 2023, we project capital expenditures will be approximately $18 billion."},
 		{s: "The increase was primarily due to the following factors:", dropped: "The increase was primarily due to the following factors:"},
 	}
 	for _, tc := range tests {
