@@ -83,8 +83,15 @@ func init() {
 }
 
 // fiscalYearRe finds years as analysts write them: 2021, FY2021, FY21,
-// fiscal 2021, fiscal year 2021.
-var fiscalYearRe = regexp.MustCompile(`(?i)\b(?:fy\s*'?(\d{2}|\d{4})|((?:19|20)\d{2}))\b`)
+// FY'21, fiscal 2021; a year end, quarter, half or run of months with its
+// year, written as one word (YE20, Q3'23, 3Q23, 1H24, 9M25); and a year
+// alone after an apostrophe ("the June '23 quarter").
+var fiscalYearRe = regexp.MustCompile(`(?i)(?:\bfy\s*['’]?(\d{2}|(?:19|20)\d{2})|\b(?:ye|cy|q[1-4]|[1-4]q|h[12]|[12]h|\d{1,2}m)['’]?(\d{2}|(?:19|20)\d{2})|\b((?:19|20)\d{2})|(?:^|\s)['’](\d{2}))\b`)
+
+// periodWordRe is a word of a question that names a period and its year
+// ("FY21", "YE20", "1H24"): its year is read into Years, the word itself
+// is not searched for.
+var periodWordRe = regexp.MustCompile(`(?i)^(?:fy|ye|cy|q[1-4]|[1-4]q|h[12]|[12]h|\d{1,2}m)\d{2}(?:\d{2})?$`)
 
 // AnalyzeQuestion reads q as an analyst question. drop lists words to leave
 // out besides the question words (the words of the issuers a filter already
@@ -93,12 +100,9 @@ var fiscalYearRe = regexp.MustCompile(`(?i)\b(?:fy\s*'?(\d{2}|\d{4})|((?:19|20)\
 func AnalyzeQuestion(q string, drop, tickers []string) Question {
 	var out Question
 	for _, m := range fiscalYearRe.FindAllStringSubmatch(q, -1) {
-		y := m[2]
-		if y == "" {
-			y = m[1]
-			if len(y) == 2 {
-				y = "20" + y
-			}
+		y := m[1] + m[2] + m[3] + m[4] // one group matches
+		if len(y) == 2 {
+			y = "20" + y
 		}
 		n, err := strconv.Atoi(y)
 		if err == nil && !containsInt(out.Years, n) {
@@ -126,7 +130,7 @@ func AnalyzeQuestion(q string, drop, tickers []string) Question {
 		if reasonWords[lower] {
 			out.Reasons = true
 		}
-		if strings.HasPrefix(lower, "fy") && len(lower) > 2 && isDigits(lower[2:]) {
+		if periodWordRe.MatchString(lower) {
 			continue // the year is in Years and in the words below
 		}
 		if questionWords[lower] || textsearch.IsStopWord(lower) || dropped[lower] || seen[lower] {

@@ -2,6 +2,7 @@ package corpus_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ledgerline/research/corpus"
@@ -36,6 +37,24 @@ func TestAnalyzeQuestion(t *testing.T) {
 			want:  []string{"company", "gross", "margin", "2022", "change", "2023"},
 			years: []int{2023, 2022},
 		},
+		{
+			name:  "a year end and a quarter written as analysts write them",
+			q:     "How much did inventory change between YE19 and YE20, and what was revenue in Q3'23 vs. 3Q22?",
+			want:  []string{"inventory", "change", "revenue", "q3", "2019", "2020", "2023", "2022"},
+			years: []int{2019, 2020, 2023, 2022},
+		},
+		{
+			name:  "halves, runs of months and a year after an apostrophe",
+			q:     "Compare 1H24 capex with 9M25 and with the June ’23 quarter, in percent of sales.",
+			want:  []string{"capex", "june", "23", "quarter", "sales", "2024", "2025", "2023"},
+			years: []int{2024, 2025, 2023},
+		},
+		{
+			name:  "no year where none is written as one",
+			q:     "What did the 3M 10-K say about Q4 and H1 demand, and about 10m units?",
+			want:  []string{"3m", "10", "k", "say", "q4", "h1", "demand", "10m", "units"},
+			years: nil,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,6 +67,32 @@ func TestAnalyzeQuestion(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzAnalyzeQuestion checks that any question is read without panic, that
+// every year it finds is a four-digit year, and that no word searched for
+// is a period word ("FY21") whose year is already in Years.
+func FuzzAnalyzeQuestion(f *testing.F) {
+	for _, q := range []string{
+		"What was capex in FY2021 and FY'22?",
+		"Inventory at YE19 vs. YE20, and 1H24 sales in the June ’23 quarter; 9M25 Q3'23 3Q22.",
+		"'23 '9 FY fy2 q5'23 4h21 100m2021",
+	} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		got := corpus.AnalyzeQuestion(q, nil, nil)
+		for _, y := range got.Years {
+			if y < 1900 || y > 9999 {
+				t.Errorf("AnalyzeQuestion(%q): year %d", q, y)
+			}
+		}
+		for _, w := range got.Words {
+			if len(w) > 2 && (strings.HasPrefix(w, "fy") || strings.HasPrefix(w, "ye")) && strings.Trim(w[2:], "0123456789") == "" && (len(w) == 4 || len(w) == 6) {
+				t.Errorf("AnalyzeQuestion(%q): period word %q searched for", q, w)
+			}
+		}
+	})
 }
 
 func TestIsLongQuestion(t *testing.T) {

@@ -3,6 +3,7 @@ package corpus
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/ledgerline/research/corpus/internal/textsearch"
 )
@@ -72,6 +73,63 @@ func (s *Searcher) rerankByLabels(ctx context.Context, words []string, cands []S
 		res = append(res, o.r)
 	}
 	return res, nil
+}
+
+// labelRows searches for the labels a question writes out (q.labels) as
+// phrases, in the filings req selects (those of the fiscal years the
+// question names, when it names some and req none), and returns the
+// chunks among the best K that print one of them as a row label, best
+// first. A question's other words can rank a table below prose that
+// repeats them: "balance sheet" and "total assets" are more often in an
+// auditor's report than in the balance sheet, whose "Total assets" row is
+// what the question asks for. A chunk that only mentions a label in a
+// sentence is left out.
+func (s *Searcher) labelRows(ctx context.Context, req SearchRequest, q analyzedQuery) ([]SearchResult, error) {
+	var a textsearch.Analyzer
+	phrases := make([]string, 0, len(q.labels))
+	want := make([][]string, 0, len(q.labels)) // each label's lexemes
+	for _, l := range q.labels {
+		words := labelWords(l)
+		phrases = append(phrases, `"`+strings.Join(words, " ")+`"`)
+		var terms []string
+		for _, lex := range a.Lexemes(nil, strings.Join(words, " ")) {
+			terms = append(terms, lex.Term)
+		}
+		want = append(want, terms)
+	}
+	sub := req
+	sub.Mode = ModeFullText
+	sub.Query = strings.Join(phrases, " or ")
+	if len(sub.Filter.FiscalYears) == 0 {
+		sub.Filter.FiscalYears = q.years // the rows of the years asked about, when it names them
+	}
+	found, err := s.searchOne(ctx, sub, nil)
+	if err != nil {
+		return nil, err
+	}
+	rows := found[:0]
+	for _, r := range found {
+		spans, err := s.chunkLabels(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(spans, func(span labelSpan) bool {
+			return slices.ContainsFunc(want, func(terms []string) bool { return containsAll(span.terms, terms) })
+		}) {
+			rows = append(rows, r)
+		}
+	}
+	return rows, nil
+}
+
+// containsAll reports whether every one of terms is in set.
+func containsAll(set, terms []string) bool {
+	for _, t := range terms {
+		if !slices.Contains(set, t) {
+			return false
+		}
+	}
+	return true
 }
 
 // chunkLabels returns the labelled facts displayed in chunk c.

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -92,5 +93,84 @@ func TestSearcherQuestion(t *testing.T) {
 	}
 	if len(store.queries) != 1 || store.queries[0] != "capital expenditures 2021" || len(store.filters[0].FiscalYears) != 0 {
 		t.Fatalf("short query searched as %q with %+v", store.queries, store.filters)
+	}
+}
+
+// phraseStore answers a full-text search for quoted phrases from one list
+// and any other from another, and reads every fact of its one document.
+type phraseStore struct {
+	Store
+	words, phrases []SearchResult
+	facts          []Fact
+	queries        []string
+}
+
+func (s *phraseStore) FullTextSearch(_ context.Context, q string, _ Filter, k int) ([]SearchResult, error) {
+	s.queries = append(s.queries, q)
+	l := s.words
+	if strings.Contains(q, `"`) {
+		l = s.phrases
+	}
+	return l[:min(k, len(l))], nil
+}
+
+func (s *phraseStore) Documents(context.Context) ([]Document, error) {
+	return []Document{{ID: "d21", Ticker: "ACME", Company: "Acme Widgets Inc.", FiscalYear: 2021}}, nil
+}
+
+func (s *phraseStore) Facts(_ context.Context, f FactFilter) ([]Fact, error) {
+	return s.facts, nil
+}
+
+func (s *phraseStore) VectorSearch(_ context.Context, _ []float32, _ Filter, k int) ([]SearchResult, error) {
+	return s.words[:min(k, len(s.words))], nil
+}
+
+func (s *phraseStore) Stats(context.Context) (StoreStats, error) {
+	return StoreStats{Embedders: []string{HashEmbedder{}.Name()}}, nil
+}
+
+func TestSearcherLabelRows(t *testing.T) {
+	// The question's words find 40 chunks of prose; the balance sheet (b1),
+	// whose "Total assets" row the question asks for, is not among them.
+	// A search for the label as a phrase finds a sentence that mentions it
+	// (m1) and the balance sheet.
+	store := &phraseStore{
+		phrases: []SearchResult{chunkAt("m1", "d21", 9000, 9100), chunkAt("b1", "d21", 5000, 5100)},
+		facts: []Fact{
+			{Label: "Total current assets", Start: 5010, End: 5016},
+			{Label: "Total assets", Start: 5050, End: 5056},
+			{Label: "Net income", Start: 20, End: 26},
+		},
+	}
+	for i := range 40 {
+		store.words = append(store.words, chunkAt(fmt.Sprintf("p%d", i), "d21", i*100, i*100+100))
+	}
+	q := "Relying on the balance sheet, what were Acme's total assets at fiscal year-end 2021, and how much did they grow?"
+	for _, mode := range []SearchMode{ModeFullText, ModeHybrid, ModeVector} {
+		t.Run(string(mode), func(t *testing.T) {
+			store.queries = nil
+			s := NewSearcher(store, HashEmbedder{})
+			got, err := s.Search(context.Background(), SearchRequest{Query: q, Mode: mode, Filter: Filter{Tickers: []string{"ACME"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.Contains(ids(got), "m1") {
+				t.Errorf("Search = %v: a sentence that mentions the label was taken for its row", ids(got))
+			}
+			phrase := slices.ContainsFunc(store.queries, func(q string) bool { return strings.Contains(q, `"total assets"`) })
+			if mode == ModeVector {
+				if phrase || slices.Contains(ids(got), "b1") {
+					t.Errorf("vector search: %v, full-text queries %q; want no phrase searched", ids(got), store.queries)
+				}
+				return
+			}
+			if !phrase {
+				t.Errorf("full-text queries %q: want the label searched as a phrase", store.queries)
+			}
+			if len(got) == 0 || got[0].ChunkID != "b1" {
+				t.Fatalf("Search = %v, want b1 first", ids(got))
+			}
+		})
 	}
 }

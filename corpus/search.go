@@ -96,8 +96,11 @@ func NewSearcher(store Store, embedder Embedder) *Searcher {
 // stored facts' labels. When the filter names no fiscal
 // year, the filings of the years the question names are searched first and
 // the others fill the rest. Unless the question asks for reasons or
-// expectations, the best max(3K, 30) candidates are then reordered by how
-// many of the question's words the row labels of their tables hold.
+// expectations, the row labels it writes out in full ("total assets") are
+// also searched for as phrases, and the chunks that print them as row labels
+// are fused (RRF) with the best max(3K, 30) candidates of the full-text or
+// hybrid search; the candidates are then reordered by how many of the
+// question's words the row labels of their tables hold.
 func (s *Searcher) Search(ctx context.Context, req SearchRequest) ([]SearchResult, error) {
 	if req.K <= 0 {
 		req.K = 10
@@ -173,6 +176,13 @@ func (s *Searcher) searchRanked(ctx context.Context, req SearchRequest, qvec []f
 	cands, err := s.searchYears(ctx, wide, qvec, q.years)
 	if err != nil {
 		return nil, err
+	}
+	if len(q.labels) > 0 && req.Mode != ModeVector {
+		rows, err := s.labelRows(ctx, req, q)
+		if err != nil {
+			return nil, err
+		}
+		cands = FuseRRF(len(cands)+len(rows), nil, cands, rows)
 	}
 	return s.rerankByLabels(ctx, q.words, cands, req.K)
 }
@@ -331,6 +341,9 @@ type analyzedQuery struct {
 	vector   string   // the text to embed
 	years    []int    // fiscal years a question names
 	words    []string // a question's words to rerank by; nil for a short query or one asking for reasons
+	// labels are the row labels a question writes out in full ("total
+	// assets"), whose rows are searched for as phrases; nil when words is.
+	labels []string
 }
 
 // analyze reads a long question with AnalyzeQuestion: the full-text side
@@ -384,6 +397,7 @@ func (s *Searcher) analyze(ctx context.Context, query string, tickers []string) 
 	out.years = q.Years
 	if !q.Reasons {
 		out.words = q.Words // rerank by table row labels
+		out.labels = vocab.labelsIn(q.Words)
 	}
 	return out, nil
 }

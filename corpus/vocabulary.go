@@ -18,6 +18,12 @@ type labelVocabulary struct {
 	// The phrases by their words' initials ("sga") and by their first two
 	// letters ("ca"), the only ones an acronym or a clipped word can read.
 	byInitials, byStart map[string][]string
+	// whole holds every label of two content words or more, as its
+	// content words joined by spaces ("total assets", "research
+	// development"), each with the label as printed.
+	whole map[string]string
+	// longest is the most content words of any label in whole.
+	longest int
 }
 
 // maxPhraseWords bounds the label runs an abbreviation may stand for.
@@ -26,7 +32,7 @@ const maxPhraseWords = 4
 // newLabelVocabulary learns the vocabulary of the facts' labels.
 func newLabelVocabulary(labels []FactLabel) *labelVocabulary {
 	v := &labelVocabulary{words: map[string]bool{}, phrases: map[string]int{},
-		byInitials: map[string][]string{}, byStart: map[string][]string{}}
+		byInitials: map[string][]string{}, byStart: map[string][]string{}, whole: map[string]string{}}
 	seen := map[string]bool{}
 	for _, l := range labels {
 		if l.Label == "" || seen[l.Label] {
@@ -38,6 +44,13 @@ func newLabelVocabulary(labels []FactLabel) *labelVocabulary {
 			v.words[w] = true
 			if !textsearch.IsStopWord(w) {
 				content = append(content, w)
+			}
+		}
+		if len(content) >= 2 {
+			key := strings.Join(content, " ")
+			if _, ok := v.whole[key]; !ok {
+				v.whole[key] = l.Label
+				v.longest = max(v.longest, len(content))
 			}
 		}
 		for i := range content {
@@ -58,6 +71,30 @@ func newLabelVocabulary(labels []FactLabel) *labelVocabulary {
 		}
 	}
 	return v
+}
+
+// labelsIn returns the row labels of two content words or more that a
+// question's words write out in full, the longest at each word, left to
+// right: "Total current assets" and "Total current liabilities" in a
+// question asking for a current ratio. words are the question's words in
+// order, lower case, without stop words (Question.Words).
+func (v *labelVocabulary) labelsIn(words []string) []string {
+	var out []string
+	for i := 0; i < len(words); {
+		n := min(v.longest, len(words)-i)
+		for ; n >= 2; n-- {
+			if l, ok := v.whole[strings.Join(words[i:i+n], " ")]; ok {
+				out = append(out, l)
+				break
+			}
+		}
+		if n >= 2 {
+			i += n
+		} else {
+			i++
+		}
+	}
+	return out
 }
 
 // labelWords splits a label into lower-case words of letters.

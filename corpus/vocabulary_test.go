@@ -29,3 +29,33 @@ func TestLabelVocabularyExpand(t *testing.T) {
 		}
 	}
 }
+
+func TestLabelVocabularyLabelsIn(t *testing.T) {
+	var labels []FactLabel
+	for _, l := range []string{
+		"Total assets", "Total current assets", "Total current liabilities", "Inventories",
+		"Research and development", "Net income", "Total",
+	} {
+		labels = append(labels, FactLabel{Start: -1, Label: l})
+	}
+	v := newLabelVocabulary(labels)
+	for _, tt := range []struct {
+		name  string
+		words []string
+		want  []string
+	}{
+		{"a label written out", []string{"balance", "sheet", "total", "assets", "2021"}, []string{"Total assets"}},
+		{"the longer of two labels at one place", []string{"total", "current", "assets", "over", "total", "current", "liabilities"},
+			[]string{"Total current assets", "Total current liabilities"}},
+		{"a label's stop words are not the question's", []string{"research", "development", "intensity"}, []string{"Research and development"}},
+		{"one-word labels name no row", []string{"inventories", "total"}, nil},
+		{"words of a label apart", []string{"net", "cash", "income"}, nil},
+		{"nothing", nil, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := v.labelsIn(tt.words); !slices.Equal(got, tt.want) {
+				t.Errorf("labelsIn(%q) = %q, want %q", tt.words, got, tt.want)
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -172,6 +173,63 @@ func TestPageQuestionsEvidence(t *testing.T) {
 				if p < 1 || p > len(pages[q.Source]) || !strings.Contains(pages[q.Source][p-1], norm(e.Phrase)) {
 					t.Errorf("%s: %q is not on page %d of %s", q.ID, e.Phrase, p, q.Source)
 				}
+			}
+		}
+	}
+}
+
+// TestPageParaphrases checks the reworded question sets against
+// eval/pages.jsonl: each paraphrase names a question of the same half and
+// filing and carries its evidence unchanged, so the evidence check above
+// covers it; the two sets share no id.
+func TestPageParaphrases(t *testing.T) {
+	read := func(name string) []PageQuestion {
+		f, err := os.Open(filepath.Join("..", "..", "eval", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		qs, err := ReadPageQuestions(bufio.NewReader(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return qs
+	}
+	orig := map[string]PageQuestion{}
+	for _, q := range read("pages.jsonl") {
+		orig[q.ID] = q
+	}
+	seen := map[string]string{}
+	for _, set := range []struct {
+		file  string
+		split string
+	}{
+		{"pages_paraphrases.jsonl", SplitTest},
+		{"pages_paraphrases_tune.jsonl", SplitTune},
+	} {
+		qs := read(set.file)
+		if len(qs) < 40 {
+			t.Errorf("%s: %d questions, want at least 40", set.file, len(qs))
+		}
+		for _, q := range qs {
+			if file, ok := seen[q.ID]; ok {
+				t.Errorf("%s: id %s is also in %s", set.file, q.ID, file)
+			}
+			seen[q.ID] = set.file
+			o, ok := orig[q.Paraphrase]
+			switch {
+			case !ok:
+				t.Errorf("%s %s: paraphrase_of %q is not in pages.jsonl", set.file, q.ID, q.Paraphrase)
+			case q.Split != set.split || o.Split != set.split:
+				t.Errorf("%s %s: split %s of %s's %s, want %s", set.file, q.ID, q.Split, o.ID, o.Split, set.split)
+			case q.Ticker != o.Ticker || q.Form != o.Form || q.FiscalYear != o.FiscalYear || q.Source != o.Source || q.Kind != o.Kind:
+				t.Errorf("%s %s: filing or kind differs from %s", set.file, q.ID, o.ID)
+			case !slices.EqualFunc(q.Evidence, o.Evidence, func(a, b PageEvidence) bool {
+				return a.Phrase == b.Phrase && slices.Equal(a.Pages, b.Pages)
+			}):
+				t.Errorf("%s %s: evidence differs from %s", set.file, q.ID, o.ID)
+			case q.Question == o.Question:
+				t.Errorf("%s %s: the question is %s's, not reworded", set.file, q.ID, o.ID)
 			}
 		}
 	}
