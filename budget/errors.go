@@ -91,4 +91,10 @@ var (
 	// without max_tokens: its cost has no upper bound, so it cannot be
 	// reserved.
 	ErrNoOutputCap = errors.New("budget: model call has no output token cap (max_tokens)")
+	// ErrScopeClosed is returned by Leased.Reserve for a call whose lease
+	// needs a slice of a scope that ExpireScope closed (a run that has its
+	// verdict, perhaps in another process) and SetLimits has not opened
+	// again (an attempt that resumes the run): the slice is not taken, and
+	// the lease is returned.
+	ErrScopeClosed = errors.New("budget: the scope is closed: its run has its verdict")
 )

@@ -53,6 +53,14 @@ import (
 //     next write; its calls are then written as settled all the same, and
 //     the calls it admitted meanwhile (at most what it held) may pass a
 //     limit.
+//   - A cut connection. A lease's row counts the writes that committed
+//     on it, so a write whose COMMIT was sent but whose answer was lost
+//     is found committed or not before the next write, and counted once.
+//     A return that fails is retried in the background until it lands
+//     (LeaseConfig.RetryBackoff), and a last time at Close. A scope that
+//     ExpireScope closed (a run that has its verdict, perhaps in another
+//     process) gives no slice: the call is refused with ErrScopeClosed and
+//     its lease returned at once, until SetLimits opens the scope again.
 //   - Idempotency. Keys are answered in process for the calls of open
 //     leases. When a lease of a run opens, the keys the database holds for
 //     that run are read, and Postgres answers them (a resumed run replays
@@ -75,8 +83,12 @@ type Leased struct {
 	calls  map[string]*leasedCall // calls of this process's leases, by key
 	stored map[string]bool        // keys Postgres answers: read when a run's lease opened
 	closed bool
+	// retries are the writes that failed and are retried in the background
+	// (a lease's return, by *lease; a run's expiry, by Scope).
+	retries map[any]func(context.Context) error
 
-	ticks sync.WaitGroup // running timer callbacks; Add only under mu while !closed
+	ticks sync.WaitGroup // running timer callbacks and retries; Add only under mu while !closed
+	quit  chan struct{}  // closed by Close: background writes stop
 }
 
 // LeaseConfig configures a Leased accountant. A nil *LeaseConfig means
@@ -91,6 +103,11 @@ type LeaseConfig struct {
 	// FlushCalls is how many closed calls are written without waiting for
 	// FlushInterval; 0 means 4096.
 	FlushCalls int
+	// RetryBackoff is how long a write that failed (a lease's return, a
+	// run's expiry: the database cut off) waits before it is retried in the
+	// background, doubling at every failure up to 5s; 0 means 100ms. A
+	// write is retried for Config.TTL at most, and a last time at Close.
+	RetryBackoff time.Duration
 }
 
 func (c *LeaseConfig) withDefaults() (LeaseConfig, error) {
@@ -105,6 +122,8 @@ func (c *LeaseConfig) withDefaults() (LeaseConfig, error) {
 		return out, fmt.Errorf("budget: LeaseConfig.FlushInterval %s is negative", out.FlushInterval)
 	case out.FlushCalls < 0:
 		return out, fmt.Errorf("budget: LeaseConfig.FlushCalls %d is negative", out.FlushCalls)
+	case out.RetryBackoff < 0:
+		return out, fmt.Errorf("budget: LeaseConfig.RetryBackoff %s is negative", out.RetryBackoff)
 	}
 	if out.SliceCalls == 0 {
 		out.SliceCalls = 64
@@ -114,6 +133,9 @@ func (c *LeaseConfig) withDefaults() (LeaseConfig, error) {
 	}
 	if out.FlushCalls == 0 {
 		out.FlushCalls = 4096
+	}
+	if out.RetryBackoff == 0 {
+		out.RetryBackoff = 100 * time.Millisecond
 	}
 	return out, nil
 }
@@ -128,7 +150,8 @@ func NewLeased(pg *Postgres, cfg *LeaseConfig) (*Leased, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Leased{pg: pg, cfg: c, leases: map[string]*lease{}, calls: map[string]*leasedCall{}, stored: map[string]bool{}}, nil
+	return &Leased{pg: pg, cfg: c, leases: map[string]*lease{}, calls: map[string]*leasedCall{}, stored: map[string]bool{},
+		retries: map[any]func(context.Context) error{}, quit: make(chan struct{})}, nil
 }
 
 // errLeasedClosed is returned by Reserve after Close.
@@ -145,9 +168,12 @@ type lease struct {
 	run              string // the scope key of its run, "" without one
 
 	sync sync.Mutex // one write at a time, held across its round trips
+	// guarded by sync:
+	uncertain *leaseWrite // a write whose COMMIT was sent and whose answer was lost
 
 	// guarded by Leased.mu:
 	key      string  // its reservation's key; "" until its first slice is written
+	writes   int64   // its row's lease_writes, as last committed
 	held     Amounts // what its row holds, as last committed
 	open     Amounts // the holds of its open calls
 	unsynced Amounts // the actual usage of settled calls not yet written (inside held)
@@ -305,8 +331,86 @@ func (a *Leased) endIfGone(ctx context.Context, l *lease) {
 	gone := l.gone && !l.lost && !l.ended && l.key != ""
 	a.mu.Unlock()
 	if gone {
-		_ = a.sync(context.WithoutCancel(ctx), l, nil, syncEnd)
+		_ = a.endLease(context.WithoutCancel(ctx), l)
 	}
+}
+
+// endLease writes and returns the ended lease l; a write that fails is
+// retried in the background until it lands.
+func (a *Leased) endLease(ctx context.Context, l *lease) error {
+	err := a.sync(ctx, l, nil, syncEnd)
+	if err == nil || errors.Is(err, errLeaseLost) {
+		return nil
+	}
+	a.retryEnd(l)
+	return fmt.Errorf("budget: returning a lease (retried in the background): %w", err)
+}
+
+// retryEnd retries the return of the ended lease l in the background.
+func (a *Leased) retryEnd(l *lease) {
+	a.retry(l, func(ctx context.Context) error {
+		if err := a.sync(ctx, l, nil, syncEnd); !errors.Is(err, errLeaseLost) {
+			return err
+		}
+		return nil
+	})
+}
+
+// retry runs op, a write that failed, in the background until it lands:
+// after RetryBackoff, doubling up to 5s, for Config.TTL at most (by then a
+// lease's row has expired, and its run's ExpireScope or a sweep returns
+// it). Close stops the retries and makes a last attempt at each write
+// still failing. A write retried already (key is its lease or scope) is
+// not retried twice.
+func (a *Leased) retry(key any, op func(context.Context) error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, ok := a.retries[key]; ok {
+		return
+	}
+	a.retries[key] = op
+	if a.closed {
+		return // Close's last attempt
+	}
+	a.ticks.Add(1)
+	go func() {
+		defer a.ticks.Done()
+		wait, giveUp := a.cfg.RetryBackoff, time.Now().Add(a.pg.cfg.TTL)
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		for {
+			select {
+			case <-a.quit:
+				return
+			case <-t.C:
+			}
+			ctx, cancel := a.background(time.Minute)
+			err := op(ctx)
+			cancel()
+			if err == nil || time.Now().After(giveUp) {
+				a.mu.Lock()
+				delete(a.retries, key)
+				a.mu.Unlock()
+				return
+			}
+			wait = min(2*wait, 5*time.Second)
+			t.Reset(wait)
+		}
+	}()
+}
+
+// background is the context of a retried write: it ends after d, or at
+// Close, which makes the last attempt itself.
+func (a *Leased) background(d time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	go func() {
+		select {
+		case <-a.quit:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
 }
 
 // admit reserves a call in l, which holds enough for it. Callers hold mu.
@@ -419,20 +523,58 @@ func (a *Leased) Sweep(ctx context.Context, now time.Time) (int, error) {
 // reservations and returns the leases still open on it (for a run that
 // has its verdict, those of a process that died in an earlier attempt).
 // It returns how many calls and reservations it closed.
+//
+// A write that fails (the database cut off) is retried in the background
+// until it lands, and the error says so: the run's leases are returned,
+// and the scope's other reservations closed, a moment later.
 func (a *Leased) ExpireScope(ctx context.Context, scope Scope) (int, error) {
 	n, err := a.Return(ctx, scope)
-	if err != nil {
-		return n, err
+	if err == nil {
+		m, perr := a.pg.ExpireScope(ctx, scope)
+		if perr == nil {
+			return n + m, nil
+		}
+		err = fmt.Errorf("budget: closing the reservations of %s (retried in the background): %w", scope, perr)
 	}
-	m, err := a.pg.ExpireScope(ctx, scope)
-	return n + m, err
+	// The scope's reservations are closed once this process's leases of
+	// it are returned: else they would be taken for a dead process's, and
+	// their unwritten calls written as settled beside them.
+	a.retry(scope, func(ctx context.Context) error {
+		if err := a.returnRetried(ctx, scope); err != nil {
+			return err
+		}
+		_, err := a.pg.ExpireScope(ctx, scope)
+		return err
+	})
+	return n, err
+}
+
+// returnRetried returns the leases of scope whose return is retried in
+// the background, now.
+func (a *Leased) returnRetried(ctx context.Context, scope Scope) error {
+	a.mu.Lock()
+	var ops []func(context.Context) error
+	for k, op := range a.retries {
+		if l, ok := k.(*lease); ok && slices.Contains(l.scopes, scope) {
+			ops = append(ops, op)
+		}
+	}
+	a.mu.Unlock()
+	for _, op := range ops {
+		if err := op(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Return ends this process's leases that hold scope: their open calls
 // expire, everything is written, and what the leases did not use goes
 // back to the budgets. It returns how many open calls expired. A run
 // whose attempt failed, to be retried perhaps by another process, returns
-// its leases so that their unused parts are not held meanwhile.
+// its leases so that their unused parts are not held meanwhile. A lease
+// whose write fails (the database cut off) is returned in the background,
+// retried until it lands, and the error says so.
 func (a *Leased) Return(ctx context.Context, scope Scope) (int, error) {
 	if err := scope.validate(); err != nil {
 		return 0, err
@@ -450,7 +592,7 @@ func (a *Leased) Return(ctx context.Context, scope Scope) (int, error) {
 	a.mu.Unlock()
 	var errs []error
 	for _, l := range ending {
-		if err := a.sync(ctx, l, nil, syncEnd); err != nil && !errors.Is(err, errLeaseLost) {
+		if err := a.endLease(ctx, l); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -477,7 +619,12 @@ func (a *Leased) end(l *lease) int {
 // Release of written calls go to Postgres.
 func (a *Leased) Close(ctx context.Context) error {
 	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		return nil
+	}
 	a.closed = true
+	close(a.quit)
 	var ending []*lease
 	for k, l := range a.leases {
 		a.end(l)
@@ -490,6 +637,23 @@ func (a *Leased) Close(ctx context.Context) error {
 	for _, l := range ending {
 		if err := a.sync(ctx, l, nil, syncEnd); err != nil && !errors.Is(err, errLeaseLost) {
 			errs = append(errs, err)
+		}
+	}
+	// The last attempt at the writes retried in the background: the
+	// leases' returns before the scopes' expiries, which would take them
+	// for a dead process's.
+	a.mu.Lock()
+	retries := a.retries
+	a.retries = map[any]func(context.Context) error{}
+	a.mu.Unlock()
+	for _, leases := range []bool{true, false} {
+		for k, op := range retries {
+			if _, ok := k.(*lease); ok != leases {
+				continue
+			}
+			if err := op(ctx); err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
 	return errors.Join(errs...)
@@ -507,6 +671,11 @@ func (a *Leased) Usage(ctx context.Context, scope Scope) (Usage, error) {
 	for _, l := range a.leases {
 		if slices.Contains(l.scopes, scope) {
 			ls = append(ls, l)
+		}
+	}
+	for k := range a.retries {
+		if l, ok := k.(*lease); ok && slices.Contains(l.scopes, scope) && !slices.Contains(ls, l) {
+			ls = append(ls, l) // returned in the background: still held
 		}
 	}
 	a.mu.Unlock()
@@ -590,11 +759,12 @@ func (a *Leased) tick(l *lease) {
 	a.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	mode := syncRenew
+	var err error
 	if idle {
-		mode = syncEnd
+		err = a.endLease(ctx, l)
+	} else {
+		err = a.sync(ctx, l, nil, syncRenew)
 	}
-	err := a.sync(ctx, l, nil, mode)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	switch {
@@ -649,6 +819,20 @@ type written struct {
 // l.sync.
 func (a *Leased) syncLocked(ctx context.Context, l *lease, grow *Amounts, mode syncMode) error {
 	err := a.write(ctx, l, grow, mode)
+	if errors.Is(err, ErrScopeClosed) {
+		// The run has its verdict (perhaps in another process) while this
+		// lease wanted more of it: the lease is returned at once.
+		a.mu.Lock()
+		a.end(l)
+		if _, k := a.leaseOf(l); k != "" {
+			delete(a.leases, k)
+		}
+		a.mu.Unlock()
+		if err := a.write(ctx, l, nil, syncEnd); err != nil && !errors.Is(err, errLeaseLost) {
+			a.retryEnd(l)
+		}
+		return ErrScopeClosed
+	}
 	if !errors.Is(err, errLeaseLost) {
 		return err
 	}
@@ -671,6 +855,9 @@ func (a *Leased) syncLocked(ctx context.Context, l *lease, grow *Amounts, mode s
 // write is one transaction of syncLocked; for a lost lease, it writes the
 // closed calls only, their usage straight into settled.
 func (a *Leased) write(ctx context.Context, l *lease, grow *Amounts, mode syncMode) error {
+	if err := a.resolve(ctx, l); err != nil {
+		return err
+	}
 	end := mode == syncEnd
 	a.mu.Lock()
 	if l.ended {
@@ -681,7 +868,7 @@ func (a *Leased) write(ctx context.Context, l *lease, grow *Amounts, mode syncMo
 		return nil
 	}
 	lost := l.lost
-	key, held, free, unsynced := l.key, l.held, l.free(), l.unsynced
+	key, held, free, unsynced, writes := l.key, l.held, l.free(), l.unsynced, l.writes
 	var batch []written
 	var released Amounts
 	nRej := 0
@@ -705,14 +892,13 @@ func (a *Leased) write(ctx context.Context, l *lease, grow *Amounts, mode syncMo
 	if (mode == syncFlush || lost) && grow == nil && len(batch) == 0 {
 		return nil
 	}
-	newKey := key
+	w := &leaseWrite{key: key, writes: writes + 1, grow: grow != nil, unsynced: unsynced, batch: batch, nPending: nPending, end: end, lost: lost}
 	if key == "" {
-		newKey = newLeaseKey()
+		w.key = newLeaseKey()
 	}
-	var take Amounts
-	var k int64
-	var stored []string
+	newKey := w.key
 	expires := a.pg.cfg.Now().Add(a.pg.cfg.TTL)
+	committing := false
 	err := a.pg.pipe(ctx, func(t *pipeTx) error {
 		// The calls' rows first, then the locks: the lease's and the
 		// budgets' rows are held for one round trip and the commit, however
@@ -734,7 +920,7 @@ func (a *Leased) write(ctx context.Context, l *lease, grow *Amounts, mode syncMo
 			})
 		} else if key == "" && l.run != "" {
 			b.Queue(storedKeysSQL, a.pg.cfg.Tenant, l.run).Query(func(rows pgx.Rows) (err error) {
-				stored, err = pgx.CollectRows(rows, pgx.RowTo[string])
+				w.stored, err = pgx.CollectRows(rows, pgx.RowTo[string])
 				return err
 			})
 		}
@@ -743,11 +929,20 @@ func (a *Leased) write(ctx context.Context, l *lease, grow *Amounts, mode syncMo
 			budgets, err = scanBudgets(rows)
 			return err
 		})
+		closed := false
+		if grow != nil {
+			b.Queue(scopesClosedSQL, a.pg.cfg.Tenant, l.kinds, l.ids).QueryRow(func(row pgx.Row) error {
+				return row.Scan(&closed)
+			})
+		}
 		if err := t.send(ctx, b); err != nil {
 			return err
 		}
 		if key != "" && !lost && (!found || State(state) != StateReserved) {
 			return errLeaseLost
+		}
+		if closed {
+			return ErrScopeClosed
 		}
 		if grow != nil {
 			for i, s := range l.scopes {
@@ -756,10 +951,11 @@ func (a *Leased) write(ctx context.Context, l *lease, grow *Amounts, mode syncMo
 				}
 			}
 			var err error
-			if take, k, err = a.slice(l.scopes, budgets, *grow, free); err != nil {
+			if w.take, w.k, err = a.slice(l.scopes, budgets, *grow, free); err != nil {
 				return err
 			}
 		}
+		take := w.take
 		ret := Amounts{}
 		if end && !lost {
 			ret = held.Add(take).Sub(unsynced)
@@ -773,6 +969,7 @@ func (a *Leased) write(ctx context.Context, l *lease, grow *Amounts, mode syncMo
 			amountArgs(reserved), amountArgs(unsynced), amountArgs(released), []any{nRej})...)
 		switch {
 		case lost:
+			b.Queue(countLeaseWriteSQL, a.pg.cfg.Tenant, key)
 		case key == "":
 			b.Queue(insertLeaseSQL, slices.Concat([]any{a.pg.cfg.Tenant, newKey, l.keys}, amountArgs(take), []any{expires})...)
 		default:
@@ -782,40 +979,101 @@ func (a *Leased) write(ctx context.Context, l *lease, grow *Amounts, mode syncMo
 			b.Queue(closeReservationSQL, a.pg.cfg.Tenant, newKey, string(StateReleased))
 			b.Queue(insertSettlementSQL, slices.Concat([]any{a.pg.cfg.Tenant, newKey, "return"}, amountArgs(ret), []any{"the unused part of a lease, returned"})...)
 		}
+		committing = true
+		return t.commit(ctx, b)
+	})
+	if err != nil {
+		if committing {
+			// The COMMIT may have landed although its answer did not (a
+			// connection cut at that moment): the next write learns which.
+			l.uncertain = w
+		}
+		return err
+	}
+	a.apply(l, w)
+	return nil
+}
+
+// leaseWrite is what one write of a lease changes in process once it has
+// committed.
+type leaseWrite struct {
+	key       string // the lease's row (new with its first slice)
+	writes    int64  // the row's lease_writes once the write has committed
+	grow      bool   // a slice was asked for
+	take      Amounts
+	k         int64
+	unsynced  Amounts // the usage of the settled calls written
+	batch     []written
+	nPending  int      // how many of the lease's pending calls batch holds
+	stored    []string // the keys the database held for the run
+	end, lost bool
+}
+
+// resolve learns whether l's last write, whose COMMIT was sent but whose
+// answer was lost, committed, and applies it in process if it did: else
+// the next write would write its calls and move their usage a second
+// time, or return what the lease no longer holds (which the budgets'
+// checks refuse, leaving the lease open). It locks the budgets' rows,
+// which that write held until it ended, then reads the lease's count of
+// writes. The caller holds l.sync.
+func (a *Leased) resolve(ctx context.Context, l *lease) error {
+	w := l.uncertain
+	if w == nil {
+		return nil
+	}
+	writes := int64(-1)
+	err := a.pg.pipe(ctx, func(t *pipeTx) error {
+		b := &pgx.Batch{}
+		b.Queue(lockBudgetsSQL, a.pg.cfg.Tenant, l.kinds, l.ids)
+		b.Queue(leaseWritesSQL, a.pg.cfg.Tenant, w.key).Query(func(rows pgx.Rows) error {
+			if !rows.Next() {
+				return nil
+			}
+			return rows.Scan(&writes)
+		})
 		return t.commit(ctx, b)
 	})
 	if err != nil {
 		return err
 	}
+	l.uncertain = nil
+	if writes == w.writes {
+		a.apply(l, w)
+	}
+	return nil
+}
+
+// apply records in process the committed write w of l.
+func (a *Leased) apply(l *lease, w *leaseWrite) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	l.key = newKey
-	if !lost {
-		l.held = l.held.Add(take).Sub(unsynced)
+	l.key, l.writes = w.key, w.writes
+	if !w.lost {
+		l.held = l.held.Add(w.take).Sub(w.unsynced)
 	}
-	if grow != nil {
-		l.lastK = k
+	if w.grow {
+		l.lastK = w.k
 	}
-	l.unsynced = l.unsynced.Sub(unsynced)
-	for _, w := range batch {
-		w.c.written = w.c.written || w.row
-		w.c.nRej = w.to
+	l.unsynced = l.unsynced.Sub(w.unsynced)
+	for _, x := range w.batch {
+		x.c.written = x.c.written || x.row
+		x.c.nRej = x.to
 	}
 	// Calls closed or refused again since the batch was read stay pending.
-	rest := l.pending[nPending:]
-	for _, w := range batch {
-		if w.c.nRej < len(w.c.rejects) && !slices.Contains(rest, w.c) {
-			rest = append(rest, w.c)
+	rest := l.pending[w.nPending:]
+	for _, x := range w.batch {
+		if x.c.nRej < len(x.c.rejects) && !slices.Contains(rest, x.c) {
+			rest = append(rest, x.c)
 		}
 	}
 	l.pending = slices.Clip(rest)
-	for _, k := range stored {
+	for _, k := range w.stored {
 		if a.calls[k] == nil && !a.stored[k] {
 			a.stored[k] = true
 			l.stored = append(l.stored, k)
 		}
 	}
-	if end || lost {
+	if w.end || w.lost {
 		// Postgres answers for the calls from now on; the run's next lease
 		// reads them again.
 		for _, k := range l.stored {
@@ -823,19 +1081,18 @@ func (a *Leased) write(ctx context.Context, l *lease, grow *Amounts, mode syncMo
 		}
 		l.stored = nil
 		l.held = Amounts{}
-		l.ended = end
-		for _, w := range batch {
-			if a.calls[w.c.key] == w.c {
-				delete(a.calls, w.c.key)
+		l.ended = w.end
+		for _, x := range w.batch {
+			if a.calls[x.c.key] == x.c {
+				delete(a.calls, x.c.key)
 				if l.run == "" {
-					a.stored[w.c.key] = true
+					a.stored[x.c.key] = true
 				}
 			}
 		}
 	} else if len(l.pending) == 0 {
 		a.schedule(l, a.pg.cfg.TTL/3)
 	}
-	return nil
 }
 
 // slice is what a lease takes from scopes (whose budget rows are locked)
@@ -913,13 +1170,30 @@ SELECT state FROM reservations WHERE tenant_id = $1 AND key = $2 AND lease FOR U
 const storedKeysSQL = `
 SELECT key FROM reservations WHERE tenant_id = $1 AND scope_keys @> ARRAY[$2::text] AND NOT lease`
 
+// A lease's row counts the transactions that wrote it (lease_writes), so
+// that a write whose answer was lost can be told committed or not.
+
 var insertLeaseSQL = `
-INSERT INTO reservations (tenant_id, key, scope_keys, ` + amountColumns + `, state, expires_at, lease)
-VALUES ($1, $2, $3, ` + params(4) + `, 'reserved', ` + param(4+nAmounts) + `, true)`
+INSERT INTO reservations (tenant_id, key, scope_keys, ` + amountColumns + `, state, expires_at, lease, lease_writes)
+VALUES ($1, $2, $3, ` + params(4) + `, 'reserved', ` + param(4+nAmounts) + `, true, 1)`
 
 var updateLeaseSQL = `
-UPDATE reservations SET ` + amountAdd("", "+", 3) + `, expires_at = ` + param(3+nAmounts) + `
+UPDATE reservations SET ` + amountAdd("", "+", 3) + `, expires_at = ` + param(3+nAmounts) + `,
+	lease_writes = lease_writes + 1
 WHERE tenant_id = $1 AND key = $2`
+
+// scopesClosedSQL reports whether a scope of a lease was closed
+// (Postgres.ExpireScope), once their rows are locked.
+const scopesClosedSQL = `
+SELECT coalesce(bool_or(closed_at IS NOT NULL), false) FROM budgets
+WHERE tenant_id = $1 AND (scope_kind, scope_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`
+
+// countLeaseWriteSQL counts a write of a lost lease (its calls only).
+const countLeaseWriteSQL = `
+UPDATE reservations SET lease_writes = lease_writes + 1 WHERE tenant_id = $1 AND key = $2 AND lease`
+
+const leaseWritesSQL = `
+SELECT lease_writes FROM reservations WHERE tenant_id = $1 AND key = $2 AND lease`
 
 // syncBudgetsSQL adds to reserved (the dimensions from $4), settled and
 // released (the dimensions after them) and the refused settlements.

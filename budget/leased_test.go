@@ -160,6 +160,7 @@ func TestLeasedConfig(t *testing.T) {
 		{SliceCalls: -1},
 		{FlushInterval: -time.Second},
 		{FlushCalls: -1},
+		{RetryBackoff: -time.Second},
 	} {
 		if _, err := budget.NewLeased(pg, cfg); err == nil {
 			t.Errorf("NewLeased accepted %+v", *cfg)

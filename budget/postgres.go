@@ -57,7 +57,7 @@ VALUES ($1, $2, $3, ` + params(4) + `, ` + param(4+nAmounts) + `)`
 var upsertLimitsSQL = insertLimitsSQL + `
 ON CONFLICT (tenant_id, scope_kind, scope_id) DO UPDATE SET
 	` + joinDims(func(d Dimension) string { return "limit_" + string(d) + " = EXCLUDED.limit_" + string(d) }) + `,
-	wall_clock_ms = EXCLUDED.wall_clock_ms, updated_at = now()`
+	wall_clock_ms = EXCLUDED.wall_clock_ms, closed_at = NULL, updated_at = now()`
 
 // createLimitsSQL creates a budget unless the scope has one.
 var createLimitsSQL = insertLimitsSQL + `
@@ -65,7 +65,8 @@ ON CONFLICT (tenant_id, scope_kind, scope_id) DO NOTHING`
 
 // SetLimits creates scope's budget with limits, or replaces the limits of
 // an existing one, keeping its usage. Lowering a limit below the usage
-// refuses further reservations in that dimension; it cancels nothing.
+// refuses further reservations in that dimension; it cancels nothing. It
+// opens a scope that ExpireScope closed.
 func (p *Postgres) SetLimits(ctx context.Context, scope Scope, limits Limits) error {
 	return p.setLimits(ctx, upsertLimitsSQL, scope, limits)
 }
@@ -427,6 +428,9 @@ func (p *Postgres) Sweep(ctx context.Context, now time.Time) (int, error) {
 	}
 }
 
+const closeScopeSQL = `
+UPDATE budgets SET closed_at = now(), updated_at = now() WHERE tenant_id = $1 AND scope_kind = $2 AND scope_id = $3`
+
 // openInScopeSQL lists the tenant's open reservations that hold scope $2.
 const openInScopeSQL = `
 SELECT key FROM reservations
@@ -438,8 +442,17 @@ ORDER BY key`
 // of calls whose settlement never came (a connection cut between the call
 // and its settlement), and the leases of processes that died running it
 // (returned as unused). It returns how many it closed.
+//
+// It first marks the scope closed, under its budget's row lock: a lease
+// that would take a slice of it afterwards (a stale attempt of the run in
+// another process) is refused and returned (Leased), and one that took
+// its slice before is open when the reservations are listed. SetLimits
+// opens the scope again.
 func (p *Postgres) ExpireScope(ctx context.Context, scope Scope) (int, error) {
 	if err := scope.validate(); err != nil {
+		return 0, err
+	}
+	if _, err := p.pool.Exec(ctx, closeScopeSQL, p.cfg.Tenant, string(scope.Kind), scope.ID); err != nil {
 		return 0, err
 	}
 	rows, err := p.pool.Query(ctx, openInScopeSQL, p.cfg.Tenant, scopeKey(scope))

@@ -50,14 +50,16 @@ type Config struct {
 	// a tenant not registered there has none, and its spend is still
 	// recorded per day). The embedded store has no days.
 	NoTenantDay bool
-	// BudgetLeases, on Postgres, has a process reserve its calls against
-	// leases (budget.Leased): slices of a run's and the tenant's day's
-	// budgets taken at once, so that many runs of one tenant do not queue
-	// on the day's row. Off by default: a lease taken or returned while
-	// the database is cut off can stay open until it expires (15 minutes),
-	// holding that slice of the day, which the fault suite's "no
-	// reservation open" does not allow (docs/benchmarks.md).
-	BudgetLeases bool
+	// BudgetRowLocks, on Postgres, has every call reserve and settle in
+	// its own transactions on the run's and the tenant's day's budget rows
+	// (budget.Postgres). False, the default, has the process reserve its
+	// calls against leases (budget.Leased): slices of those budgets taken
+	// at once, so that many runs of one tenant do not queue on the day's
+	// row; the process writes its calls within 100ms and before each
+	// verdict, and returns a run's unused slice when the run ends or its
+	// attempt fails, retrying in the background when the database is cut
+	// off (docs/benchmarks.md, Leases).
+	BudgetRowLocks bool
 	// Concurrency are the per-provider semaphore sizes; nil means
 	// executor.DefaultConcurrency.
 	Concurrency map[string]int
@@ -253,12 +255,12 @@ func (p *Process) build(tenant string) (*Tenant, error) {
 		if err != nil {
 			return nil, err
 		}
-		// With Config.BudgetLeases the process's calls reserve against
+		// Unless Config.BudgetRowLocks, the process's calls reserve against
 		// leases. The executor reads the run's Usage before it records the
 		// verdict, which writes the run's settled calls; the finished run's
 		// ExpireScope returns what its lease did not use.
 		t.Store, t.Ledger, acct = store, led, pg
-		if c.BudgetLeases {
+		if !c.BudgetRowLocks {
 			leased, err := budget.NewLeased(pg, nil)
 			if err != nil {
 				return nil, err

@@ -29,8 +29,9 @@ func retryPending(ctx context.Context) bool {
 // finishingLedger leaves a run running when its attempt fails and another
 // attempt will follow (WithRetryPending), and once a run has its verdict,
 // closes the reservations of its calls whose settlement never came (a
-// connection cut under the call), which would otherwise hold the run's and
-// the tenant's day's budgets until they expire.
+// connection cut under the call) and the budget leases still open on it,
+// which would otherwise hold the run's and the tenant's day's budgets until
+// they expire; again when the run is reopened with its verdict (OpenRun).
 //
 // Over a store that can record a verdict and an event in one transaction
 // (pgledger), a verdict other than failed waits for the run's answer event,
@@ -62,7 +63,7 @@ func (l *finishingLedger) FinishRun(ctx context.Context, runID string, status le
 			gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 			defer cancel()
 			if _, err := l.giveBack(gctx, budget.RunScope(runID)); err != nil {
-				l.log.Warn("could not return a failed attempt's budget leases; they are charged when they expire", slog.String("run_id", runID), slog.String("error", err.Error()))
+				l.log.Warn("could not return a failed attempt's budget leases now", slog.String("run_id", runID), slog.String("error", err.Error()))
 			}
 		}
 		return nil
@@ -78,6 +79,20 @@ func (l *finishingLedger) FinishRun(ctx context.Context, runID string, status le
 	}
 	l.finished(ctx, runID)
 	return nil
+}
+
+// OpenRun reopens a run as the store does. A run reopened with its
+// verdict recorded (an attempt whose process died between the verdict and
+// closing the run's reservations: the queue tries it again, and the
+// executor answers with the recorded result) has its reservations closed
+// now, else a dead process's budget lease would hold its slice of the
+// tenant's day until it expires.
+func (l *finishingLedger) OpenRun(ctx context.Context, r ledger.Run) (ledger.Run, bool, error) {
+	run, resumed, err := l.Store.OpenRun(ctx, r)
+	if err == nil && resumed && run.Status.Terminal() && run.Status != ledger.StatusFailed {
+		l.finished(ctx, run.ID)
+	}
+	return run, resumed, err
 }
 
 func (l *finishingLedger) AppendEvent(ctx context.Context, runID string, e ledger.Event) (ledger.Event, error) {
@@ -102,7 +117,7 @@ func (l *finishingLedger) finished(ctx context.Context, runID string) {
 		ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
 		if n, err := l.expire(ectx, budget.RunScope(runID)); err != nil {
-			l.log.Warn("could not close a finished run's open reservations; they expire later", slog.String("run_id", runID), slog.String("error", err.Error()))
+			l.log.Warn("could not close a finished run's open reservations now", slog.String("run_id", runID), slog.String("error", err.Error()))
 		} else if n > 0 {
 			l.log.Info("closed a finished run's open reservations", slog.String("run_id", runID), slog.Int("reservations", n))
 		}

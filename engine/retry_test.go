@@ -184,3 +184,64 @@ func TestFinishingLedgerReturnsLeases(t *testing.T) {
 		t.Fatalf("after the failed attempt: reserved %v, settled %v; want the lease returned and its call written", u.Reserved, u.Settled)
 	}
 }
+
+// TestFinishingLedgerClosesOnReopen: a process records a run's verdict and
+// dies before it closes the run's reservations, its budget lease still
+// open. The queue tries the run again elsewhere, where it is reopened with
+// its verdict: its reservations are closed then, the dead lease returned.
+func TestFinishingLedgerClosesOnReopen(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgtest.Pool(t)
+	store, err := pgledger.New(pool, &pgledger.Config{Tenant: "acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg, err := budget.NewPostgres(pool, &budget.Config{Tenant: "acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := ledger.Run{ID: "reopened", Question: "What drove Acme's gross margin?", Mode: ledger.ModeRules}
+	if _, _, err := store.OpenRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	scope := budget.RunScope(run.ID)
+	if err := pg.SetLimits(ctx, scope, budget.NoLimits()); err != nil {
+		t.Fatal(err)
+	}
+	dead, err := budget.NewLeased(pg, nil) // never closed: its process died
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := budget.Amounts{SearchCalls: 1, Candidates: 50}
+	if _, err := dead.Reserve(ctx, "reopened/s1", []budget.Scope{scope}, call, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dead.Settle(ctx, "reopened/s1", call); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dead.Usage(ctx, scope); err != nil { // the executor's read before the verdict
+		t.Fatal(err)
+	}
+	if err := store.FinishRun(ctx, run.ID, ledger.StatusSupported); err != nil {
+		t.Fatal(err)
+	}
+
+	leased, err := budget.NewLeased(pg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer leased.Close(ctx)
+	fl := newFinishingLedger(store, slog.New(slog.DiscardHandler))
+	fl.expire, fl.giveBack = leased.ExpireScope, leased.Return
+	if _, resumed, err := fl.OpenRun(ctx, run); err != nil || !resumed {
+		t.Fatalf("OpenRun = %v, %v; want the run resumed", resumed, err)
+	}
+	u, err := pg.Usage(ctx, scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !u.Reserved.IsZero() || !u.Settled.Equal(call) {
+		t.Fatalf("after the run was reopened with its verdict: reserved %v, settled %v; want the dead lease returned", u.Reserved, u.Settled)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -31,7 +32,10 @@ import (
 // the tenant's day has not spent more than its cap.
 //
 // The batch has 12 runs here; RESEARCH_FAULT_RUNS=50 runs the full size
-// (go test -run TestFaultSuite -v ./cmd/research/).
+// (go test -run TestFaultSuite -v ./cmd/research/). The processes account
+// with budget leases, their default; RESEARCH_BUDGET_LEASES=false runs
+// them on the budgets' row locks. RESEARCH_FAULT_SEED replays a run's
+// faults (its seed is logged).
 func TestFaultSuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs serve and worker processes; skipped with -short")
@@ -84,8 +88,11 @@ func TestFaultSuite(t *testing.T) {
 	}
 	batchID := db.submit(t, bin, writeBatchFile(t, lines...))
 
+	var logs []string // the processes' logs, read when a reservation is left open
 	startServe := func(name string) *exec.Cmd {
-		log, err := os.Create(filepath.Join(t.TempDir(), name+".log"))
+		path := filepath.Join(t.TempDir(), name+".log")
+		logs = append(logs, path)
+		log, err := os.Create(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,6 +125,7 @@ func TestFaultSuite(t *testing.T) {
 
 	serve := startServe("serve-1")
 	worker := procDB.startWorker(t, bin, srv.URL, "worker-1")
+	logs = append(logs, worker.log)
 	// Three faults, each after a random share of the batch is done.
 	points := []int{1 + rng.IntN(max(n/4, 1)), n/4 + 1 + rng.IntN(max(n/4, 1)), n/2 + 1 + rng.IntN(max(n/4, 1))}
 	start := time.Now()
@@ -126,6 +134,7 @@ func TestFaultSuite(t *testing.T) {
 	kill(worker.cmd)
 	t.Logf("%s: worker killed", time.Since(start).Round(time.Millisecond))
 	worker = procDB.startWorker(t, bin, srv.URL, "worker-2")
+	logs = append(logs, worker.log)
 
 	doneAtLeast(points[1])
 	var cut int
@@ -187,8 +196,12 @@ func TestFaultSuite(t *testing.T) {
 	if err := db.pool.QueryRow(ctx, `SELECT coalesce(sum(settled_spend_usd), 0) FROM budgets WHERE tenant_id = 'acme' AND scope_kind = 'tenant_day'`).Scan(&daySpend); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("spend $%s (run scopes $%s, the day's $%s against a cap of $%s); %d reservations open, %d settled twice",
-		s.settlements, s.runScopes, daySpend, cap, s.open, s.twice)
+	var leases int
+	if err := db.pool.QueryRow(ctx, `SELECT count(*) FROM reservations WHERE tenant_id = 'acme' AND lease`).Scan(&leases); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("spend $%s (run scopes $%s, the day's $%s against a cap of $%s); %d reservations open, %d settled twice; %d budget leases taken",
+		s.settlements, s.runScopes, daySpend, cap, s.open, s.twice, leases)
 	if finishedTwice != 0 {
 		t.Errorf("%d runs finished other than once", finishedTwice)
 		rows, _ := db.pool.Query(ctx, `SELECT run_id, seq, kind, message FROM run_events WHERE tenant_id = 'acme' AND run_id IN
@@ -207,15 +220,32 @@ func TestFaultSuite(t *testing.T) {
 	}
 	if s.open != 0 || s.twice != 0 {
 		t.Errorf("%d reservations open, %d settled twice", s.open, s.twice)
-		rows, _ := db.pool.Query(ctx, `SELECT key, lease, created_at, expires_at FROM reservations WHERE tenant_id = 'acme' AND state = 'reserved'`)
+		words := []string{"reservations", "lease"}
+		rows, _ := db.pool.Query(ctx, `SELECT key, lease, scope_keys, created_at, expires_at FROM reservations WHERE tenant_id = 'acme' AND state = 'reserved'`)
 		for rows.Next() {
 			var key string
 			var lease bool
+			var scopes []string
 			var created, expires time.Time
-			_ = rows.Scan(&key, &lease, &created, &expires)
-			t.Logf("open: %s lease=%v created %s expires %s", key, lease, created.Format(time.RFC3339Nano), expires.Format(time.RFC3339Nano))
+			_ = rows.Scan(&key, &lease, &scopes, &created, &expires)
+			t.Logf("open: %s lease=%v scopes %v created %s expires %s", key, lease, scopes, created.Format(time.RFC3339Nano), expires.Format(time.RFC3339Nano))
+			for _, sc := range scopes {
+				if run, ok := strings.CutPrefix(sc, "run/"); ok {
+					words = append(words, run)
+				}
+			}
 		}
 		rows.Close()
+		// What the processes said about budgets and about the runs of the
+		// open reservations.
+		for _, path := range logs {
+			b, _ := os.ReadFile(path)
+			for _, line := range strings.Split(string(b), "\n") {
+				if slices.ContainsFunc(words, func(w string) bool { return strings.Contains(line, w) }) {
+					t.Logf("%s: %.300s", filepath.Base(path), line)
+				}
+			}
+		}
 	}
 	if !s.settlements.Equal(s.runScopes) {
 		t.Errorf("the tenant settled $%s, its runs' scopes $%s", s.settlements, s.runScopes)

@@ -57,6 +57,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	mf.register(fs) // with --workers 0, the model says what the workers elsewhere run
 	var fm fetchMissing
 	fm.register(fs, "serve")
+	var bf budgetFlags
+	bf.register(fs)
 	var sf storeFlags
 	fs.StringVar(&sf.embedder, "embedder", envOr("RESEARCH_EMBEDDER", "hash"), "embedder of the ingested corpus: hash or openai")
 	fs.StringVar(&sf.embedModel, "embed-model", envOr("RESEARCH_EMBED_MODEL", "text-embedding-3-small"), "embedding model for --embedder openai")
@@ -72,6 +74,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("--workers %d: want 0 (no worker) or more", *workers)
 	}
 	if err := fm.check(); err != nil {
+		return err
+	}
+	if err := bf.check(); err != nil {
 		return err
 	}
 	if *db == "" {
@@ -101,7 +106,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
-	o := serveOptions{workers: *workers, shutdown: *shutdown, log: log, embedder: emb, model: mc, queue: qf.options(),
+	o := serveOptions{workers: *workers, shutdown: *shutdown, log: log, embedder: emb, model: mc, queue: qf.options(), leases: bf.leases,
 		prepare: fm.preparer(*dataDir, *db, emb)}
 	if *db == "" {
 		return serveLocal(ctx, *dataDir, *addr, stdout, o)
@@ -132,6 +137,7 @@ type serveOptions struct {
 	model    *executor.ModelConfig
 	poll     time.Duration // event streams' ledger poll; 0 means the server's default
 	queue    jobs.WorkerOptions
+	leases   bool // --budget-leases, over Postgres
 	// prepare is --fetch-missing's fetch before each run; nil when off.
 	prepare func(context.Context, string, *engine.Tenant, executor.Request, time.Duration) (ledger.Event, error)
 }
@@ -160,7 +166,7 @@ func serveEngine(base *engine.Config, o serveOptions) (*prometheus.Registry, *se
 // then it drains the API and stops the worker, in that order, so no
 // request is left waiting on a worker that is gone.
 func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, o serveOptions) error {
-	reg, metrics, mh, engines, err := serveEngine(&engine.Config{Pool: pool}, o)
+	reg, metrics, mh, engines, err := serveEngine(&engine.Config{Pool: pool, BudgetRowLocks: !o.leases}, o)
 	if err != nil {
 		ln.Close()
 		return err

@@ -81,6 +81,8 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	var fm fetchMissing
 	fm.register(fs, "worker")
+	var bf budgetFlags
+	bf.register(fs)
 	dataDir := fs.String("data-dir", envOr("RESEARCH_DATA_DIR", ".research"), "with --fetch-missing: where the SEC cache and the fetch log are kept")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -93,6 +95,9 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return errNoQueueDB
 	}
 	if err := fm.check(); err != nil {
+		return err
+	}
+	if err := bf.check(); err != nil {
 		return err
 	}
 	var level slog.Level
@@ -124,7 +129,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	defer pool.Close()
 
 	engines, err := engine.New(&engine.Config{
-		Pool: pool, Embedder: emb, Model: mc, NoTenantDay: !*tenantDay, Hooks: server.RunHooks(nil, log), Logger: log,
+		Pool: pool, Embedder: emb, Model: mc, NoTenantDay: !*tenantDay, BudgetRowLocks: !bf.leases, Hooks: server.RunHooks(nil, log), Logger: log,
 		Prepare: fm.preparer(*dataDir, sf.db, emb),
 	})
 	if err != nil {
@@ -140,7 +145,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := w.Start(ctx); err != nil {
 		return err
 	}
-	log.Info("worker ready", "concurrency", *concurrency, "model", mf.model != "", "tenant_day", *tenantDay)
+	log.Info("worker ready", "concurrency", *concurrency, "model", mf.model != "", "tenant_day", *tenantDay, "budget_leases", bf.leases)
 	<-ctx.Done()
 	log.Info("stopping: no more runs are fetched", "grace", grace.String())
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), *grace)

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"testing"
+)
+
+func TestBudgetFlags(t *testing.T) {
+	tests := []struct {
+		args       []string
+		env        string
+		wantLeases bool
+		wantErr    bool
+	}{
+		{nil, "", true, false},
+		{[]string{"--budget-leases"}, "", true, false},
+		{[]string{"--budget-leases=false"}, "", false, false},
+		{nil, "false", false, false},
+		{nil, "0", false, false},
+		{[]string{"--budget-leases=true"}, "false", true, false},
+		{nil, "maybe", false, true},
+	}
+	for _, tt := range tests {
+		t.Setenv("RESEARCH_BUDGET_LEASES", tt.env)
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		var bf budgetFlags
+		bf.register(fs)
+		if err := fs.Parse(tt.args); err != nil {
+			t.Fatalf("%v: %v", tt.args, err)
+		}
+		err := bf.check()
+		if (err != nil) != tt.wantErr {
+			t.Errorf("%v with RESEARCH_BUDGET_LEASES=%q: error %v, want one: %v", tt.args, tt.env, err, tt.wantErr)
+			continue
+		}
+		if err == nil && bf.leases != tt.wantLeases {
+			t.Errorf("%v with RESEARCH_BUDGET_LEASES=%q: leases %v, want %v", tt.args, tt.env, bf.leases, tt.wantLeases)
+		}
+	}
+}
