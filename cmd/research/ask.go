@@ -122,8 +122,8 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			"requirements and tool calls, gather the evidence concurrently under the budget, and answer\n"+
 			"only with verbatim, cited evidence, or say what is missing. Progress goes to stderr.\n"+
 			"Modes: auto (the default: with a model configured, model mode, falling back to the rules planner\n"+
-			"and synthesizer where the model fails; without one, rules for figures, comparisons and issuers\n"+
-			"outside the corpus and baseline for explanations, outlook and causal questions, as\n"+
+			"and synthesizer where the model fails; without one, rules for figures, comparisons,\n"+
+			"explanations, outlook, causal questions and issuers outside the corpus, as\n"+
 			"docs/evaluation.md measured), rules (planned task graph, no model), baseline (one fixed retrieval\n"+
 			"pass and the extractive answer), model (planner and synthesizer are model calls; needs --base-url\n"+
 			"and --model). The result names the mode that ran and the question's class.\n\n"+
