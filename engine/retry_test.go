@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/ledgerline/research/budget"
 	"github.com/ledgerline/research/internal/pgtest"
 	"github.com/ledgerline/research/ledger"
@@ -21,14 +23,7 @@ func TestFinishingLedger(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.Pool(t)
-	store, err := pgledger.New(pool, &pgledger.Config{Tenant: "acme"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	acct, err := budget.NewPostgres(pool, &budget.Config{Tenant: "acme"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, acct := acmeStores(t, pool)
 	fl := newFinishingLedger(store, slog.New(slog.DiscardHandler))
 	fl.expire = acct.ExpireScope
 	status := func(id string) ledger.RunStatus {
@@ -144,14 +139,7 @@ func TestFinishingLedgerReturnsLeases(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.Pool(t)
-	store, err := pgledger.New(pool, &pgledger.Config{Tenant: "acme"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pg, err := budget.NewPostgres(pool, &budget.Config{Tenant: "acme"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, pg := acmeStores(t, pool)
 	leased, err := budget.NewLeased(pg, &budget.LeaseConfig{FlushInterval: time.Hour})
 	if err != nil {
 		t.Fatal(err)
@@ -193,14 +181,7 @@ func TestFinishingLedgerClosesOnReopen(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.Pool(t)
-	store, err := pgledger.New(pool, &pgledger.Config{Tenant: "acme"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pg, err := budget.NewPostgres(pool, &budget.Config{Tenant: "acme"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, pg := acmeStores(t, pool)
 	run := ledger.Run{ID: "reopened", Question: "What drove Acme's gross margin?", Mode: ledger.ModeRules}
 	if _, _, err := store.OpenRun(ctx, run); err != nil {
 		t.Fatal(err)
@@ -244,4 +225,18 @@ func TestFinishingLedgerClosesOnReopen(t *testing.T) {
 	if !u.Reserved.IsZero() || !u.Settled.Equal(call) {
 		t.Fatalf("after the run was reopened with its verdict: reserved %v, settled %v; want the dead lease returned", u.Reserved, u.Settled)
 	}
+}
+
+// acmeStores returns tenant acme's ledger and budget accountant over pool.
+func acmeStores(t *testing.T, pool *pgxpool.Pool) (*pgledger.Store, *budget.Postgres) {
+	t.Helper()
+	store, err := pgledger.New(pool, &pgledger.Config{Tenant: "acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct, err := budget.NewPostgres(pool, &budget.Config{Tenant: "acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store, acct
 }
