@@ -27,6 +27,10 @@ type Question struct {
 // written, with the web-search syntax of Store.FullTextSearch.
 const longQuestionWords = 12
 
+// shortQuestionWords is the length from which a query that ends with a
+// question mark ("META 2025 capex guide?") is read as a question.
+const shortQuestionWords = 4
+
 // instruction clauses: how to format, round or scale the answer.
 var instructionRe = regexp.MustCompile(`(?i)\b(?:` + strings.Join([]string{
 	`(?:rounded|round(?:ed)?|rounding)\s+(?:it\s+)?(?:to\s+)?(?:the\s+)?(?:nearest\s+)?(?:one|two|three|four|\d+)?\s*(?:decimal\s*(?:places?|points?)?|digits?|percent|tenths?|hundredths?|whole\s+numbers?)`,
@@ -151,14 +155,21 @@ func AnalyzeQuestion(q string, drop, tickers []string) Question {
 }
 
 // IsLongQuestion reports whether q reads as a question to analyse rather
-// than as search terms: long enough, without web-search operators, and
-// written as a sentence (ending with ".", "?" or "!") or asking in words
-// ("what", "compute", "relying"…), which a list of keywords does not.
+// than as search terms: without web-search operators, and written as a
+// sentence (ending with ".", "?" or "!", from four words: "META 2025 capex
+// guide?") or, from twelve words, asking in words ("what", "compute",
+// "relying"…), which a list of keywords does not.
 func IsLongQuestion(q string) bool {
 	if strings.ContainsAny(q, `"`) || strings.Contains(" "+q, " -") {
 		return false
 	}
 	words := strings.Fields(q)
+	if len(words) < shortQuestionWords {
+		return false
+	}
+	if last := words[len(words)-1]; strings.HasSuffix(last, "?") || strings.HasSuffix(last, ".") || strings.HasSuffix(last, "!") {
+		return true
+	}
 	if len(words) < longQuestionWords {
 		return false
 	}

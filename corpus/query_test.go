@@ -102,6 +102,11 @@ func TestIsLongQuestion(t *testing.T) {
 		`What was the "free cash flow" the company reported for fiscal 2021 in its annual report?`:      false,
 		"What was the company's revenue in fiscal 2021 excluding -tariff effects on the top line?":      false,
 		"Acme FY22 capex as a share of revenue, one decimal, from the cash flow statement.":             true,
+		// Short, but written as a question or a sentence: analyst shorthand.
+		"META 2025 capex guide?": true,
+		"Meta 2024 FCF, $bn.":    true,
+		"Apple FY24 revenue":     false,
+		"capex?":                 false,
 		// A planner's keywords, however many, are searched as written.
 		"total net sales cost of sales gross margin operating income research and development expense": false,
 	} {
