@@ -80,3 +80,20 @@ func TestDifferenceOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestQuestionWordsOutside: the name of an issuer the corpus lacks is not a
+// word the covered issuer's filing must use ("DIS vs META": "dis" is
+// Disney).
+func TestQuestionWordsOutside(t *testing.T) {
+	rt, g := planFor(t, smallCatalog(), "DIS vs META — streaming subscribers and watch time at the end of 2024?", 0)
+	if len(rt.NotCovered) == 0 {
+		t.Fatalf("DIS not read as an issuer outside the corpus: %+v", rt)
+	}
+	for _, r := range g.Requirements {
+		for _, grp := range r.Completion.AllOf {
+			if slices.Contains(grp, "dis") || slices.Contains(grp, "disney") {
+				t.Errorf("requirement %s asks for %v", r.ID, grp)
+			}
+		}
+	}
+}

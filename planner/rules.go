@@ -323,7 +323,7 @@ func (b *builder) build() {
 // passages on the topic, the question's words find the ones on the point
 // asked.
 func (b *builder) planQuestionSearches() {
-	words := questionWords(b.question, b.cat, b.rt.Issuers)
+	words := b.questionWords()
 	if len(words) < 2 {
 		return
 	}
@@ -398,7 +398,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 	company := b.cat.ShortName(t)
 	groups, query, topic := a.ExplainGroups(), a.Query, a.Label
 	if a.Name == "general" {
-		if words := questionWords(b.question, b.cat, b.rt.Issuers); len(words) > 0 {
+		if words := b.questionWords(); len(words) > 0 {
 			groups, query = b.topicGroups(words), strings.Join(words, " ")
 		}
 		if terms := b.figureTerms(); len(terms) > 0 && asksWhy(b.question) {
@@ -991,6 +991,19 @@ func init() {
 // questionWords returns the content words of a question (up to eight,
 // lower case, three letters or more, without stopwords and issuer names),
 // for a question that names no aspect.
+// questionWords returns the question's content words (questionWords)
+// without the names of the issuers it names that the corpus lacks ("DIS vs
+// NFLX": "dis" is Disney, not what Netflix's filing must say).
+func (b *builder) questionWords() []string {
+	outside := map[string]bool{}
+	for _, nc := range b.rt.NotCovered {
+		for _, w := range strings.FieldsFunc(strings.ToLower(nc), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			outside[w] = true
+		}
+	}
+	return slices.DeleteFunc(questionWords(b.question, b.cat, b.rt.Issuers), func(w string) bool { return outside[w] })
+}
+
 // QuestionWords returns the content words of a question: lower case, four
 // letters or more, without stop words or the names of its issuers; at
 // most eight, in order.

@@ -362,7 +362,7 @@ var phraseStopwords = map[string]bool{
 // its content words without periods and the words around a number.
 func (b *builder) phraseWords() []string {
 	content := map[string]bool{}
-	for _, w := range QuestionWords(b.question, b.cat, b.rt.Issuers) {
+	for _, w := range b.questionWords() {
 		if !phraseStopwords[w] && strings.Trim(w, "0123456789") != "" {
 			content[w] = true
 		}
