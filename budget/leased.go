@@ -331,6 +331,8 @@ func (a *Leased) endIfGone(ctx context.Context, l *lease) {
 	gone := l.gone && !l.lost && !l.ended && l.key != ""
 	a.mu.Unlock()
 	if gone {
+		// A return that fails is retried in the background (endLease);
+		// no caller waits on this one to hear of it.
 		_ = a.endLease(context.WithoutCancel(ctx), l)
 	}
 }

@@ -87,10 +87,7 @@ func openCut(t *testing.T, run budget.Scope, cfg budget.LeaseConfig) (*budget.Le
 	t.Helper()
 	cutter := &connCutter{mark: []byte(run.ID)}
 	pool := cutter.pool(t)
-	pg, err := budget.NewPostgres(pool, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg := newPostgres(t, pool)
 	for _, s := range []budget.Scope{run, leasedDay} {
 		if err := pg.SetLimits(context.Background(), s, budget.NoLimits()); err != nil {
 			t.Fatal(err)
@@ -193,9 +190,8 @@ func TestLeasedSliceAnswerLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkReturned(t, pg, pool, run, times(modelCall, 2))
-	var leases int
-	if err := pool.QueryRow(ctx, `SELECT count(*) FROM reservations WHERE lease`).Scan(&leases); err != nil || leases != 1 {
-		t.Fatalf("%d leases, %v; want the one, its lost slice found", leases, err)
+	if leases := countLeases(t, pool); leases != 1 {
+		t.Fatalf("%d leases; want the one, its lost slice found", leases)
 	}
 }
 
@@ -221,9 +217,8 @@ func TestLeasedFirstSliceAnswerLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkReturned(t, pg, pool, run, modelCall)
-	var leases int
-	if err := pool.QueryRow(ctx, `SELECT count(*) FROM reservations WHERE lease`).Scan(&leases); err != nil || leases != 1 {
-		t.Fatalf("%d leases, %v; want the one", leases, err)
+	if leases := countLeases(t, pool); leases != 1 {
+		t.Fatalf("%d leases; want the one", leases)
 	}
 }
 
@@ -320,10 +315,7 @@ func TestLeasedSliceAfterVerdict(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.Pool(t)
-	pg, err := budget.NewPostgres(pool, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg := newPostgres(t, pool)
 	run := budget.RunScope("run-verdict")
 	scopes := []budget.Scope{run, leasedDay}
 	for _, s := range scopes {
@@ -383,4 +375,14 @@ func TestLeasedSliceAfterVerdict(t *testing.T) {
 	if _, err := stale.Reserve(ctx, "c", scopes, modelCall, nil); err != nil {
 		t.Fatalf("Reserve once the run's limits are set again: %v", err)
 	}
+}
+
+// countLeases returns how many leases were ever taken in pool's database.
+func countLeases(t *testing.T, pool *pgxpool.Pool) int {
+	t.Helper()
+	var n int
+	if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM reservations WHERE lease`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -16,6 +16,18 @@ import (
 )
 
 // openLeased returns a Leased accountant over a fresh schema, closed when
+
+// newPostgres returns the Postgres accountant over pool, failing the test
+// when it cannot be made.
+func newPostgres(t testing.TB, pool *pgxpool.Pool) *budget.Postgres {
+	t.Helper()
+	pg, err := budget.NewPostgres(pool, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pg
+}
+
 // the test ends.
 func openLeased(t testing.TB, cfg *budget.LeaseConfig) (*budget.Leased, *budget.Postgres) {
 	t.Helper()
@@ -26,10 +38,7 @@ func openLeased(t testing.TB, cfg *budget.LeaseConfig) (*budget.Leased, *budget.
 func openLeasedPool(t testing.TB, cfg *budget.LeaseConfig) (*budget.Leased, *budget.Postgres, *pgxpool.Pool) {
 	t.Helper()
 	pool := pgtest.Pool(t)
-	pg, err := budget.NewPostgres(pool, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg := newPostgres(t, pool)
 	l, err := budget.NewLeased(pg, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -326,10 +335,7 @@ func TestLeasedConcurrentUntilExhausted(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.Pool(t)
-	pg, err := budget.NewPostgres(pool, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg := newPostgres(t, pool)
 	runLimits, dayLimits := limits(150, "3"), budget.NoLimits()
 	dayLimits.SpendUSD, dayLimits.OutputTokens = usd("2.5"), 60_000
 	setLimits(t, pg, runLimits, dayLimits)
@@ -364,10 +370,7 @@ func TestKilledLeaseReturned(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.Pool(t)
-	pg, err := budget.NewPostgres(pool, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg := newPostgres(t, pool)
 	run := budget.RunScope("run-k")
 	for _, s := range []budget.Scope{run, helperDay} {
 		if err := pg.SetLimits(ctx, s, budget.NoLimits()); err != nil {
@@ -484,10 +487,7 @@ func TestLeasedRoundTrips(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	pg, err := budget.NewPostgres(pool, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg := newPostgres(t, pool)
 	setLimits(t, pg, budget.NoLimits(), budget.NoLimits())
 	l, err := budget.NewLeased(pg, &budget.LeaseConfig{FlushInterval: time.Hour})
 	if err != nil {

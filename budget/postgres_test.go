@@ -140,10 +140,7 @@ func TestPostgresRoundTrips(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	acct, err := budget.NewPostgres(pool, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	acct := newPostgres(t, pool)
 	scopes := []budget.Scope{budget.RunScope("r"), budget.DayScope(time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC))}
 	for _, s := range scopes {
 		if err := acct.SetLimits(ctx, s, budget.NoLimits()); err != nil {

@@ -210,10 +210,7 @@ func TestPostgresProcesses(t *testing.T) {
 func testProcesses(t *testing.T, role string) {
 	ctx := context.Background()
 	pool := pgtest.Pool(t)
-	acct, err := budget.NewPostgres(pool, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	acct := newPostgres(t, pool)
 	runA, runB := budget.RunScope("run-a"), budget.RunScope("run-b")
 	runLimits := budget.NoLimits()
 	runLimits.SpendUSD = usd("2.5")
@@ -265,7 +262,7 @@ func testProcesses(t *testing.T, role string) {
 	// written, and the leases were returned.
 	var settled, released string
 	var calls, openLeases int
-	err = pool.QueryRow(ctx, `SELECT
+	err := pool.QueryRow(ctx, `SELECT
 		coalesce(sum(s.spend_usd) FILTER (WHERE s.kind = 'settle'), 0)::text,
 		coalesce(sum(s.spend_usd) FILTER (WHERE s.kind = 'release'), 0)::text,
 		count(*) FILTER (WHERE s.kind IN ('settle', 'release')),
@@ -288,10 +285,7 @@ func TestKilledWorkerSwept(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.Pool(t)
-	acct, err := budget.NewPostgres(pool, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	acct := newPostgres(t, pool)
 	run := budget.RunScope("run-k")
 	for _, s := range []budget.Scope{run, helperDay} {
 		if err := acct.SetLimits(ctx, s, budget.NoLimits()); err != nil {

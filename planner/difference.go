@@ -29,10 +29,7 @@ func (b *builder) planDifference() {
 	if loc == nil || len(b.rt.Issuers) < 2 {
 		return
 	}
-	first, second, ok := b.differenceOrder(b.question[loc[0]:])
-	if !ok {
-		return
-	}
+	first, second := b.differenceOrder(b.question[loc[0]:])
 	for _, ra := range slices.Clone(b.g.Requirements) {
 		if ra.Issuer != first || !ra.Required || !statesFigure(ra) {
 			continue
@@ -88,7 +85,7 @@ func (b *builder) planDifferenceOf(ra, rb Requirement) {
 			ID: id, Kind: KindCalculation, Aspect: ra.Aspect, Required: true,
 			Need:       need + "; one of them is stated only in a sentence, which no calculation reads",
 			Completion: Condition{Kind: CondCalculation, Topic: what + " difference", Of: []string{ra.ID, rb.ID}},
-		}, reqMeta{aspect: 0, issuer: -1}) {
+		}, reqMeta{aspect: b.meta[ra.ID].aspect, issuer: -1}) {
 			for i := range b.g.Nodes {
 				if slices.Contains(serves, b.g.Nodes[i].ID) {
 					b.g.Nodes[i].Serves = appendNew(b.g.Nodes[i].Serves, id)
@@ -104,7 +101,7 @@ func (b *builder) planDifferenceOf(ra, rb Requirement) {
 	if !b.addReq(Requirement{
 		ID: id, Kind: KindCalculation, Aspect: ra.Aspect, Required: true, Need: need,
 		Completion: Condition{Kind: CondCalculation, Topic: what + " difference", Of: []string{ra.ID, rb.ID}},
-	}, reqMeta{aspect: 0, issuer: -1}) {
+	}, reqMeta{aspect: b.meta[ra.ID].aspect, issuer: -1}) {
 		return
 	}
 	b.addNode(tools.Calculate, tools.CalculateArgs{Expression: va + " - " + vb, Facts: map[string]tools.FactRef{va: refA, vb: refB}},
@@ -148,18 +145,24 @@ func differenceVar(name string) string {
 // one after it ("how many more people did Amazon employ than Costco"), or
 // the first two named ("the difference between Alphabet and Meta"), or
 // else the question's first two issuers.
-func (b *builder) differenceOrder(clause string) (string, string, bool) {
-	lower := strings.ToLower(clause)
+func (b *builder) differenceOrder(clause string) (string, string) {
+	text := normalizeText(clause)
 	at := map[string]int{}
 	var named []string
 	for _, t := range b.rt.Issuers {
-		if i := b.issuerIndex(lower, t); i >= 0 {
-			at[t] = i
+		var names []string
+		for _, n := range append([]string{t, b.cat.ShortName(t)}, b.cat.issuerNames(t)...) {
+			if n = normalizeTerm(n); n != "" {
+				names = append(names, n)
+			}
+		}
+		if ps := termPositions(text, names); len(ps) > 0 {
+			at[t] = slices.Min(ps)
 			named = append(named, t)
 		}
 	}
 	slices.SortStableFunc(named, func(x, y string) int { return at[x] - at[y] })
-	if than := regexp.MustCompile(`\bthan\b`).FindStringIndex(lower); than != nil {
+	if than := termPositions(text, []string{"than"}); len(than) > 0 {
 		var before, after string
 		for _, t := range named {
 			switch {
@@ -170,32 +173,11 @@ func (b *builder) differenceOrder(clause string) (string, string, bool) {
 			}
 		}
 		if before != "" && after != "" {
-			return before, after, true
+			return before, after
 		}
 	}
 	if len(named) >= 2 {
-		return named[0], named[1], true
+		return named[0], named[1]
 	}
-	return b.rt.Issuers[0], b.rt.Issuers[1], true
-}
-
-// issuerIndex returns where in lower (a lower-case text) issuer t is first
-// named, by its ticker, short name or a name the corpus gives it; -1 when
-// it is not.
-func (b *builder) issuerIndex(lower, t string) int {
-	best := -1
-	for _, n := range append([]string{t, b.cat.ShortName(t)}, b.cat.issuerNames(t)...) {
-		n = strings.ToLower(strings.TrimSpace(n))
-		if n == "" {
-			continue
-		}
-		re, err := regexp.Compile(`\b` + regexp.QuoteMeta(n) + `\b`)
-		if err != nil {
-			continue
-		}
-		if loc := re.FindStringIndex(lower); loc != nil && (best < 0 || loc[0] < best) {
-			best = loc[0]
-		}
-	}
-	return best
+	return b.rt.Issuers[0], b.rt.Issuers[1]
 }

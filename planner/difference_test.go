@@ -74,26 +74,9 @@ func TestDifferenceOrder(t *testing.T) {
 		if loc == nil {
 			t.Fatalf("%q: no difference asked", tt.q)
 		}
-		a, o, ok := b.differenceOrder(tt.q[loc[0]:])
-		if !ok || a != tt.first || o != tt.second {
+		a, o := b.differenceOrder(tt.q[loc[0]:])
+		if a != tt.first || o != tt.second {
 			t.Errorf("%q: %s minus %s; want %s minus %s", tt.q, a, o, tt.first, tt.second)
-		}
-	}
-}
-
-// TestQuestionWordsOutside: the name of an issuer the corpus lacks is not a
-// word the covered issuer's filing must use ("DIS vs META": "dis" is
-// Disney).
-func TestQuestionWordsOutside(t *testing.T) {
-	rt, g := planFor(t, smallCatalog(), "DIS vs META — streaming subscribers and watch time at the end of 2024?", 0)
-	if len(rt.NotCovered) == 0 {
-		t.Fatalf("DIS not read as an issuer outside the corpus: %+v", rt)
-	}
-	for _, r := range g.Requirements {
-		for _, grp := range r.Completion.AllOf {
-			if slices.Contains(grp, "dis") || slices.Contains(grp, "disney") {
-				t.Errorf("requirement %s asks for %v", r.ID, grp)
-			}
 		}
 	}
 }

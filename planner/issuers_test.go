@@ -339,6 +339,12 @@ func TestIssuerWordLikeTickers(t *testing.T) {
 		{"How did AI demand for GPUs affect the FY23 results?", nil, nil},
 		{"Does it say a thing about IT spending and ESG?", nil, nil},
 		{"What is $IT's revenue?", nil, []string{gartner}},
+		// A figure the catalogues name in one word, in capitals, is that
+		// figure ("ETR" is Entergy's ticker too).
+		{"ORCL FY23 ETR dropped to 6.8% - main drivers?", []string{"ORCL"}, nil},
+		// Initials of a name the question writes out ("RL" is Ralph
+		// Lauren's ticker too).
+		{"Will Reality Labs losses narrow at Meta? How big was the RL loss?", []string{"META"}, nil},
 		// A word in capitals no list knows: reported with evidence only.
 		{"What about XYZQ's revenue?", nil, []string{"XYZQ"}},
 		{"Compare AAPL and XYZQ", []string{"AAPL"}, []string{"XYZQ"}},

@@ -510,7 +510,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		need = fmt.Sprintf("the figure %s's %s %s states for its %s", company, label, form, a.Label)
 	case a.Name == "general":
 		need = fmt.Sprintf("what %s's %s %s says on the question", company, label, form)
-	case a.Kind == KindExplanation && !slices.ContainsFunc(groups, func(g []string) bool { return slices.Equal(g, DriverWords) }):
+	case a.Kind == KindExplanation && !asksReason(groups):
 		// A topic the filing describes ("competition"), not a figure
 		// something drove.
 		need = fmt.Sprintf("what %s's %s %s says about %s", company, label, form, a.Label)
@@ -520,8 +520,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: topic, AllOf: groups},
 	}, m)
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, a.Section, 8), []string{id})
-	if label := b.ownLabel(p, a); addsWords(label, query) && a.Kind == KindExplanation &&
-		slices.ContainsFunc(groups, func(g []string) bool { return slices.Equal(g, DriverWords) }) {
+	if label := b.ownLabel(p, a); addsWords(label, query) && a.Kind == KindExplanation && asksReason(groups) {
 		b.addNode(tools.SearchFilings, b.searchArgs(t, p, label+" primarily due to", a.Section, 6), []string{id})
 	}
 	if tableFigures {
@@ -552,7 +551,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		// Guidance for a year after the filing's is written for that year
 		// ("for fiscal 2023, we project capital expenditures will be").
 		for _, y := range b.rt.FiscalYears {
-			if p.found && y > p.doc.FiscalYear {
+			if y > p.doc.FiscalYear {
 				b.addNode(tools.SearchFilings, b.searchArgs(t, p, fmt.Sprintf("%s fiscal %d", a.Label, y), "", 6), []string{oid})
 			}
 		}
@@ -564,9 +563,8 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 // to search for what it says of the figure in its own words ("Net revenues
 // ... primarily due to", "Net sales are expected to be", where the
 // aspect's query says "net sales revenue increased"): the row label of the
-// aspect's figure the question names, or of its one figure. It returns ""
-// when the aspect has no such figure, or the label adds no word to the
-// aspect's own query.
+// aspect's figure the question names, or of its one figure, without
+// "total". It returns "" when the aspect has no such figure.
 func (b *builder) ownLabel(p filingPeriod, a Aspect) string {
 	if !p.found {
 		return ""
@@ -590,6 +588,12 @@ func (b *builder) ownLabel(p filingPeriod, a Aspect) string {
 		return ""
 	}
 	return strings.TrimPrefix(normLabel(b.cat.FigureLabel(p.doc.ID, key)), "total ")
+}
+
+// asksReason reports whether a passage condition's groups ask for a
+// reason (one of them is DriverWords).
+func asksReason(groups [][]string) bool {
+	return slices.ContainsFunc(groups, func(g []string) bool { return slices.Equal(g, DriverWords) })
 }
 
 // addsWords reports whether label holds a word query does not.
@@ -988,9 +992,6 @@ func init() {
 	}
 }
 
-// questionWords returns the content words of a question (up to eight,
-// lower case, three letters or more, without stopwords and issuer names),
-// for a question that names no aspect.
 // questionWords returns the question's content words (questionWords)
 // without the names of the issuers it names that the corpus lacks ("DIS vs
 // NFLX": "dis" is Disney, not what Netflix's filing must say).
@@ -1004,9 +1005,7 @@ func (b *builder) questionWords() []string {
 	return slices.DeleteFunc(questionWords(b.question, b.cat, b.rt.Issuers), func(w string) bool { return outside[w] })
 }
 
-// QuestionWords returns the content words of a question: lower case, four
-// letters or more, without stop words or the names of its issuers; at
-// most eight, in order.
+// QuestionWords returns the content words of a question (questionWords).
 func QuestionWords(question string, cat *Catalog, issuers []string) []string {
 	if cat == nil {
 		cat = NewCatalog(nil)
@@ -1014,6 +1013,9 @@ func QuestionWords(question string, cat *Catalog, issuers []string) []string {
 	return questionWords(question, cat, issuers)
 }
 
+// questionWords returns the content words of a question: lower case, three
+// letters or more, without stop words or the names of its issuers; at most
+// eight, in order.
 func questionWords(question string, cat *Catalog, issuers []string) []string {
 	skip := issuerWordSet(cat, issuers)
 	var out []string

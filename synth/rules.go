@@ -961,7 +961,7 @@ func (w *writer) passage(r planner.Requirement) []string {
 			// An explanation of the year asked, over one of the years
 			// before it the same filing also explains ("increased in
 			// 2019 compared to 2018" for a question on 2020).
-			if r.Kind == planner.KindExplanation && len(groups) > 1 && sameSet(groups[len(groups)-1], planner.DriverWords) && questionYear.MatchString(s) {
+			if r.Kind == planner.KindExplanation && asksWhy(groups) && questionYear.MatchString(s) {
 				if y := strings.TrimPrefix(r.Period, "FY"); len(y) == 4 {
 					if containsWord(s, y) {
 						score += 1.5
@@ -1434,8 +1434,10 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 				score += 2
 				// A year after the filing's own is the period the
 				// guidance is for.
-				if fy, ok := planner.FiscalYearOf(e.Period); ok && y > strconv.Itoa(fy) {
-					score++
+				if fy, ok := planner.FiscalYearOf(e.Period); ok {
+					if n, _ := strconv.Atoi(y); n > fy {
+						score++
+					}
 				}
 				break
 			}
@@ -1453,7 +1455,7 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 			score -= 2
 		}
 	}
-	explaining := len(groups) > 1 && sameSet(groups[len(groups)-1], planner.DriverWords)
+	explaining := asksWhy(groups)
 	// Risk factors say what may move a figure, never what moved it in the
 	// period ("Our revenue growth may not be sustainable").
 	if explaining && e.Section == "Item 1A" {
@@ -1537,6 +1539,12 @@ var reportsChange = regexp.MustCompile(`(?i)\b(increased|decreased|rose|fell|gre
 // figure.
 var restraining = regexp.MustCompile(`(?i)\b(offset|decrease|decreases|decreased|declines?|declined|lower|headwinds?|unfavorabl[ey]|reduced|reduction|weaker|negatively|hurt|divestitures?)\b`)
 
+// asksWhy reports whether a passage condition asks why a figure moved:
+// its last group is the words of a reason (planner.DriverWords).
+func asksWhy(groups [][]string) bool {
+	return len(groups) > 1 && sameSet(groups[len(groups)-1], planner.DriverWords)
+}
+
 // restraint reports whether the question asks what held a figure back.
 func (w *writer) restraint() bool {
 	if w.restrain == 0 {
@@ -1548,19 +1556,19 @@ func (w *writer) restraint() bool {
 	return w.restrain > 0
 }
 
-// hedged matches the language of what may happen (risk factors,
-// cautionary statements) rather than of what did.
-// questionYear matches a year a question names.
 // asksGuidance matches a question asking for guidance, which is given in
 // numbers.
 var asksGuidance = regexp.MustCompile(`(?i)\bguid(e|ed|es|ing|ance)\b`)
 
+// questionYear matches a year, as a question or a sentence names it.
 var questionYear = regexp.MustCompile(`\b(19|20)\d\d\b`)
 
 // holdsView matches a sentence that states someone's expectation: a verb
 // of expecting or believing before a "will" or "to".
 var holdsView = regexp.MustCompile(`(?i)\b(expects?|expected|anticipates?|believes?|intends?|plans?|estimates?|projects?)\b[^.;]*\b(will|to)\b`)
 
+// hedged matches the language of what may happen (risk factors,
+// cautionary statements) rather than of what did.
 var hedged = regexp.MustCompile(`(?i)\b(may|might|could|can|would|subject to)\b`)
 
 // subjectTerms returns the names of the parts of issuer t's business the
