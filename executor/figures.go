@@ -30,7 +30,7 @@ type FigureSource string
 // Figure sources.
 const (
 	SourceXBRL  FigureSource = "xbrl"  // a tagged inline XBRL fact, company-wide or for a dimension member
-	SourceTable FigureSource = "table" // a row of a financial table in a text or PDF filing
+	SourceTable FigureSource = "table" // a row of a financial table: of a text or PDF filing, or one a tagged filing prints untagged ("Gross margin percentage")
 )
 
 // Figure is one number the answer rests on, with where it came from.

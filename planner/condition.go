@@ -247,7 +247,8 @@ func SentenceMatch(text string, groups [][]string) (sentence string, ok bool) {
 
 // matcher is a compiled list of condition groups.
 type matcher struct {
-	groups [][]string // normalised terms
+	groups  [][]string // normalised terms
+	forward bool       // a group asks what is expected: the sentence must look forward itself
 }
 
 func compileGroups(groups [][]string) matcher {
@@ -260,6 +261,8 @@ func compileGroups(groups [][]string) matcher {
 			}
 		}
 		m.groups = append(m.groups, terms)
+		// OutlookWords, or an outlook aspect's own words.
+		m.forward = m.forward || slices.Contains(terms, "expect")
 	}
 	return m
 }
@@ -286,6 +289,9 @@ func (m matcher) best(text string) (sentence string, score int, ok bool) {
 // whether every group has one.
 func (m matcher) score(s string) (int, bool) {
 	lower := normalizeText(s)
+	if m.forward && SafeHarbour(lower) {
+		return 0, false
+	}
 	n, all := 0, true
 	for _, g := range m.groups {
 		hits := 0
@@ -658,3 +664,13 @@ func CalculationMeets(req Requirement, result decimal.Decimal) bool {
 	}
 	return true
 }
+
+// safeHarbourNotice finds the legal notice on forward-looking statements.
+var safeHarbourNotice = regexp.MustCompile(`(?i)forward[\s\-‐‑–—]*looking\s+(statement|information)`)
+
+// SafeHarbour reports whether a sentence speaks of forward-looking
+// statements as such: the notice that words such as "expects" and
+// "anticipates" identify them, or that they are not guarantees. It names
+// what management might expect without expecting anything, so it states
+// no outlook, however many forward-looking words it lists.
+func SafeHarbour(s string) bool { return safeHarbourNotice.MatchString(s) }

@@ -1200,8 +1200,9 @@ func (r *resolver) scan() {
 // tokens the one found takes (0 for none).
 func (r *resolver) scanAt(i int) int {
 	t := r.toks[i]
-	// "$xyz": a ticker in any case.
-	if t.dollar && t.letters > 0 && !t.digits && t.letters <= 5 {
+	// "$xyz": a ticker in any case, but for a scale written in lower case
+	// after the sign ("give it in $bn", "$mm"), which is a unit.
+	if t.dollar && t.letters > 0 && !t.digits && t.letters <= 5 && !(t.shape == shapeLower && scaleWords[t.key]) {
 		ticker, n := r.tickerAt(i)
 		m := r.tickerMention(i, n, ticker)
 		m.need = needNothing
@@ -1539,6 +1540,9 @@ func (r *resolver) dateMonth(m mention) bool {
 	rest := strings.TrimLeft(r.q[m.end:], ". \t")
 	return rest != "" && rest[0] >= '0' && rest[0] <= '9'
 }
+
+// scaleWords are the scales a figure is written in after a dollar sign.
+var scaleWords = wordSet("k m mm mn b bn bln t tn tr thousand thousands million millions billion billions trillion trillions")
 
 // months are the names of the months and their abbreviations.
 var months = map[string]bool{}

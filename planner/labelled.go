@@ -254,7 +254,7 @@ func (b *builder) planNamedFigure(t string, p filingPeriod, m reqMeta, what, key
 // with tagged facts the ratio is computed from them, as tagged; a ratio row
 // of its tables is not tagged and is not added.
 func (b *builder) planReportedRatio(t string, p filingPeriod, aspect string, words []string, m reqMeta) {
-	if !b.cat.KnowsFigures(p.doc.ID) || hasFacts(p.doc) {
+	if !b.cat.KnowsFigures(p.doc.ID) {
 		return
 	}
 	key, ok := b.cat.ResolvePhrase(p.doc.ID, words, "")

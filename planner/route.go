@@ -116,6 +116,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	if reason := refuse(question); reason != "" {
 		return Route{Refused: true, Reason: reason}
 	}
+	question = ReadShorthand(question, cat)
 	issuers, notCovered, taken := findIssuers(question, cat, tickers)
 	rt.Issuers, rt.NotCovered = issuers, notCovered
 	rt.FiscalYears = findFiscalYears(question)
@@ -136,9 +137,12 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	rt.Quarterly = quarterExpr.MatchString(question)
 	rt.Outlook = anyTerm(normalizeText(question), outlookTriggers) || futureView.MatchString(question)
 	// A topic named by one word heading another noun ("deferred revenue")
-	// is not that topic.
+	// is not that topic; nor is a topic's word that qualifies a figure the
+	// question asks ("segment operating margin" asks the segments'
+	// margins, not what the filing says about segments).
 	aspects := findAspects(lower, claimFigures(lower, rt.Figures, taken), func(start, end int) bool {
-		return comp.head(lower[:start], strings.TrimSpace(lower[start:end]))
+		return comp.head(lower[:start], strings.TrimSpace(lower[start:end])) ||
+			qualifiesFigure(lower[start:end], lower[end:], rt.Figures)
 	})
 	names := make([]string, 0, len(aspects))
 	for _, a := range aspects {
@@ -375,7 +379,9 @@ func isWordByte(c byte) bool {
 func shouted(q string) bool {
 	words, caps := 0, 0
 	for _, w := range strings.FieldsFunc(q, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') }) {
-		if len(w) < 2 {
+		// Shorthand is written in capitals in any question ("FY22 GM%
+		// for COST?"): it says nothing of how the rest is written.
+		if len(w) < 2 || financeAcronyms[strings.ToLower(w)] {
 			continue
 		}
 		words++
@@ -866,4 +872,24 @@ func bindYears(question string, cat *Catalog, issuers []string) map[string][]int
 		return nil
 	}
 	return out
+}
+
+// qualifiesFigure reports whether trigger, a word of a topic without
+// figures of its own (Lexicon "segments", "risks"), stands right before a
+// figure the question asks: rest, the question after it, starts with the
+// figure's name.
+func qualifiesFigure(trigger, rest string, figures []FigureAsk) bool {
+	term := normalizeTerm(strings.TrimSpace(trigger))
+	topic := slices.ContainsFunc(Lexicon, func(a Aspect) bool {
+		return len(a.Metrics) == 0 && a.Name != "general" && slices.ContainsFunc(a.Triggers, func(t string) bool {
+			return strings.HasPrefix(term, normalizeTerm(t))
+		})
+	})
+	if !topic {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " ")
+	return slices.ContainsFunc(figures, func(f FigureAsk) bool {
+		return f.Phrase != "" && strings.HasPrefix(rest, f.Phrase)
+	})
 }

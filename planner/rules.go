@@ -52,7 +52,7 @@ func (p *RulesPlanner) Plan(ctx context.Context, question string, rt Route, cat 
 	}
 	b := &builder{
 		cat:      cat,
-		question: question,
+		question: ReadShorthand(question, cat),
 		rt:       rt,
 		g:        &Graph{Question: question, Tickers: slices.Clone(rt.Issuers), Planner: "rules"},
 		nodeKey:  map[string]int{},
@@ -127,6 +127,9 @@ type filingPeriod struct {
 	// next is set when the corpus holds no filing for fy and doc is the
 	// next year's annual report, whose comparative column shows fy.
 	next bool
+	// ahead is the fiscal year asked when it is after doc's, the latest
+	// annual report, whose expectations are read for it; 0 otherwise.
+	ahead int
 }
 
 type builder struct {
@@ -213,19 +216,20 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 					}
 				}
 			}
+			ahead := 0
 			if !ok && b.rt.Outlook {
 				// Expectations for a year after the latest filing are
 				// that filing's forward-looking statements.
 				if latest, found := b.cat.Latest(t, "10-K"); found && latest.FiscalYear < fy {
 					d, ok = latest, true
 					b.note("Fiscal %d is after %s's latest annual report (fiscal %d); what management expects for it is read from that report.", fy, t, latest.FiscalYear)
-					fy = latest.FiscalYear
+					ahead, fy = fy, latest.FiscalYear
 				}
 			}
 			if !ok {
 				b.note("The corpus holds no %s filing for fiscal %d; its requirements for that year will be reported as gaps.", t, fy)
 			}
-			ps = append(ps, filingPeriod{fy: fy, doc: d, found: ok, next: next})
+			ps = append(ps, filingPeriod{fy: fy, doc: d, found: ok, next: next, ahead: ahead})
 		}
 	} else {
 		var d corpus.Document
@@ -303,6 +307,13 @@ func (b *builder) build() {
 		}
 	}
 	b.planFigureAsks()
+	if aspects != nil && !general && rt.Causal == nil && !b.plansFigure() && !b.asksAhead() {
+		// "Total deferred revenue at quarter-end, and what % did Apple
+		// expect to realize within a year?": an outlook (or a risk, an
+		// explanation) asked beside a figure the filings label. The figure
+		// is an asked item of its own, gathered or named as a gap.
+		b.planLabelledFigure(false)
+	}
 	b.planPremises()
 	b.planDifference()
 	if c := rt.Causal; c != nil {
@@ -432,6 +443,10 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, "", 8), []string{id})
 		return nil
 	}
+	if p.ahead > 0 {
+		b.planAhead(t, p, a, m)
+		return nil
+	}
 	form := p.doc.Form
 	var figures []string
 	tableFigures := false // figures read from a text filing's tables
@@ -452,7 +467,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		// Cloud operating income" is not its net income, which no segment
 		// reports).
 		named := slices.DeleteFunc(slices.Clone(a.Metrics), func(metric string) bool {
-			return !slices.ContainsFunc(b.rt.Figures, func(f FigureAsk) bool { return f.Metric == metric })
+			return !slices.ContainsFunc(b.rt.Figures, func(f FigureAsk) bool { return namesMetric(f, metric) })
 		})
 		metrics := a.Metrics
 		if len(named) > 0 {
@@ -464,7 +479,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 				figures = append(figures, l.req)
 			}
 		}
-		if a.Name == "margins" && len(named) == 0 {
+		if a.Name == "margins" && (len(named) == 0 || slices.ContainsFunc(b.rt.Figures, func(f FigureAsk) bool { return f.Derived == "gross_margin" })) {
 			// "Products gross margin %": the part's margin, computed from
 			// the part's revenue and cost as the company's is.
 			b.planDerived(t, p, a.Name, "gross_margin", segs, m)
@@ -1294,4 +1309,73 @@ func metricOfConcept(concept string) (tools.Metric, bool) {
 		}
 	}
 	return tools.Metric{}, false
+}
+
+// asksAhead reports whether the question asks of a year after an issuer's
+// latest annual report: what it asks is expected, not reported.
+func (b *builder) asksAhead() bool {
+	for _, t := range b.rt.Issuers {
+		if slices.ContainsFunc(b.periodsOf(t), func(p filingPeriod) bool { return p.ahead > 0 }) {
+			return true
+		}
+	}
+	return false
+}
+
+// plansFigure reports whether the plan gathers any figure.
+func (b *builder) plansFigure() bool {
+	return slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return r.Kind == KindFigure })
+}
+
+// namesMetric reports whether a figure asked names metric: as itself, or
+// as an input of the ratio asked ("Products gross margin %" names Products
+// revenue and cost of revenue).
+func namesMetric(f FigureAsk, metric string) bool {
+	if f.Metric == metric {
+		return true
+	}
+	d, ok := tools.DerivedByName(f.Derived)
+	return ok && slices.Contains(d.Inputs(), metric)
+}
+
+// planAhead plans what a question asks of a fiscal year after the latest
+// annual report (p.ahead): what management expects for it, read from that
+// report. The report's own figures and explanations are of another year
+// and not asked. A report guides the year after its own at most; for a
+// later year the sentence must name the year ("fiscal 2025"), else the
+// expectation is a gap, not a quotation about another year.
+func (b *builder) planAhead(t string, p filingPeriod, a Aspect, m reqMeta) {
+	label := tools.PeriodLabel(p.fy)
+	company := b.cat.ShortName(t)
+	groups := [][]string{a.Terms, OutlookWords}
+	what := a.Label
+	switch {
+	case a.Kind == KindOutlook:
+		groups = a.ExplainGroups()
+		what = "its business"
+	case a.Name == "general":
+		if words := b.questionWords(); len(words) > 0 {
+			groups = append(b.topicGroups(words), OutlookWords)
+		}
+		what = "the question's topic"
+	}
+	year := strconv.Itoa(p.ahead)
+	if p.ahead > p.doc.FiscalYear+1 {
+		groups = append(slices.Clone(groups), []string{year})
+	}
+	id := t + "-" + label + "-" + a.Name + "-outlook-" + year
+	if !b.addReq(Requirement{
+		ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: KindOutlook, Required: true,
+		Need: fmt.Sprintf("what %s's management expects for %s in fiscal %d, in its %s %s (its latest annual report)",
+			company, what, p.ahead, label, p.doc.Form),
+		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: a.Label + " outlook", AllOf: groups},
+	}, m) {
+		return
+	}
+	query := a.Label + " expect"
+	if a.Kind == KindOutlook || a.Name == "general" {
+		query = strings.Join(b.questionWords(), " ")
+	}
+	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, "", 8), []string{id})
+	b.addNode(tools.SearchFilings, b.searchArgs(t, p, fmt.Sprintf("%s fiscal %d", a.Label, p.ahead), "", 6), []string{id})
 }

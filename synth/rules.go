@@ -994,6 +994,13 @@ func (w *writer) passage(r planner.Requirement) []string {
 		if len(chosen) >= room || (len(chosen) > 0 && fragment(c.sentence) == 1) {
 			break
 		}
+		// A further quotation earns its place: one scoring less than half
+		// the best one's holds the condition's words by chance ("A
+		// decision from the ECJ is expected in calendar year 2024" under
+		// an expectation about deferred revenue).
+		if len(chosen) > 0 && chosen[0].score > 0 && c.score < chosen[0].score/2 {
+			continue
+		}
 		// Overlapping passages give the same sentence whole and cut short;
 		// a sentence quoted for another requirement is not quoted again.
 		n := strings.ToLower(validator.Normalize(c.sentence))

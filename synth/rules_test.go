@@ -527,6 +527,11 @@ func TestRulesQuoteSelection(t *testing.T) {
 		{"a whole sentence wins over a fragment", []string{whole + " Other text.", cut}, []string{whole}},
 		{"a fragment is quoted when nothing else holds the words", []string{cut}, []string{cut}},
 		{"the same sentence from overlapping passages is quoted once", []string{whole, "Products " + strings.ToLower(whole[:1]) + whole[1:]}, []string{whole}},
+		// A further sentence holding the condition's words by chance,
+		// scoring under half the best one's, is not quoted.
+		{"a weak second sentence is left out", []string{whole, "The margin on the loan was lower."}, []string{whole}},
+		{"a second sentence as good is quoted", []string{whole, "Gross margin increased due to lower component costs."},
+			[]string{whole, "Gross margin increased due to lower component costs."}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,135 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/corpus"
+)
+
+// tableRows is a catalog's figures for one filing: rows of a table, each
+// with its label and value.
+func tableRows(start, end string, rows map[string]int64) []FigureEntry {
+	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+	var facts []corpus.Fact
+	for label, v := range rows {
+		facts = append(facts, corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(v), Unit: "USD",
+			PeriodStart: day(start), PeriodEnd: day(end), Start: 10, End: 20})
+	}
+	return FigureEntries(facts)
+}
+
+// A figure asked beside an outlook is an asked item of its own: "total
+// deferred revenue at quarter-end, and what % did Apple expect to realize
+// within a year?" plans the deferred revenue as well as the expectation.
+func TestFigureBesideOutlook(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("a23qt", tableRows("2022-09-25", "2023-07-01", map[string]int64{"Deferred revenue": 8_158, "Total net sales": 81_797}))
+	_, g := planFor(t, cat, "In Apple's 10-Q for the quarter ended July 1, 2023: total deferred revenue at quarter-end, and what % did Apple expect to realize within a year?", 0)
+	var outlook, figure bool
+	for _, r := range g.Requirements {
+		outlook = outlook || r.Kind == KindOutlook && r.Required
+		figure = figure || r.Kind == KindFigure && r.Required && strings.Contains(r.Completion.Topic, "deferred revenue")
+	}
+	if !outlook || !figure {
+		t.Errorf("outlook %v, deferred revenue %v; want both asked: %v", outlook, figure, g.Requirements)
+	}
+	// An outlook alone asks for no figure.
+	_, g = planFor(t, cat, "What does Apple expect for its services business, per the July 2023 10-Q?", 0)
+	if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Kind == KindFigure && r.Required }) {
+		t.Errorf("requirements %v; an outlook alone asks for no figure", g.Requirements)
+	}
+}
+
+// The ratio a tagged filing prints ("Operating margin 27%") is looked up
+// beside the one computed from its tags, as for a converted filing.
+func TestReportedRatioOfTaggedFiling(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("m24", tableRows("2024-01-01", "2024-12-31", map[string]int64{"Operating margin": 42, "Revenue": 164_501}))
+	_, g := planFor(t, cat, "What was Meta's operating margin in 2024?", 0)
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+		return r.Completion.Kind == CondFact && slices.Contains(r.Completion.Concepts, "table:Operating margin")
+	}) {
+		t.Errorf("requirements %v; want the margin as the filing prints it", g.Requirements)
+	}
+}
+
+// The notice on forward-looking statements lists the words of an
+// expectation and states none: it meets no outlook condition, while a
+// sentence that expects something does.
+func TestSafeHarbourIsNoOutlook(t *testing.T) {
+	groups := [][]string{{"deferred revenue", "revenue"}, OutlookWords}
+	notice := "Forward-looking statements can also be identified by words such as “future,” “anticipates,” “believes,” “expects,” “will” and similar expressions about revenue."
+	if _, ok := SentenceMatch(notice, groups); ok {
+		t.Errorf("the safe-harbour notice meets an outlook condition")
+	}
+	view := "As of July 1, 2023, the Company expects 67% of total deferred revenue to be realized in less than a year."
+	if _, ok := SentenceMatch(view, groups); !ok {
+		t.Errorf("an expectation does not meet the outlook condition")
+	}
+	// Conditions that ask for no expectation still read the notice's words.
+	if _, ok := SentenceMatch(notice, [][]string{{"revenue"}}); !ok {
+		t.Errorf("a condition without an outlook group refuses the notice")
+	}
+	for _, s := range []string{"forward-looking statements", "Forward looking information", "forward‑looking\nstatements"} {
+		if !SafeHarbour(s) {
+			t.Errorf("SafeHarbour(%q) = false", s)
+		}
+	}
+}
+
+// A year after the latest annual report asks what management expects for
+// it, nothing of the report's own year; a report guides the year after its
+// own at most, so for a later year the sentence must name the year.
+func TestAskedAhead(t *testing.T) {
+	tests := []struct {
+		question string
+		year     string // the year a sentence must name; "" for none
+	}{
+		{"What revenue is NVIDIA guiding to for fiscal 2025?", "2025"},
+		{"How much does Meta expect to spend on capital expenditures in 2025?", ""},
+	}
+	for _, tc := range tests {
+		_, g := planFor(t, smallCatalog(), tc.question, 0)
+		outlooks := 0
+		for _, r := range g.Requirements {
+			if r.Kind != KindOutlook {
+				if r.Required {
+					t.Errorf("%q: requirement %s (%s) is not asked", tc.question, r.ID, r.Kind)
+				}
+				continue
+			}
+			outlooks++
+			named := slices.ContainsFunc(r.Completion.AllOf, func(g []string) bool { return slices.Equal(g, []string{tc.year}) })
+			if named != (tc.year != "") {
+				t.Errorf("%q: outlook %s conditions %v; want the year %q named", tc.question, r.ID, r.Completion.AllOf, tc.year)
+			}
+		}
+		if outlooks == 0 {
+			t.Errorf("%q: no outlook planned: %v", tc.question, g.Requirements)
+		}
+	}
+}
+
+// A topic's word that qualifies a figure asked ("segment operating
+// margin") asks that figure, not what the filing says of the topic.
+func TestTopicWordQualifyingFigure(t *testing.T) {
+	tests := []struct {
+		question string
+		segments bool
+	}{
+		{"AWS vs Google Cloud: what was each one's segment operating margin in 2024?", false},
+		{"Costco segment operating income for fiscal 2022?", false},
+		{"What segments does Apple report, and what was its operating income in 2024?", true},
+	}
+	for _, tc := range tests {
+		rt := RouteQuestion(tc.question, smallCatalog(), nil)
+		if got := slices.Contains(rt.Aspects, "segments"); got != tc.segments {
+			t.Errorf("%q: aspects %v; segments asked %v, want %v", tc.question, rt.Aspects, got, tc.segments)
+		}
+	}
+}

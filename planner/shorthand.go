@@ -1,0 +1,146 @@
+package planner
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ledgerline/research/tools"
+)
+
+// Analysts write a figure by the initials of its name: "GM%" for gross
+// margin, "OM" for operating margin, "NI" for net income, "OCF" for
+// operating cash flow. The initials are not listed anywhere: they are read
+// from the labels the figure catalogues give their figures (tools.Metrics,
+// tools.DerivedMetrics, of two words or more), and an initialism counts
+// only when exactly one figure has it. A question writes them in capitals,
+// and one is read as the figure where it is a general abbreviation of
+// finance (financeAcronyms: "GM", "NI", "FCF"; not "CE", a ticker) or is
+// followed by "%" ("GP%"); lower-case letters are words ("om", "ni").
+
+// initialisms maps the upper-case initials of a catalogue figure's name
+// to that name, in lower case.
+var initialisms = func() map[string]string {
+	byInitials := map[string]map[string]string{} // initials -> metric -> name
+	add := func(metric string, names []string) {
+		for _, n := range names {
+			ini := nameInitials(n)
+			if len(ini) < 2 {
+				continue
+			}
+			if byInitials[ini] == nil {
+				byInitials[ini] = map[string]string{}
+			}
+			if _, ok := byInitials[ini][metric]; !ok {
+				byInitials[ini][metric] = strings.ToLower(n)
+			}
+		}
+	}
+	for _, m := range tools.Metrics {
+		add(m.Name, []string{m.Label})
+	}
+	for _, d := range tools.DerivedMetrics {
+		add(d.Name, []string{d.Label})
+	}
+	out := map[string]string{}
+	for ini, metrics := range byInitials {
+		if len(metrics) != 1 {
+			continue // two figures share the initials: they name neither
+		}
+		for _, name := range metrics {
+			out[ini] = name
+		}
+	}
+	return out
+}()
+
+// nameInitials returns the upper-case first letters of a name's words of
+// letters ("gross margin" -> "GM"), leaving out "and", "of" and "the"; ""
+// for a name of one word or with a word not made of letters ("r&d as % of
+// revenue").
+func nameInitials(name string) string {
+	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return unicode.IsSpace(r) || r == '-' })
+	if len(words) < 2 {
+		return ""
+	}
+	var b strings.Builder
+	for _, w := range words {
+		switch w {
+		case "and", "of", "the":
+			continue
+		}
+		if strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) >= 0 {
+			return ""
+		}
+		b.WriteRune(unicode.ToUpper([]rune(w)[0]))
+	}
+	if b.Len() < 2 {
+		return ""
+	}
+	return b.String()
+}
+
+// capsRun is a run of capitals; a word of two to five of them, standing
+// alone (not in "FY22", "R&D" or "$GM"), may be an initialism.
+var capsRun = regexp.MustCompile(`\p{Lu}+`)
+
+// listAfter and listBefore find a list separator and a word in capitals
+// beside it: "GM, F and TSLA" lists tickers, not figures ("NI and OCF"
+// lists figures).
+var (
+	listAfter  = regexp.MustCompile(`^\s*(?:,|/|&|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*\$?(\p{Lu}{1,5})\b`)
+	listBefore = regexp.MustCompile(`\b(\p{Lu}{1,5})\s*(?:,|/|&|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$`)
+)
+
+// ReadShorthand writes out the initialisms of catalogue figures a question
+// uses ("FY22 GM% for COST?" -> "FY22 gross margin% for COST?"), so that
+// the rest of routing and planning reads the figure by its name. A word is
+// left as written when the corpus lists it as a ticker, when it is written
+// as one ("$GM", "GM's"), or when it stands in a list of words in capitals
+// ("GM, F and TSLA").
+func ReadShorthand(question string, cat *Catalog) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range capsRun.FindAllStringIndex(question, -1) {
+		ws, we := m[0], m[1]
+		word := question[ws:we]
+		if n := utf8.RuneCountInString(word); n < 2 || n > 5 {
+			continue
+		}
+		if r, _ := utf8.DecodeLastRuneInString(question[:ws]); ws > 0 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '$' || r == '&') {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(question[we:]); we < len(question) && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '&') {
+			continue
+		}
+		name, ok := initialisms[word]
+		rest := question[we:]
+		if !ok || cat != nil && cat.corpusTicker(word) != "" ||
+			!financeAcronyms[strings.ToLower(word)] && !strings.HasPrefix(strings.TrimLeft(rest, " "), "%") {
+			continue
+		}
+		if strings.HasPrefix(rest, "'s") || strings.HasPrefix(rest, "’s") ||
+			listsOther(listAfter.FindStringSubmatch(rest)) || listsOther(listBefore.FindStringSubmatch(question[:ws])) {
+			continue
+		}
+		b.WriteString(question[last:ws])
+		b.WriteString(name)
+		last = we
+	}
+	if last == 0 {
+		return question
+	}
+	b.WriteString(question[last:])
+	return b.String()
+}
+
+// listsOther reports whether a list match names a word in capitals other
+// than a figure's initials.
+func listsOther(m []string) bool {
+	if m == nil {
+		return false
+	}
+	_, ok := initialisms[m[1]]
+	return !ok
+}
