@@ -133,3 +133,25 @@ func TestTopicWordQualifyingFigure(t *testing.T) {
 		}
 	}
 }
+
+// A figure's name no filing writes ("top-line", analysts' word for
+// revenue) is searched by the names the catalogue gives the metric; a name
+// the filings write is kept.
+func TestFilingNames(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{ID: "m", Issuer: "MSFT", Text: "LinkedIn revenue increased $3.5 billion or 34% driven by a strong job market."},
+		{ID: "a", Issuer: "AAPL", Text: "Services net sales increased due to higher advertising revenue."},
+	}))
+	b := &builder{cat: cat}
+	if got := b.filingNames("top-line", "revenue_growth"); !slices.Contains(got, "revenue") || slices.Contains(got, "top-line") {
+		t.Errorf("filingNames(top-line) = %q; want the catalogue's names for revenue", got)
+	}
+	if got := b.filingNames("revenue", "revenue"); !slices.Equal(got, []string{"revenue"}) {
+		t.Errorf("filingNames(revenue) = %q; want the question's own name", got)
+	}
+	// Without statistics nothing is known to be unwritten.
+	if got := (&builder{cat: smallCatalog()}).filingNames("top-line", "revenue_growth"); !slices.Equal(got, []string{"top-line"}) {
+		t.Errorf("filingNames without statistics = %q", got)
+	}
+}

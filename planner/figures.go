@@ -1087,8 +1087,15 @@ func aspectFigure(a FigureAsk) bool {
 // only for figures.
 func asksWhy(question string) bool {
 	n := normalizeText(question)
-	return anyTerm(n, whyWords) || whatCaused.MatchString(n)
+	return anyTerm(n, whyWords) || whatCaused.MatchString(n) || whatDid.MatchString(n)
 }
+
+// whatDid matches "what" as the subject of a verb in the past tense: the
+// question asks what did something to the figure, its cause, whatever the
+// verb ("what squeezed Netflix's operating margin", "what powered
+// LinkedIn's growth", "what happened to margins"). A past tense is a word
+// in -ed (not -eed: "what speed").
+var whatDid = regexp.MustCompile(`\bwhat\s+[a-z]{2,}[^e\s]ed\b`)
 
 // whatCaused matches a question that asks what brought a change about
 // with a verb of causing: "what pushed the tax rate up", "what hurt

@@ -495,9 +495,9 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 		figure = AmountTerm
 	}
 	if base, ok := growthName(name); ok {
-		groups = append(groups, []string{base}, ChangeWords, []string{FigureTerm})
+		groups = append(groups, b.filingNames(base, q.Metric), ChangeWords, []string{FigureTerm})
 	} else {
-		groups = append(groups, []string{name}, []string{figure})
+		groups = append(groups, b.filingNames(name, q.Metric), []string{figure})
 	}
 	b.addReq(Requirement{
 		ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
@@ -737,4 +737,29 @@ func (b *builder) partKey(documentID string, q qualifiedFigure, content []string
 		return key, true
 	}
 	return b.cat.ResolvePartRow(documentID, q.Part, strings.Fields(q.Name))
+}
+
+// filingNames returns the words a sentence names a figure by: the
+// question's own name for it, unless no filing of the corpus writes that
+// name ("top-line", analysts' word for revenue), in which case the names
+// the catalogue gives the metric ("revenue", "net sales").
+func (b *builder) filingNames(name, metric string) []string {
+	if b.cat.stats.Documents() == 0 {
+		return []string{name}
+	}
+	for _, w := range strings.Fields(name) {
+		if b.cat.stats.DocumentFrequency(w) > 0 {
+			return []string{name}
+		}
+	}
+	mt, ok := tools.MetricByName(metric)
+	if !ok {
+		if d, found := tools.DerivedByName(metric); found && len(d.Inputs()) > 0 {
+			mt, ok = tools.MetricByName(d.Inputs()[0])
+		}
+	}
+	if !ok {
+		return []string{name}
+	}
+	return append([]string{mt.Label}, mt.Aliases...)
 }
