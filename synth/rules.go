@@ -1403,6 +1403,13 @@ func frontMatter(e *ledger.Evidence) int {
 	return 0
 }
 
+// mainCause and addedCause tell the cause a filing puts first from one it
+// adds to another.
+var (
+	mainCause  = regexp.MustCompile(`(?i)\b(primarily|mainly|largely|principally|predominantly|chiefly|in large part|for the most part)\b`)
+	addedCause = regexp.MustCompile(`(?i)\b(also|additionally|to a lesser extent|in addition|partially|partly)\b`)
+)
+
 // rank orders the sentences meeting a passage condition: the condition's
 // words it holds (at most four count), plus its relevance to the question
 // itself (the share of the question's own words it holds, each weighted by
@@ -1480,6 +1487,15 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 		}
 		if hedged.MatchString(s) {
 			score -= 2
+		}
+		// The main cause before one added to it: "decreased 65 basis
+		// points, driven primarily by" over "was also negatively
+		// impacted by one basis point".
+		switch {
+		case mainCause.MatchString(s):
+			score++
+		case addedCause.MatchString(s):
+			score--
 		}
 
 		// A question about what held the figure back is answered by what

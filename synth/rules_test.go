@@ -530,6 +530,11 @@ func TestRulesQuoteSelection(t *testing.T) {
 		// A further sentence holding the condition's words by chance,
 		// scoring under half the best one's, is not quoted.
 		{"a weak second sentence is left out", []string{whole, "The margin on the loan was lower."}, []string{whole}},
+		// The main cause before one the filing adds to it, though longer.
+		{"the main cause first", []string{"Gross margin decreased due to one basis point of rewards.", "Gross margin decreased 65 basis points, driven primarily by higher component costs and a LIFO charge."},
+			[]string{"Gross margin decreased 65 basis points, driven primarily by higher component costs and a LIFO charge.", "Gross margin decreased due to one basis point of rewards."}},
+		{"a cause added to another after it", []string{"Gross margin also decreased due to rewards.", "Gross margin decreased due to a LIFO charge for higher costs."},
+			[]string{"Gross margin decreased due to a LIFO charge for higher costs.", "Gross margin also decreased due to rewards."}},
 		{"a second sentence as good is quoted", []string{whole, "Gross margin increased due to lower component costs."},
 			[]string{whole, "Gross margin increased due to lower component costs."}},
 	}
