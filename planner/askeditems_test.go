@@ -155,3 +155,26 @@ func TestFilingNames(t *testing.T) {
 		t.Errorf("filingNames without statistics = %q", got)
 	}
 }
+
+// "Will X keep ..." asks what the filing expects; a year named after the
+// year of a report (and without a report of its own) is the year that
+// report expects something for, planned once.
+func TestExpectationForNextYear(t *testing.T) {
+	cat := smallCatalog()
+	if rt := RouteQuestion("Will Costco's membership fee income keep growing?", cat, nil); !rt.Outlook {
+		t.Error("'will ... keep' is not read as asking an expectation")
+	}
+	_, g := planFor(t, cat, "Heading into 2023, did Costco expect the cost headwinds it saw in 2022 to persist?", 0)
+	outlooks := 0
+	for _, r := range g.Requirements {
+		if r.Period != "FY2022" {
+			t.Errorf("requirement %s is for %s; 2023 is what the FY2022 report expects for", r.ID, r.Period)
+		}
+		if r.Kind == KindOutlook {
+			outlooks++
+		}
+	}
+	if outlooks != 1 {
+		t.Errorf("%d outlook requirements; want one: %v", outlooks, g.Requirements)
+	}
+}

@@ -248,7 +248,7 @@ func SentenceMatch(text string, groups [][]string) (sentence string, ok bool) {
 // matcher is a compiled list of condition groups.
 type matcher struct {
 	groups  [][]string // normalised terms
-	forward bool       // a group asks what is expected: the sentence must look forward itself
+	forward bool       // a group asks what is expected or risked: the notice on forward-looking statements does not count
 }
 
 func compileGroups(groups [][]string) matcher {
@@ -261,8 +261,10 @@ func compileGroups(groups [][]string) matcher {
 			}
 		}
 		m.groups = append(m.groups, terms)
-		// OutlookWords, or an outlook aspect's own words.
-		m.forward = m.forward || slices.Contains(terms, "expect")
+		// OutlookWords, or an outlook aspect's own words; a risk's words
+		// too, since the notice names the risks that forward-looking
+		// statements bear ("are inherently uncertain").
+		m.forward = m.forward || slices.Contains(terms, "expect") || slices.Contains(terms, "risk")
 	}
 	return m
 }

@@ -108,6 +108,10 @@ var outlookTriggers = []string{
 // ("what will revenue be in 2030?") asks for a figure no filing reports.
 var futureView = regexp.MustCompile(`(?i)\b(think|thinks|believe|believes|say|says|see|sees|view|feel|feels|consider|considers|signal|signals|signalling|signaling|indicate|indicates|suggest|suggests)\b[^.?!]*\b(will|going\s+to)\b`)
 
+// willPersist matches a question asking whether a trend will go on ("will
+// revenue keep outperforming GMV in 2023?"): what the filing expects.
+var willPersist = regexp.MustCompile(`(?i)\bwill\b[^.?!]*\b(keep|remain|stay|last)\b`)
+
 // Lexicon is every aspect the router recognises, most specific first.
 // "general" is the aspect of a question that names none of the others;
 // "outlook" is used when the question asks about outlook and nothing else.

@@ -206,6 +206,16 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 				d, ok = b.cat.Filing(t, fy, "")
 			}
 			next := false
+			ahead := 0
+			if b.rt.Outlook && !b.rt.Quarterly && !ownReport(d, ok, fy) && slices.Contains(years, fy-1) {
+				// "Heading into 2023, did Amazon expect the headwinds it
+				// saw in 2022 to persist?": the later year is the one the
+				// earlier year's report expects something for, not a
+				// period of its own.
+				if prev, found := b.cat.Filing(t, fy-1, "10-K"); found && prev.FiscalYear == fy-1 {
+					d, ok, ahead, fy = prev, true, fy, fy-1
+				}
+			}
 			if !ok && !b.rt.Quarterly {
 				// An annual report prints two or three years: a later
 				// 10-K holds the year as a comparative.
@@ -216,7 +226,6 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 					}
 				}
 			}
-			ahead := 0
 			if !ok && b.rt.Outlook {
 				// Expectations for a year after the latest filing are
 				// that filing's forward-looking statements.
@@ -444,7 +453,9 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		return nil
 	}
 	if p.ahead > 0 {
-		b.planAhead(t, p, a, m)
+		if !b.asksOwnYear(t, p) {
+			b.planAhead(t, p, a, m)
+		}
 		return nil
 	}
 	form := p.doc.Form
@@ -1309,6 +1320,25 @@ func metricOfConcept(concept string) (tools.Metric, bool) {
 		}
 	}
 	return tools.Metric{}, false
+}
+
+// asksOwnYear reports whether p, a year ahead of its report by one, is
+// also asked as that report's own year ("the headwinds it saw in 2022 ...
+// into 2023"): the report's outlook, planned with its own year, is the
+// expectation for the next.
+func (b *builder) asksOwnYear(t string, p filingPeriod) bool {
+	if p.ahead != p.doc.FiscalYear+1 {
+		return false
+	}
+	return slices.ContainsFunc(b.periodsOf(t), func(o filingPeriod) bool {
+		return o.ahead == 0 && o.found && o.doc.ID == p.doc.ID
+	})
+}
+
+// ownReport reports whether d, found for fiscal year fy, is that year's own
+// report rather than a later one printing it as a comparative.
+func ownReport(d corpus.Document, found bool, fy int) bool {
+	return found && d.FiscalYear == fy
 }
 
 // asksAhead reports whether the question asks of a year after an issuer's
