@@ -120,6 +120,11 @@ func TestWhyAndBehind(t *testing.T) {
 	if len(r.Completion.AllOf) != 2 || !slices.Contains(r.Completion.AllOf[0], "effective tax rate") || !slices.Equal(r.Completion.AllOf[1], DriverWords) {
 		t.Errorf("explanation condition %q: want the figure's names and a reason, not the question's verbs", r.Completion.AllOf)
 	}
+	// A ratio moves with its numerator: the tax expense's names explain
+	// the rate ("Provision for income taxes decreased ... due to").
+	if len(r.Completion.AllOf) > 0 && !slices.Contains(r.Completion.AllOf[0], "income tax expense") {
+		t.Errorf("explanation condition %q: want the numerator's names", r.Completion.AllOf[0])
+	}
 	for _, q := range []string{"what hurt Meta's operating margin in 2024?", "What's behind Apple's higher gross margin?",
 		// "what" doing something to the figure, in any verb's past tense
 		"what squeezed netflix operating margin in 2022", "What powered LinkedIn's growth in FY22?", "what happened to Intel's margins"} {

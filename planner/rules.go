@@ -682,6 +682,15 @@ func (b *builder) figureTerms() []string {
 		}
 		if d, ok := tools.DerivedByName(f.Derived); ok && f.Derived != "" {
 			out = appendNew(out, d.Aliases...)
+			// A ratio moves with its numerator: "Provision for income
+			// taxes decreased ... primarily due to" explains the
+			// effective tax rate's fall.
+			if in := d.Inputs(); d.Ratio && len(in) > 0 && strings.HasPrefix(d.Expression, in[0]+" /") {
+				if m, ok := tools.MetricByName(in[0]); ok {
+					out = appendNew(out, strings.ToLower(m.Label))
+					out = appendNew(out, m.Aliases...)
+				}
+			}
 		}
 	}
 	return out

@@ -359,6 +359,16 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		{"How much more revenue did Alphabet make than Meta in 2024?", []string{
 			"- Revenue difference = alphabet - meta = 350,018 - 164,501 (millions) = $185.52 billion",
 		}},
+		// The quarter's explanation, not the nine months'.
+		{"AAPL fiscal Q3 2025 (June qtr): products gross margin % went down y/y. Why?", []string{
+			"during the third quarter of 2025 compared to the third quarter of 2024 due primarily to",
+		}},
+		// Initials of a figure's name, and a ticker that is a word.
+		{"FY22 GM% for COST?", []string{"- Gross margin percentage, FY2022: 10.48%"}},
+		// "what" doing something to a figure asks its cause.
+		{"what squeezed netflix operating margin in 2022", []string{
+			"\"The decrease in operating margin is primarily due to revenues growing at a slower rate",
+		}},
 		{"What drove Apple's Greater China sales growth in fiscal 2024?", []string{
 			"FY2023 (fiscal year ended 2023-09-30)",
 			"The reported figures do not bear out the question",

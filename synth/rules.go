@@ -1403,6 +1403,13 @@ func frontMatter(e *ledger.Evidence) int {
 	return 0
 }
 
+// namesQuarter and namesMonthsToDate tell a sentence about a quarter from
+// one about the months of the year to date.
+var (
+	namesQuarter      = regexp.MustCompile(`(?i)\b(quarter|three months)\b`)
+	namesMonthsToDate = regexp.MustCompile(`(?i)\b(six|nine) months\b|\b(first|1st) half\b|\byear[- ]to[- ]date\b`)
+)
+
 // mainCause and addedCause tell the cause a filing puts first from one it
 // adds to another.
 var (
@@ -1467,6 +1474,17 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 		// what management expects.
 		if e.Section == "Item 8" || strings.HasPrefix(e.Form, "10-Q") && e.Section == "Item 1" {
 			score -= 2
+		}
+	}
+	// A quarter asked is explained by what the filing says of the
+	// quarter ("during the third quarter of 2025"), not of the months to
+	// date ("during the first nine months").
+	if w.in.Route.Quarterly {
+		switch {
+		case namesQuarter.MatchString(s):
+			score += 1.5
+		case namesMonthsToDate.MatchString(s):
+			score -= 1.5
 		}
 	}
 	explaining := asksWhy(groups)

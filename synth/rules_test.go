@@ -570,6 +570,35 @@ func TestRulesQuoteSelection(t *testing.T) {
 	}
 }
 
+// A quarter asked is explained by the filing's sentence on the quarter,
+// not by the one on the months to date.
+func TestQuarterExplainedByQuarter(t *testing.T) {
+	f := setupMargins(t)
+	f.in.Route.Quarterly = true
+	months := "Gross margin decreased during the first nine months of 2024 compared to the same period in 2023 due primarily to a different mix of products."
+	quarter := "Gross margin decreased during the third quarter of 2024 compared to the third quarter of 2023 due primarily to tariffs and a different mix of products."
+	var ids []string
+	for i, p := range []string{months, quarter} {
+		e := testEvidence("docAAPL2024", 30000+i*1000, ledger.KindPassage, "AAPL", "FY2024", p)
+		f.in.Ledger.Evidence = append(f.in.Ledger.Evidence, e)
+		ids = append(ids, e.ID)
+	}
+	for i := range f.in.Ledger.Requirements {
+		if f.in.Ledger.Requirements[i].ID == "AAPL-FY2024-margins-explanation" {
+			f.in.Ledger.Requirements[i].Evidence = ids
+		}
+	}
+	f.recheck()
+	ans, err := Rules{}.Synthesize(context.Background(), f.in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := lineContaining(ans.Answer, "Management's explanation of gross margin, FY2024")
+	if i, j := strings.Index(line, "third quarter"), strings.Index(line, "nine months"); i < 0 || j >= 0 && j < i {
+		t.Errorf("explanation %q: want the quarter's sentence first", line)
+	}
+}
+
 func TestFrontMatterRanksBelow(t *testing.T) {
 	tests := []struct {
 		e    ledger.Evidence
