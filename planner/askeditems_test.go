@@ -178,3 +178,22 @@ func TestExpectationForNextYear(t *testing.T) {
 		t.Errorf("%d outlook requirements; want one: %v", outlooks, g.Requirements)
 	}
 }
+
+func TestAsksShare(t *testing.T) {
+	tests := []struct {
+		q    string
+		want bool
+	}{
+		{"What share of Apple's total net sales came from Services in Q3 FY2025?", true},
+		{"Google Cloud as a percentage of Alphabet revenue in 2024?", true},
+		{"AWS % of Amazon net sales 2024", true},
+		{"Services as a % of revenue", true},
+		{"What was Apple's diluted earnings per share of common stock in 2024?", false},
+		{"How many shares of common stock did Apple repurchase?", false},
+	}
+	for _, tc := range tests {
+		if got := asksShare(tc.q); got != tc.want {
+			t.Errorf("asksShare(%q) = %v; want %v", tc.q, got, tc.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -488,6 +489,9 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 			req := !(a.Name == "margins" && metric == "gross_profit")
 			if l, ok := b.lookupFigure(t, p, a.Name, metric, label, segs, req, m); ok && req {
 				figures = append(figures, l.req)
+				if asksShare(b.question) {
+					b.planShare(t, p, a, metric, segs, l, m)
+				}
 			}
 		}
 		if a.Name == "margins" && (len(named) == 0 || slices.ContainsFunc(b.rt.Figures, func(f FigureAsk) bool { return f.Derived == "gross_margin" })) {
@@ -1417,4 +1421,67 @@ func (b *builder) planAhead(t string, p filingPeriod, a Aspect, m reqMeta) {
 	}
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, "", 8), []string{id})
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, fmt.Sprintf("%s fiscal %d", a.Label, p.ahead), "", 6), []string{id})
+}
+
+// shareOf matches a question asking what share of a whole its part is:
+// "what share of Apple's total net sales came from Services", "Services
+// as a percentage of revenue", "% of revenue".
+var shareOf = regexp.MustCompile(`(?i)\b(share|percentage|percent|proportion|portion|fraction)\s+of\b|%\s+of\b|\bas\s+a\s+(share|percentage|percent|proportion)\b|\bas\s+a\s+%`)
+
+// asksShare reports whether a question asks a part's share of a whole;
+// "per share of common stock" asks none.
+func asksShare(question string) bool {
+	for _, m := range shareOf.FindAllStringIndex(question, -1) {
+		if !strings.HasSuffix(strings.ToLower(strings.TrimRight(question[:m[0]], " ")), "per") {
+			return true
+		}
+	}
+	return false
+}
+
+// planShare plans the share of the whole that the parts segs make of
+// metric, whose part figure part is planned: the company-wide figure of
+// the same period and the calculation part / whole ("Services share of
+// revenue = 27,423 / 94,036 = 29.2%").
+func (b *builder) planShare(t string, p filingPeriod, a Aspect, metric string, segs []Segment, part looked, m reqMeta) {
+	mt, ok := tools.MetricByName(metric)
+	if !ok {
+		return
+	}
+	label := tools.PeriodLabel(p.fy)
+	whole, ok := b.lookupFigure(t, p, a.Name, metric, label, nil, true, m)
+	if !ok || whole.key == part.key {
+		return
+	}
+	var names []string
+	for _, s := range segs {
+		names = append(names, s.Name)
+	}
+	segName := strings.Join(names, " ")
+	what := fmt.Sprintf("%s share of %s", segName, mt.Label)
+	partName, wholeName := slugName(segName+" "+metric), "total_"+metric
+	id := t + "-" + label + "-" + metric + "-share-" + slug(segName)
+	b.addReq(Requirement{
+		ID: id, Issuer: t, Period: label, Aspect: "figures", Kind: KindCalculation, Required: true,
+		Need:       fmt.Sprintf("%s's %s for %s, computed as %s / %s from its reported figures", b.cat.ShortName(t), what, label, partName, wholeName),
+		Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what, Of: []string{part.req, whole.req}},
+	}, m)
+	b.addNode(tools.Calculate, tools.CalculateArgs{Expression: partName + " / " + wholeName, Facts: map[string]tools.FactRef{
+		partName:  {Ticker: t, Concept: part.key, Period: label},
+		wholeName: {Ticker: t, Concept: whole.key, Period: label},
+	}}, []string{id}, part.node, whole.node)
+}
+
+// slugName makes a calculation's name of words: lower case letters and
+// digits joined by "_" ("Google Cloud revenue" -> "google_cloud_revenue").
+func slugName(s string) string {
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		words = append(words, w)
+	}
+	out := strings.Join(words, "_")
+	if out == "" || out[0] >= '0' && out[0] <= '9' {
+		out = "part_" + out
+	}
+	return out
 }

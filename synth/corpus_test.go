@@ -365,6 +365,10 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		}},
 		// Initials of a figure's name, and a ticker that is a word.
 		{"FY22 GM% for COST?", []string{"- Gross margin percentage, FY2022: 10.48%"}},
+		// A part's share of the whole, computed from both figures.
+		{"AWS % of Amazon net sales 2024", []string{
+			"- Amazon Web Services share of revenue, FY2024 = amazon web services revenue / total revenue = 107,556 / 637,959 (millions) = 16.9% [",
+		}},
 		// "what" doing something to a figure asks its cause.
 		{"what squeezed netflix operating margin in 2022", []string{
 			"\"The decrease in operating margin is primarily due to revenues growing at a slower rate",
