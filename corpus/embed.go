@@ -165,11 +165,16 @@ func (h HashEmbedder) embed(a *textsearch.Analyzer, fs *featureSet, text string)
 		}
 		v[f.hash%uint64(dim)] += w
 	}
+	return unitVector(v)
+}
+
+// unitVector scales v to unit length, as float32; a zero vector stays zero.
+func unitVector(v []float64) []float32 {
 	var norm float64
 	for _, x := range v {
 		norm += x * x
 	}
-	out := make([]float32, dim)
+	out := make([]float32, len(v))
 	if norm == 0 {
 		return out
 	}

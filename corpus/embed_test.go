@@ -48,19 +48,7 @@ func referenceEmbed(dim int, text string) []float32 {
 		}
 		v[x%uint64(dim)] += w
 	}
-	var norm float64
-	for _, x := range v {
-		norm += x * x
-	}
-	out := make([]float32, dim)
-	if norm == 0 {
-		return out
-	}
-	norm = math.Sqrt(norm)
-	for i, x := range v {
-		out[i] = float32(x / norm)
-	}
-	return out
+	return unitVector(v)
 }
 
 func TestHashEmbedderMatchesKeyStrings(t *testing.T) {
