@@ -197,3 +197,36 @@ func TestAsksShare(t *testing.T) {
 		}
 	}
 }
+
+// A figure the catalogue names but the filing prints no row for is still
+// asked, by its concepts, so that the run names its gap.
+func TestFigureWithoutRowIsAsked(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("a24", tableRows("2023-10-01", "2024-09-28", map[string]int64{"Research and development": 31_370, "Total net sales": 391_035}))
+	_, g := planFor(t, cat, "What were Apple's FY24 operating expenses?", 0)
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+		return r.Required && r.Kind == KindFigure && strings.Contains(r.Need, "operating expenses")
+	}) {
+		t.Errorf("requirements %v; want operating expenses asked", g.Requirements)
+	}
+}
+
+// An English word in capitals ("FIT") is no acronym the filings use:
+// "membership fee income trend" asks the fee income, not "FIT".
+func TestEnglishWordIsNoAcronym(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{ID: "c", Issuer: "COST", Text: "Membership fee income increased 9%. The plan is a fit for members."},
+		{ID: "a", Issuer: "AAPL", Text: "Net sales increased."},
+		{ID: "n", Issuer: "NVDA", Text: "Revenue increased."},
+		{ID: "m", Issuer: "META", Text: "Revenue increased."},
+		{ID: "g", Issuer: "GOOGL", Text: "Revenue increased."},
+	}))
+	cat.SetFigures("c22", tableRows("2021-08-30", "2022-08-28", map[string]int64{"Total revenue": 226_954, "Net sales": 222_730}))
+	_, g := planFor(t, cat, "How did Costco's membership fee income trend in FY22 and why?", 0)
+	for _, r := range g.Requirements {
+		if strings.Contains(r.Need, "FIT") {
+			t.Errorf("requirement %s asks %q", r.ID, r.Need)
+		}
+	}
+}

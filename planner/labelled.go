@@ -148,12 +148,17 @@ func initialsOf(words []string) string {
 }
 
 // acronymInUse reports whether the filings write acronym, three letters or
-// more, as a word of their own in a few documents only (a term an issuer
-// defines, not a common word): by the corpus's statistics, with one of
+// more and no English word, as a word of their own in a few documents only
+// (a term an issuer defines, not a common word): by the corpus's statistics, with one of
 // docs among the documents using it where the statistics cannot say which.
 func (b *builder) acronymInUse(acronym string, docs []string) bool {
 	stats := b.cat.TextStats()
 	if len(acronym) < 3 || stats == nil || len(docs) == 0 {
+		return false
+	}
+	// The statistics count words in lower case: an English word ("fit",
+	// "net") says nothing of its initials in capitals.
+	if b.cat.nameIndex().sense.level(strings.ToLower(acronym)) > 0 {
 		return false
 	}
 	df := stats.DocumentFrequency(acronym)

@@ -247,8 +247,12 @@ func (b *builder) planFigureAsks() {
 					b.planDerived(t, p, "figures", ask.Derived, segs, m)
 				} else if q, ok := b.qualifiedFor(t, ask.Metric); ok {
 					b.planQualifiedFigure(t, p, q, m)
-				} else {
-					b.lookupFigure(t, p, "figures", ask.Metric, tools.PeriodLabel(p.fy), segs, true, m)
+				} else if _, ok := b.lookupFigure(t, p, "figures", ask.Metric, tools.PeriodLabel(p.fy), segs, true, m); !ok && len(segs) == 0 {
+					// The filing prints no row the catalogue names ("total
+					// operating expenses" in a statement that lists each
+					// expense): the figure is still asked, by its concepts,
+					// and reported as a gap if no fact is found.
+					b.lookupByName(t, p, ask.Metric, tools.PeriodLabel(p.fy), m)
 				}
 			}
 		}

@@ -55,6 +55,43 @@ var initialisms = func() map[string]string {
 	return out
 }()
 
+// clippedNames maps a general abbreviation of finance (financeAcronyms,
+// lower case) that begins exactly one catalogue figure's one-word name to
+// that name: "rev" is revenue. A clip of several figures' names
+// abbreviates none of them.
+var clippedNames = func() map[string]string {
+	out := map[string]string{}
+	ambiguous := map[string]bool{}
+	names := map[string]string{} // one-word name -> metric
+	for _, m := range tools.Metrics {
+		for _, a := range append([]string{m.Label}, m.Aliases...) {
+			if !strings.ContainsAny(a, " -&") {
+				names[strings.ToLower(a)] = m.Name
+			}
+		}
+	}
+	for clip := range financeAcronyms {
+		metric, name := "", ""
+		for n, m := range names {
+			if len(clip) >= 3 && len(n) > len(clip) && strings.HasPrefix(n, clip) {
+				if metric != "" && metric != m {
+					ambiguous[clip] = true
+				}
+				if metric == "" || len(n) < len(name) {
+					metric, name = m, n
+				}
+			}
+		}
+		if metric != "" && !ambiguous[clip] {
+			out[clip] = name
+		}
+	}
+	return out
+}()
+
+// clippedWord is a word of lower-case letters.
+var clippedWord = regexp.MustCompile(`\b[a-z]{3,6}\b`)
+
 // nameInitials returns the upper-case first letters of a name's words of
 // letters ("gross margin" -> "GM"), leaving out "and", "of" and "the"; ""
 // for a name of one word or with a word not made of letters ("r&d as % of
@@ -94,7 +131,8 @@ var (
 )
 
 // ReadShorthand writes out the initialisms of catalogue figures a question
-// uses ("FY22 GM% for COST?" -> "FY22 gross margin% for COST?"), so that
+// uses ("FY22 GM% for COST?" -> "FY22 gross margin% for COST?") and their
+// clipped names ("data center rev" -> "data center revenue"), so that
 // the rest of routing and planning reads the figure by its name. A word is
 // left as written when the corpus lists it as a ticker, when it is written
 // as one ("$GM", "GM's"), or when it stands in a list of words in capitals
@@ -128,11 +166,17 @@ func ReadShorthand(question string, cat *Catalog) string {
 		b.WriteString(name)
 		last = we
 	}
-	if last == 0 {
-		return question
+	if last > 0 {
+		b.WriteString(question[last:])
+		question = b.String()
 	}
-	b.WriteString(question[last:])
-	return b.String()
+	// Clipped names ("data center rev"), which are words in lower case.
+	return clippedWord.ReplaceAllStringFunc(question, func(w string) string {
+		if name, ok := clippedNames[w]; ok {
+			return name
+		}
+		return w
+	})
 }
 
 // listsOther reports whether a list match names a word in capitals other

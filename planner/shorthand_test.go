@@ -25,6 +25,9 @@ func TestReadShorthand(t *testing.T) {
 		{"FYGM and R&D", "FYGM and R&D"},
 		// A corpus ticker is the issuer.
 		{"AAPL FY24 revenue", "AAPL FY24 revenue"},
+		// A general abbreviation clipping one figure's name.
+		{"nvda fy23 data center rev", "nvda fy23 data center revenue"},
+		{"revenue review", "revenue review"},
 	}
 	for _, tc := range tests {
 		if got := ReadShorthand(tc.in, cat); got != tc.want {
