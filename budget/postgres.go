@@ -428,6 +428,24 @@ func (p *Postgres) Sweep(ctx context.Context, now time.Time) (int, error) {
 	}
 }
 
+// expiredTenantsSQL lists, across tenants, those with open reservations
+// expired at $1 (reservations_open_idx).
+const expiredTenantsSQL = `
+SELECT DISTINCT tenant_id FROM reservations
+WHERE state = 'reserved' AND expires_at <= $1
+ORDER BY tenant_id`
+
+// ExpiredTenants returns the tenants that have open reservations expired at
+// or before now, in one query over every tenant's reservations: those a
+// process serving them all (engine.Process) runs Sweep for.
+func ExpiredTenants(ctx context.Context, pool *pgxpool.Pool, now time.Time) ([]string, error) {
+	rows, err := pool.Query(ctx, expiredTenantsSQL, now)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
 const closeScopeSQL = `
 UPDATE budgets SET closed_at = now(), updated_at = now() WHERE tenant_id = $1 AND scope_kind = $2 AND scope_id = $3`
 

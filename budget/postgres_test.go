@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -57,11 +58,17 @@ func TestPostgresTenants(t *testing.T) {
 	if _, err := other.Settle(ctx, "k1", budget.Amounts{}); !errors.Is(err, budget.ErrUnknownReservation) {
 		t.Fatalf("other tenant settling acme's key: %v, want ErrUnknownReservation", err)
 	}
+	if tenants, err := budget.ExpiredTenants(ctx, pool, time.Now().Add(time.Hour)); err != nil || !slices.Equal(tenants, []string{"acme"}) {
+		t.Fatalf("ExpiredTenants = %q, %v; want acme alone", tenants, err)
+	}
 	if n, err := other.Sweep(ctx, time.Now().Add(time.Hour)); err != nil || n != 0 {
 		t.Fatalf("other tenant's Sweep = %d, %v; want 0", n, err)
 	}
 	if n, err := acme.Sweep(ctx, time.Now().Add(time.Hour)); err != nil || n != 1 {
 		t.Fatalf("acme's Sweep = %d, %v; want 1", n, err)
+	}
+	if tenants, err := budget.ExpiredTenants(ctx, pool, time.Now().Add(time.Hour)); err != nil || len(tenants) != 0 {
+		t.Fatalf("ExpiredTenants after the sweep = %q, %v; want none", tenants, err)
 	}
 }
 

@@ -60,6 +60,14 @@ type Config struct {
 	// attempt fails, retrying in the background when the database is cut
 	// off (docs/benchmarks.md, Leases).
 	BudgetRowLocks bool
+	// BudgetSweepInterval is how often, over Postgres, the process returns
+	// to their budgets the open reservations of every tenant whose expiry
+	// has passed (budget.Postgres.Sweep): the holds and leases of processes
+	// that died, which otherwise count against the tenants' budgets, their
+	// days among them, for good. 0 means DefaultBudgetSweepInterval; a
+	// negative value runs no sweeper. Any number of processes may sweep at
+	// once: each reservation is returned once.
+	BudgetSweepInterval time.Duration
 	// Concurrency are the per-provider semaphore sizes; nil means
 	// executor.DefaultConcurrency.
 	Concurrency map[string]int
@@ -90,8 +98,8 @@ type Config struct {
 	Now func() time.Time
 }
 
-// Hooks let a process watch its tenants' runs. Each nil field does
-// nothing.
+// Hooks let a process watch its tenants' runs and its budget sweeps. Each
+// nil field does nothing.
 type Hooks struct {
 	// Ledger wraps a tenant's ledger (to time runs and count verdicts).
 	Ledger func(tenant string, l ledger.Store) ledger.Store
@@ -100,6 +108,10 @@ type Hooks struct {
 	// Progress is told about each step of a tenant's runs; it must not
 	// block.
 	Progress func(tenant string, p executor.Progress)
+	// Swept is told how many expired reservations of tenant the process's
+	// sweeper returned (see Config.BudgetSweepInterval), when it returned
+	// some; the next sweep, and Close, wait for it to return.
+	Swept func(tenant string, n int)
 }
 
 // Process builds and keeps the engines of one process, one per tenant, so
@@ -115,6 +127,9 @@ type Process struct {
 	// bounded for the whole process, each tenant's share on top, however
 	// many tenants' engines there are.
 	limiter *executor.Limiter
+	// sweeper returns expired reservations, over Postgres; nil when
+	// Config.BudgetSweepInterval is negative.
+	sweeper *sweeper
 
 	mu sync.Mutex
 	// Guarded by mu.
@@ -147,7 +162,8 @@ type Tenant struct {
 }
 
 // New returns the process's engine builder. With no Pool it opens the
-// embedded store in DataDir; Close closes it.
+// embedded store in DataDir; with one it starts the budget sweeper (see
+// Config.BudgetSweepInterval). Close closes or stops them.
 func New(cfg *Config) (*Process, error) {
 	var c Config
 	if cfg != nil {
@@ -183,6 +199,12 @@ func New(cfg *Config) (*Process, error) {
 			return nil, err
 		}
 		p.store = s
+	} else if c.BudgetSweepInterval >= 0 {
+		interval := c.BudgetSweepInterval
+		if interval == 0 {
+			interval = DefaultBudgetSweepInterval
+		}
+		p.sweeper = startSweeper(c.Pool, interval, c.Now, c.Logger, c.Hooks.Swept)
 	}
 	return p, nil
 }
@@ -358,9 +380,13 @@ func (p *Process) DataDir() string {
 	return p.cfg.DataDir
 }
 
-// Close closes what New and Tenant opened (the embedded store and
-// ledgers); the pool is the caller's.
+// Close stops the budget sweeper, waiting for it, and closes what New and
+// Tenant opened (the embedded store and ledgers); the pool is the caller's.
 func (p *Process) Close() error {
+	if p.sweeper != nil {
+		// Outside mu: a sweep's hook may ask for a tenant.
+		p.sweeper.stop()
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {

@@ -12,9 +12,9 @@ import (
 
 // RunHooks are the hooks a process's engines (engine.Config.Hooks) feed
 // the API's metrics and logs with: run durations and verdicts, spend,
-// tokens and budget refusals counted in m, and each step of a run logged
-// to log with its run id and tenant. A nil m counts nothing; a nil log
-// logs nothing.
+// tokens, budget refusals and swept reservations counted in m, and each
+// step of a run logged to log with its run id and tenant. A nil m counts
+// nothing; a nil log logs nothing.
 func RunHooks(m *Metrics, log *slog.Logger) engine.Hooks {
 	var h engine.Hooks
 	if m != nil {
@@ -24,6 +24,7 @@ func RunHooks(m *Metrics, log *slog.Logger) engine.Hooks {
 		h.Budget = func(_ string, a executor.Accountant) executor.Accountant {
 			return &meteredAccountant{Accountant: a, m: m}
 		}
+		h.Swept = func(_ string, n int) { m.budgetSwept.Add(float64(n)) }
 	}
 	if m != nil || log != nil {
 		h.Progress = func(tenant string, p executor.Progress) {

@@ -32,6 +32,7 @@ type Metrics struct {
 	tokens         *prometheus.CounterVec // direction
 	spend          prometheus.Counter
 	budgetRejects  *prometheus.CounterVec   // dimension
+	budgetSwept    prometheus.Counter       // unlabelled: /metrics takes no key, so no metric names a tenant
 	semaphoreWait  *prometheus.HistogramVec // call: a tool name or "model"
 	limitRejects   *prometheus.CounterVec   // limit
 
@@ -95,6 +96,9 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		budgetRejects: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "research_budget_rejections_total", Help: "Reservations the budget refused, by the dimension that ran out.",
 		}, []string{"dimension"}),
+		budgetSwept: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "research_budget_swept_total", Help: "Expired budget reservations (the holds and leases of processes that died) this process's sweeper returned to their budgets.",
+		}),
 		semaphoreWait: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "research_semaphore_wait_seconds", Help: "Time a call waited for its tenant's and provider's concurrency slots, by tool (or model).",
 			Buckets: []float64{0.0001, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5},
@@ -110,7 +114,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	queue := prometheus.NewDesc("research_queue_depth", "Runs waiting in the job queue, read from the database at each scrape.", nil, nil)
 	cs := []prometheus.Collector{
 		m.httpRequests, m.httpDuration, m.runsSubmitted, m.runsFinished, m.runsInProgress, m.runDuration,
-		m.nodeDuration, m.nodeFailures, m.modelCalls, m.tokens, m.spend, m.budgetRejects, m.semaphoreWait, m.limitRejects,
+		m.nodeDuration, m.nodeFailures, m.modelCalls, m.tokens, m.spend, m.budgetRejects, m.budgetSwept, m.semaphoreWait, m.limitRejects,
 		m.queueErrors, &queueCollector{m: m, desc: queue},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

@@ -93,6 +93,21 @@ func TestProgressMetrics(t *testing.T) {
 	}
 }
 
+// The engine's budget sweeps are counted through RunHooks, all tenants
+// together.
+func TestSweptMetric(t *testing.T) {
+	m, err := NewMetrics(prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := RunHooks(m, nil)
+	h.Swept("acme", 3)
+	h.Swept("beta", 2)
+	if got := testutil.ToFloat64(m.budgetSwept); got != 5 {
+		t.Errorf("research_budget_swept_total %v, want 5", got)
+	}
+}
+
 func TestRunMetrics(t *testing.T) {
 	m, err := NewMetrics(prometheus.NewRegistry())
 	if err != nil {

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"time"
+
+	"github.com/ledgerline/research/engine"
 )
 
 // budgetFlags choose how a process over Postgres accounts for its runs'
@@ -12,6 +15,8 @@ import (
 type budgetFlags struct {
 	leases bool
 	set    bool // --budget-leases was given: it wins over the environment
+	// sweep is --budget-sweep-interval: engine.Config.BudgetSweepInterval.
+	sweep time.Duration
 }
 
 func (f *budgetFlags) register(fs *flag.FlagSet) {
@@ -23,6 +28,7 @@ func (f *budgetFlags) register(fs *flag.FlagSet) {
 		f.leases, f.set = b, true
 		return nil
 	})
+	fs.DurationVar(&f.sweep, "budget-sweep-interval", 0, "over Postgres, how often to return to their budgets the reservations of every tenant whose expiry has passed: the holds and leases of processes that died (killed, or their machine lost), which otherwise count against the tenants' budgets and daily caps for good. 0 means 1m; a negative value sweeps nothing (leave it to other processes). Any number of processes may sweep at once")
 }
 
 // check settles the choice after parsing: the flag, else
@@ -40,4 +46,15 @@ func (f *budgetFlags) check() error {
 		f.leases = b
 	}
 	return nil
+}
+
+// sweepInterval says how often the process sweeps, for its logs.
+func (f *budgetFlags) sweepInterval() string {
+	switch {
+	case f.sweep < 0:
+		return "off"
+	case f.sweep == 0:
+		return engine.DefaultBudgetSweepInterval.String()
+	}
+	return f.sweep.String()
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"io"
 	"testing"
+	"time"
 )
 
 func TestBudgetFlags(t *testing.T) {
@@ -37,6 +38,30 @@ func TestBudgetFlags(t *testing.T) {
 		}
 		if err == nil && bf.leases != tt.wantLeases {
 			t.Errorf("%v with RESEARCH_BUDGET_LEASES=%q: leases %v, want %v", tt.args, tt.env, bf.leases, tt.wantLeases)
+		}
+	}
+}
+
+func TestBudgetSweepFlag(t *testing.T) {
+	tests := []struct {
+		args []string
+		want time.Duration
+		says string
+	}{
+		{nil, 0, "1m0s"},
+		{[]string{"--budget-sweep-interval", "30s"}, 30 * time.Second, "30s"},
+		{[]string{"--budget-sweep-interval=-1s"}, -time.Second, "off"},
+	}
+	for _, tt := range tests {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		var bf budgetFlags
+		bf.register(fs)
+		if err := fs.Parse(tt.args); err != nil {
+			t.Fatalf("%v: %v", tt.args, err)
+		}
+		if bf.sweep != tt.want || bf.sweepInterval() != tt.says {
+			t.Errorf("%v: sweep %s (%s), want %s (%s)", tt.args, bf.sweep, bf.sweepInterval(), tt.want, tt.says)
 		}
 	}
 }

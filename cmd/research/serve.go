@@ -34,7 +34,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			"which hands runs it cannot finish in time back to the queue.\n"+
 			"If serve dies mid-run (kill -9, a lost machine), its running runs are resumed by another worker\n"+
 			"(another serve or research worker) within --rescue-after plus about 45 seconds (River's rescue\n"+
-			"pass every 30 seconds and a new leader's election); with the defaults, under 4 minutes.\n\n"+
+			"pass every 30 seconds and a new leader's election); with the defaults, under 4 minutes. What it\n"+
+			"held of its tenants' budgets (its calls' holds, its runs' leases) is returned when those runs\n"+
+			"finish elsewhere or, at the latest, once expired (15 minutes after its last write), by the\n"+
+			"sweep every serve and worker over Postgres runs each --budget-sweep-interval (1 minute).\n\n"+
 			"Without --db (and DATABASE_URL unset), serve runs locally, for one person on this machine: over\n"+
 			"the embedded store in --data-dir (what research ingest and ask use by default; .research after\n"+
 			"make demo), as one tenant (\"default\", whose runs research ask records there too), with no API\n"+
@@ -106,7 +109,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
-	o := serveOptions{workers: *workers, shutdown: *shutdown, log: log, embedder: emb, model: mc, queue: qf.options(), leases: bf.leases,
+	o := serveOptions{workers: *workers, shutdown: *shutdown, log: log, embedder: emb, model: mc, queue: qf.options(), leases: bf.leases, sweep: bf.sweep,
 		prepare: fm.preparer(*dataDir, *db, emb)}
 	if *db == "" {
 		return serveLocal(ctx, *dataDir, *addr, stdout, o)
@@ -137,7 +140,8 @@ type serveOptions struct {
 	model    *executor.ModelConfig
 	poll     time.Duration // event streams' ledger poll; 0 means the server's default
 	queue    jobs.WorkerOptions
-	leases   bool // --budget-leases, over Postgres
+	leases   bool          // --budget-leases, over Postgres
+	sweep    time.Duration // --budget-sweep-interval, over Postgres
 	// prepare is --fetch-missing's fetch before each run; nil when off.
 	prepare func(context.Context, string, *engine.Tenant, executor.Request, time.Duration) (ledger.Event, error)
 }
@@ -166,7 +170,7 @@ func serveEngine(base *engine.Config, o serveOptions) (*prometheus.Registry, *se
 // then it drains the API and stops the worker, in that order, so no
 // request is left waiting on a worker that is gone.
 func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, o serveOptions) error {
-	reg, metrics, mh, engines, err := serveEngine(&engine.Config{Pool: pool, BudgetRowLocks: !o.leases}, o)
+	reg, metrics, mh, engines, err := serveEngine(&engine.Config{Pool: pool, BudgetRowLocks: !o.leases, BudgetSweepInterval: o.sweep}, o)
 	if err != nil {
 		ln.Close()
 		return err

@@ -63,7 +63,10 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			"cancels them and they go back to the queue, where the next attempt resumes them. A worker that\n"+
 			"dies mid-run (kill -9, a lost machine) leaves its runs to be resumed by another worker within\n"+
 			"--rescue-after plus about 45 seconds (River's rescue pass every 30 seconds and a new leader's\n"+
-			"election). Every run's spend counts against its tenant's daily cap, as in research serve.\n"+
+			"election). Every run's spend counts against its tenant's daily cap, as in research serve. What a\n"+
+			"dead worker held of its tenants' budgets is returned when its runs finish elsewhere or, at the\n"+
+			"latest, once expired (15 minutes after its last write), by the sweep every worker and serve\n"+
+			"over Postgres runs each --budget-sweep-interval (1 minute).\n"+
 			"Logs are JSON lines on stderr, each about a run naming its run_id and tenant.\n"+
 			"The pool holds pgx's default connection count; raise it with ?pool_max_conns=N in the URL.", stderr)
 	var sf storeFlags
@@ -129,7 +132,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	defer pool.Close()
 
 	engines, err := engine.New(&engine.Config{
-		Pool: pool, Embedder: emb, Model: mc, NoTenantDay: !*tenantDay, BudgetRowLocks: !bf.leases, Hooks: server.RunHooks(nil, log), Logger: log,
+		Pool: pool, Embedder: emb, Model: mc, NoTenantDay: !*tenantDay, BudgetRowLocks: !bf.leases, BudgetSweepInterval: bf.sweep, Hooks: server.RunHooks(nil, log), Logger: log,
 		Prepare: fm.preparer(*dataDir, sf.db, emb),
 	})
 	if err != nil {
@@ -145,7 +148,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := w.Start(ctx); err != nil {
 		return err
 	}
-	log.Info("worker ready", "concurrency", *concurrency, "model", mf.model != "", "tenant_day", *tenantDay, "budget_leases", bf.leases)
+	log.Info("worker ready", "concurrency", *concurrency, "model", mf.model != "", "tenant_day", *tenantDay, "budget_leases", bf.leases, "budget_sweep_interval", bf.sweepInterval())
 	<-ctx.Done()
 	log.Info("stopping: no more runs are fetched", "grace", grace.String())
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), *grace)
