@@ -161,8 +161,14 @@ func TestFilingNames(t *testing.T) {
 // report expects something for, planned once.
 func TestExpectationForNextYear(t *testing.T) {
 	cat := smallCatalog()
-	if rt := RouteQuestion("Will Costco's membership fee income keep growing?", cat, nil); !rt.Outlook {
-		t.Error("'will ... keep' is not read as asking an expectation")
+	for _, q := range []string{"Will Costco's membership fee income keep growing?", "googl 2024 capex and what's the plan for 2025", "Apple's plans for next year's buybacks?",
+		"What's Walmart's plan for capex in fiscal 2023?"} {
+		if rt := RouteQuestion(q, cat, nil); !rt.Outlook {
+			t.Errorf("%q is not read as asking an expectation", q)
+		}
+	}
+	if rt := RouteQuestion("What did Apple contribute to its 401(k) plan for employees in 2024?", cat, nil); rt.Outlook {
+		t.Error("a plan for employees is read as an expectation")
 	}
 	_, g := planFor(t, cat, "Heading into 2023, did Costco expect the cost headwinds it saw in 2022 to persist?", 0)
 	outlooks := 0

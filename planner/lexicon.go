@@ -108,6 +108,12 @@ var outlookTriggers = []string{
 // ("what will revenue be in 2030?") asks for a figure no filing reports.
 var futureView = regexp.MustCompile(`(?i)\b(think|thinks|believe|believes|say|says|see|sees|view|feel|feels|consider|considers|signal|signals|signalling|signaling|indicate|indicates|suggest|suggests)\b[^.?!]*\b(will|going\s+to)\b`)
 
+// plansAhead matches a question asking what an issuer plans for a period
+// to come ("what's the plan for 2025", "Apple's plans for next year"),
+// the plan being the issuer's (not "a 401(k) plan for employees"): what it
+// expects to do ("Walmart's plan for capex in fiscal 2023").
+var plansAhead = regexp.MustCompile(`(?i)('s|’s|\bthe|\bits|\btheir|\bmanagement)\s+plan(s|ned|ning)?\s+(for|in|on)\s+([^.?!]{0,40}?\s)?((fiscal|calendar)\s+)?(20\d\d|fy\s?\d\d|next\s+(year|quarter)|the\s+(coming|next|rest|remainder))\b`)
+
 // willPersist matches a question asking whether a trend will go on ("will
 // revenue keep outperforming GMV in 2023?"): what the filing expects.
 var willPersist = regexp.MustCompile(`(?i)\bwill\b[^.?!]*\b(keep|remain|stay|last)\b`)
