@@ -236,3 +236,18 @@ func TestEnglishWordIsNoAcronym(t *testing.T) {
 		}
 	}
 }
+
+// Spending named by a figure of money going out is that figure ("spend on
+// share buybacks"); an object that merely holds a figure's word is what
+// was paid for ("content assets").
+func TestSpentOnFigure(t *testing.T) {
+	cat := smallCatalog()
+	rt := RouteQuestion("How much did Apple spend on share buybacks in FY24?", cat, nil)
+	if rt.Paid != "" || !slices.ContainsFunc(rt.Figures, func(f FigureAsk) bool { return f.Metric == "buybacks" }) {
+		t.Errorf("buybacks: paid %q, figures %+v; want the buybacks figure", rt.Paid, rt.Figures)
+	}
+	rt = RouteQuestion("How much did Amazon pay for content assets in 2024?", cat, nil)
+	if rt.Paid == "" {
+		t.Errorf("content assets: figures %+v; want what was paid for", rt.Figures)
+	}
+}

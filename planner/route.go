@@ -124,7 +124,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	rt.BaseYears = findBaseYears(question, rt.FiscalYears)
 	comp := newCompounds(question, cat, rt.Issuers)
 	rt.Figures = dropCompounds(question, FindFigures(question), comp)
-	if paid, ok := paidFor(question); ok && !slices.ContainsFunc(FindFigures(paid), func(f FigureAsk) bool { return f.Phrase == normLabel(paid) }) {
+	if paid, ok := paidFor(question); ok && !slices.ContainsFunc(FindFigures(paid), func(f FigureAsk) bool { return spentAs(f, paid) }) {
 		rt.Paid = paid
 		// Neither "cash" paid with nor "assets" in "content assets" is a
 		// figure asked.
@@ -892,4 +892,18 @@ func qualifiesFigure(trigger, rest string, figures []FigureAsk) bool {
 	return slices.ContainsFunc(figures, func(f FigureAsk) bool {
 		return f.Phrase != "" && strings.HasPrefix(rest, f.Phrase)
 	})
+}
+
+// spentAs reports whether f, a figure named in what a question asks was
+// paid for or spent on, is that spending: named as the whole object ("how
+// much did Apple spend on capital expenditures"), or as its last word when
+// the figure is money going out ("spend on share buybacks": buybacks), not
+// a figure the object merely contains ("assets" of "content assets").
+func spentAs(f FigureAsk, paid string) bool {
+	object := normLabel(paid)
+	if f.Phrase == object {
+		return true
+	}
+	m, ok := tools.MetricByName(f.Metric)
+	return ok && m.Outflow && strings.HasSuffix(" "+object, " "+f.Phrase)
 }

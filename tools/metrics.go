@@ -95,7 +95,7 @@ var Metrics = []Metric{
 		Aliases: []string{"shares outstanding", "common shares outstanding", "share count", "number of shares outstanding"}},
 	{Name: "buybacks", Label: "share repurchases", Outflow: true, Concepts: []string{
 		"us-gaap:PaymentsForRepurchaseOfCommonStock", "us-gaap:StockRepurchasedDuringPeriodValue"},
-		Aliases: []string{"share repurchases", "buybacks", "stock buybacks", "repurchases of common stock", "repurchases of common stock, net", "payments for repurchase of common stock", "common stock repurchased"}},
+		Aliases: []string{"share repurchases", "buybacks", "stock buybacks", "share buybacks", "stock repurchases", "repurchases of common stock", "repurchases of common stock, net", "payments for repurchase of common stock", "common stock repurchased"}},
 	{Name: "dividends", Label: "dividends paid", Outflow: true, Concepts: []string{
 		"us-gaap:PaymentsOfDividends", "us-gaap:PaymentsOfDividendsCommonStock"},
 		Aliases: []string{"dividends paid", "dividends", "payments for dividends", "cash dividends paid"}},
