@@ -119,11 +119,21 @@ func TestRunPages(t *testing.T) {
 	}
 }
 
-// TestPageQuestionsEvidence checks eval/pages.jsonl against the sample
-// corpus: every evidence phrase is on every page listed for it, and each
-// issuer has questions in both halves.
+// TestPageQuestionsEvidence checks eval/pages.jsonl and the blind set
+// eval/pages_blind.jsonl against the sample corpus: every evidence phrase
+// is on every page listed for it, and each issuer has questions in both
+// halves.
 func TestPageQuestionsEvidence(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", "eval", "pages.jsonl"))
+	for _, set := range []struct {
+		file string
+		min  int
+	}{{"pages.jsonl", 120}, {"pages_blind.jsonl", 60}} {
+		t.Run(set.file, func(t *testing.T) { checkPageQuestions(t, set.file, set.min) })
+	}
+}
+
+func checkPageQuestions(t *testing.T, file string, min int) {
+	f, err := os.Open(filepath.Join("..", "..", "eval", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,8 +142,8 @@ func TestPageQuestionsEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(qs) < 120 {
-		t.Errorf("%d questions, want at least 120", len(qs))
+	if len(qs) < min {
+		t.Errorf("%d questions, want at least %d", len(qs), min)
 	}
 	halves := map[string]map[string]int{}
 	for _, q := range qs {
