@@ -97,6 +97,12 @@ var fiscalYearRe = regexp.MustCompile(`(?i)(?:\bfy\s*['’]?(\d{2}|(?:19|20)\d{2
 // is not searched for.
 var periodWordRe = regexp.MustCompile(`(?i)^(?:fy|ye|cy|q[1-4]|[1-4]q|h[12]|[12]h|\d{1,2}m)\d{2}(?:\d{2})?$`)
 
+// statementShorthand writes the financial statements' shorthand as the
+// statements' names ("P&L" is the income statement, "B/S" the balance
+// sheet), which questions also use and the statements' pages print.
+var statementShorthand = strings.NewReplacer("P&L", "income statement", "p&l", "income statement",
+	"B/S", "balance sheet", "b/s", "balance sheet", "CF statement", "cash flow statement")
+
 // AnalyzeQuestion reads q as an analyst question. drop lists words to leave
 // out besides the question words (the words of the issuers a filter already
 // selects), compared case-insensitively; tickers lists symbols to leave out
@@ -114,6 +120,7 @@ func AnalyzeQuestion(q string, drop, tickers []string) Question {
 		}
 	}
 	q = strings.NewReplacer("\u2019", "'", "\u2018", "'").Replace(q)
+	q = statementShorthand.Replace(q)
 	q = instructionRe.ReplaceAllString(q, " ")
 	dropped := map[string]bool{}
 	for _, w := range drop {

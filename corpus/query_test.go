@@ -24,6 +24,12 @@ func TestAnalyzeQuestion(t *testing.T) {
 			years: []int{2021},
 		},
 		{
+			name:  "a statement's shorthand is the statement's name",
+			q:     "From the P&L and the B/S, what were FY22 net sales and total assets?",
+			want:  []string{"income", "statement", "balance", "sheet", "net", "sales", "total", "assets", "2022"},
+			years: []int{2022},
+		},
+		{
 			name:    "the issuer the filter selects is not searched for",
 			q:       "How much did Acme Widgets return to shareholders in fiscal 2022 through ACME's buybacks? Answer in USD millions.",
 			drop:    []string{"acme", "widgets", "inc"},
