@@ -251,3 +251,21 @@ func TestSpentOnFigure(t *testing.T) {
 		t.Errorf("content assets: figures %+v; want what was paid for", rt.Figures)
 	}
 }
+
+// Each item of a list of figures is asked: "membership fee revenue and
+// renewal rate" plans the renewal rate too; a clause after "and" ("how
+// much higher was that") is no item.
+func TestEveryListedItemIsAsked(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("c22", tableRows("2021-08-30", "2022-08-28", map[string]int64{"Membership fees": 4_224, "Total revenue": 226_954}))
+	_, g := planFor(t, cat, "Costco FY22 membership fee revenue and renewal rate", 0)
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Required && r.Completion.Topic == "renewal rate" }) {
+		t.Errorf("requirements %v; want the renewal rate asked", g.Requirements)
+	}
+	_, g = planFor(t, cat, "How much did Costco earn in membership fees in FY22, and how much higher was that than in FY21?", 0)
+	for _, r := range g.Requirements {
+		if strings.Contains(r.Completion.Topic, "higher") {
+			t.Errorf("requirement %s asks %q", r.ID, r.Completion.Topic)
+		}
+	}
+}

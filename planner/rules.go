@@ -335,7 +335,78 @@ func (b *builder) build() {
 			}
 		}
 	}
+	b.planUncoveredItems()
 	b.planQuestionSearches()
+}
+
+// listSplit separates the items of a question's list: "membership fee
+// revenue and renewal rate", "capex plus buybacks". (Commas separate
+// clauses as often as items: "Using NVIDIA's 10-K for ..., how much".)
+var listSplit = regexp.MustCompile(`(?i)\s*(?:&|\band\b|\bplus\b|\bas well as\b)\s*`)
+
+// planUncoveredItems plans, in a question asking for figures, each item of
+// its list that no requirement of the plan names ("Costco FY22 membership
+// fee revenue and renewal rate": the renewal rate) as a figure of its own,
+// stated in the filing or named as a gap. An item is a list part of the
+// question's content words alone (issuers, periods and the words that ask
+// are none); it is covered when a requirement names any of its words.
+func (b *builder) planUncoveredItems() {
+	if !b.rt.AsksFigure || len(b.g.Requirements) == 0 {
+		return
+	}
+	parts := listSplit.Split(b.question, -1)
+	if len(parts) < 2 {
+		return
+	}
+	content := map[string]bool{}
+	for _, w := range b.phraseWords() {
+		content[strings.ToLower(w)] = true
+	}
+	var named strings.Builder
+	for _, r := range b.g.Requirements {
+		named.WriteString(" " + r.Need + " " + r.Completion.Topic)
+		for _, g := range r.Completion.AllOf {
+			named.WriteString(" " + strings.Join(g, " "))
+		}
+	}
+	said := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(named.String()), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		said[stem5(w)] = true
+	}
+	for _, part := range parts {
+		// An item is a list part made of content words only ("renewal
+		// rate"), years aside: a part with other words ("how much higher
+		// was that", "order them largest to smallest") is a clause, not a
+		// figure's name. A verb's forms ("using", "reported") name none.
+		var item []string
+		clause := false
+		for _, w := range strings.FieldsFunc(part, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&' }) {
+			lw := strings.ToLower(w)
+			switch {
+			case strings.IndexFunc(lw, unicode.IsDigit) >= 0:
+			case content[lw] && !strings.HasSuffix(lw, "ing") && !strings.HasSuffix(lw, "ed"):
+				if !slices.Contains(item, lw) {
+					item = append(item, lw)
+				}
+			default:
+				clause = true
+			}
+		}
+		if clause || len(item) == 0 || slices.ContainsFunc(item, func(w string) bool { return said[stem5(w)] }) {
+			continue
+		}
+		b.planPhraseFigureOf(item)
+	}
+}
+
+// stem5 is a word's first five letters, lower case: the forms of a word
+// compare by it ("repurchases", "repurchased").
+func stem5(w string) string {
+	w = strings.ToLower(w)
+	if len(w) > 5 {
+		return w[:5]
+	}
+	return w
 }
 
 // planQuestionSearches adds, per issuer and period, one search with the

@@ -513,7 +513,12 @@ func (c *Catalog) ResolvePartRow(documentID string, part, name []string) (string
 // nothing, when the question's words are too few or too many to name one
 // figure.
 func (b *builder) planPhraseFigure() bool {
-	words := b.phraseWords()
+	return b.planPhraseFigureOf(b.phraseWords())
+}
+
+// planPhraseFigureOf plans the figure words name (at most four), for each
+// issuer and period, as planPhraseFigure does.
+func (b *builder) planPhraseFigureOf(words []string) bool {
 	if len(words) == 0 || len(words) > 4 {
 		return false
 	}

@@ -365,6 +365,11 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		}},
 		// Initials of a figure's name, and a ticker that is a word.
 		{"FY22 GM% for COST?", []string{"- Gross margin percentage, FY2022: 10.48%"}},
+		// Two figures asked one after the other, each stated as it is:
+		// the renewal rate's sentence need not state the fee revenue.
+		{"Costco FY22 membership fee revenue and renewal rate", []string{
+			"- Renewal rate, FY2022, as the filing states it: \"Our member renewal rate was 93% in the U.S. and Canada",
+		}},
 		// A part's share of the whole, computed from both figures.
 		{"AWS % of Amazon net sales 2024", []string{
 			"- Amazon Web Services share of revenue, FY2024 = amazon web services revenue / total revenue = 107,556 / 637,959 (millions) = 16.9% [",

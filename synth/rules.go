@@ -1062,6 +1062,12 @@ func (w *writer) figureValues(r planner.Requirement) []decimal.Decimal {
 		if q.ID == r.ID || q.Issuer != r.Issuer || q.Period != r.Period || q.Aspect != r.Aspect || q.Completion.Kind != planner.CondFact {
 			continue
 		}
+		// Figures asked one by one ("membership fee revenue and renewal
+		// rate") are each their own: a sentence stating one need not state
+		// another.
+		if r.Aspect == "figures" && q.Completion.Topic != r.Completion.Topic {
+			continue
+		}
 		ids, _ := planner.Check(q, w.l, w.calcsMet, w.in.Met)
 		if f, _ := w.pickFact(q, ids); f != nil {
 			out = append(out, f.Value)
