@@ -24,13 +24,7 @@ func TestBudgetFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Setenv("RESEARCH_BUDGET_LEASES", tt.env)
-		fs := flag.NewFlagSet("t", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		var bf budgetFlags
-		bf.register(fs)
-		if err := fs.Parse(tt.args); err != nil {
-			t.Fatalf("%v: %v", tt.args, err)
-		}
+		bf := parseBudgetFlags(t, tt.args)
 		err := bf.check()
 		if (err != nil) != tt.wantErr {
 			t.Errorf("%v with RESEARCH_BUDGET_LEASES=%q: error %v, want one: %v", tt.args, tt.env, err, tt.wantErr)
@@ -53,15 +47,22 @@ func TestBudgetSweepFlag(t *testing.T) {
 		{[]string{"--budget-sweep-interval=-1s"}, -time.Second, "off"},
 	}
 	for _, tt := range tests {
-		fs := flag.NewFlagSet("t", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		var bf budgetFlags
-		bf.register(fs)
-		if err := fs.Parse(tt.args); err != nil {
-			t.Fatalf("%v: %v", tt.args, err)
-		}
+		bf := parseBudgetFlags(t, tt.args)
 		if bf.sweep != tt.want || bf.sweepInterval() != tt.says {
 			t.Errorf("%v: sweep %s (%s), want %s (%s)", tt.args, bf.sweep, bf.sweepInterval(), tt.want, tt.says)
 		}
 	}
+}
+
+// parseBudgetFlags parses args with the budget flags registered.
+func parseBudgetFlags(t *testing.T, args []string) *budgetFlags {
+	t.Helper()
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var bf budgetFlags
+	bf.register(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	return &bf
 }
