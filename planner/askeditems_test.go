@@ -11,13 +11,19 @@ import (
 	"github.com/ledgerline/research/corpus"
 )
 
-// tableRows is a catalog's figures for one filing: rows of a table, each
-// with its label and value.
-func tableRows(start, end string, rows map[string]int64) []FigureEntry {
+// row is a table row of a test filing: its label and value.
+type row struct {
+	label string
+	value int64
+}
+
+// tableRows is a catalog's figures for one filing: its table rows, in
+// order, each for the period from start to end.
+func tableRows(start, end string, rows ...row) []FigureEntry {
 	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
-	var facts []corpus.Fact
-	for label, v := range rows {
-		facts = append(facts, corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(v), Unit: "USD",
+	facts := make([]corpus.Fact, 0, len(rows))
+	for _, r := range rows {
+		facts = append(facts, corpus.Fact{Kind: corpus.FactTable, Label: r.label, Value: decimal.NewFromInt(r.value), Unit: "USD",
 			PeriodStart: day(start), PeriodEnd: day(end), Start: 10, End: 20})
 	}
 	return FigureEntries(facts)
@@ -28,7 +34,7 @@ func tableRows(start, end string, rows map[string]int64) []FigureEntry {
 // within a year?" plans the deferred revenue as well as the expectation.
 func TestFigureBesideOutlook(t *testing.T) {
 	cat := smallCatalog()
-	cat.SetFigures("a23qt", tableRows("2022-09-25", "2023-07-01", map[string]int64{"Deferred revenue": 8_158, "Total net sales": 81_797}))
+	cat.SetFigures("a23qt", tableRows("2022-09-25", "2023-07-01", row{"Deferred revenue", 8_158}, row{"Total net sales", 81_797}))
 	_, g := planFor(t, cat, "In Apple's 10-Q for the quarter ended July 1, 2023: total deferred revenue at quarter-end, and what % did Apple expect to realize within a year?", 0)
 	var outlook, figure bool
 	for _, r := range g.Requirements {
@@ -49,7 +55,7 @@ func TestFigureBesideOutlook(t *testing.T) {
 // beside the one computed from its tags, as for a converted filing.
 func TestReportedRatioOfTaggedFiling(t *testing.T) {
 	cat := smallCatalog()
-	cat.SetFigures("m24", tableRows("2024-01-01", "2024-12-31", map[string]int64{"Operating margin": 42, "Revenue": 164_501}))
+	cat.SetFigures("m24", tableRows("2024-01-01", "2024-12-31", row{"Operating margin", 42}, row{"Revenue", 164_501}))
 	_, g := planFor(t, cat, "What was Meta's operating margin in 2024?", 0)
 	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
 		return r.Completion.Kind == CondFact && slices.Contains(r.Completion.Concepts, "table:Operating margin")
@@ -208,7 +214,7 @@ func TestAsksShare(t *testing.T) {
 // asked, by its concepts, so that the run names its gap.
 func TestFigureWithoutRowIsAsked(t *testing.T) {
 	cat := smallCatalog()
-	cat.SetFigures("a24", tableRows("2023-10-01", "2024-09-28", map[string]int64{"Research and development": 31_370, "Total net sales": 391_035}))
+	cat.SetFigures("a24", tableRows("2023-10-01", "2024-09-28", row{"Research and development", 31_370}, row{"Total net sales", 391_035}))
 	_, g := planFor(t, cat, "What were Apple's FY24 operating expenses?", 0)
 	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
 		return r.Required && r.Kind == KindFigure && strings.Contains(r.Need, "operating expenses")
@@ -228,7 +234,7 @@ func TestEnglishWordIsNoAcronym(t *testing.T) {
 		{ID: "m", Issuer: "META", Text: "Revenue increased."},
 		{ID: "g", Issuer: "GOOGL", Text: "Revenue increased."},
 	}))
-	cat.SetFigures("c22", tableRows("2021-08-30", "2022-08-28", map[string]int64{"Total revenue": 226_954, "Net sales": 222_730}))
+	cat.SetFigures("c22", tableRows("2021-08-30", "2022-08-28", row{"Total revenue", 226_954}, row{"Net sales", 222_730}))
 	_, g := planFor(t, cat, "How did Costco's membership fee income trend in FY22 and why?", 0)
 	for _, r := range g.Requirements {
 		if strings.Contains(r.Need, "FIT") {
@@ -238,11 +244,11 @@ func TestEnglishWordIsNoAcronym(t *testing.T) {
 }
 
 // Spending named by a figure of money going out is that figure ("spend on
-// share buybacks"); an object that merely holds a figure's word is what
+// common stock buybacks"); an object that merely holds a figure's word is what
 // was paid for ("content assets").
 func TestSpentOnFigure(t *testing.T) {
 	cat := smallCatalog()
-	rt := RouteQuestion("How much did Apple spend on share buybacks in FY24?", cat, nil)
+	rt := RouteQuestion("How much did Apple spend on common stock buybacks in FY24?", cat, nil)
 	if rt.Paid != "" || !slices.ContainsFunc(rt.Figures, func(f FigureAsk) bool { return f.Metric == "buybacks" }) {
 		t.Errorf("buybacks: paid %q, figures %+v; want the buybacks figure", rt.Paid, rt.Figures)
 	}
@@ -257,7 +263,7 @@ func TestSpentOnFigure(t *testing.T) {
 // much higher was that") is no item.
 func TestEveryListedItemIsAsked(t *testing.T) {
 	cat := smallCatalog()
-	cat.SetFigures("c22", tableRows("2021-08-30", "2022-08-28", map[string]int64{"Membership fees": 4_224, "Total revenue": 226_954}))
+	cat.SetFigures("c22", tableRows("2021-08-30", "2022-08-28", row{"Membership fees", 4_224}, row{"Total revenue", 226_954}))
 	_, g := planFor(t, cat, "Costco FY22 membership fee revenue and renewal rate", 0)
 	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Required && r.Completion.Topic == "renewal rate" }) {
 		t.Errorf("requirements %v; want the renewal rate asked", g.Requirements)

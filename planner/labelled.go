@@ -165,15 +165,21 @@ func (b *builder) acronymInUse(acronym string, docs []string) bool {
 	return df > 0 && df*4 <= stats.Documents()
 }
 
+// stem5 is a word's first five letters, lower case: the forms of a word
+// compare by it ("repurchases", "repurchased").
+func stem5(w string) string {
+	w = strings.ToLower(w)
+	if len(w) > 5 {
+		return w[:5]
+	}
+	return w
+}
+
 // stems returns the sorted, distinct five-letter stems of words.
 func stems(words []string) []string {
 	out := make([]string, 0, len(words))
 	for _, w := range words {
-		w = strings.ToLower(w)
-		if len(w) > 5 {
-			w = w[:5]
-		}
-		out = append(out, w)
+		out = append(out, stem5(w))
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

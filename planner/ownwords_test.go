@@ -5,11 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/shopspring/decimal"
-
-	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/tools"
 )
 
@@ -35,16 +31,11 @@ func TestQuestionWordsOutside(t *testing.T) {
 // filing prints is looked up beside the one computed.
 func TestSearchesInOwnWords(t *testing.T) {
 	cat := smallCatalog()
-	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
-	row := func(label string, v int64) corpus.Fact {
-		return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(v), Unit: "USD",
-			PeriodStart: day("2021-08-30"), PeriodEnd: day("2022-08-28"), Start: 10, End: 20}
-	}
-	cat.SetFigures("c22", FigureEntries([]corpus.Fact{
-		row("Total net revenues", 226_954), row("Capital expenditures", 3_891),
-		row("Provision for income taxes", 1_925), row("Income before income taxes", 7_840),
-		row("Effective tax rate", 25),
-	}))
+	cat.SetFigures("c22", tableRows("2021-08-30", "2022-08-28",
+		row{"Total net revenues", 226_954}, row{"Capital expenditures", 3_891},
+		row{"Provision for income taxes", 1_925}, row{"Income before income taxes", 7_840},
+		row{"Effective tax rate", 25},
+	))
 	queries := func(g *Graph) []string {
 		var out []string
 		for _, n := range g.Nodes {

@@ -399,16 +399,6 @@ func (b *builder) planUncoveredItems() {
 	}
 }
 
-// stem5 is a word's first five letters, lower case: the forms of a word
-// compare by it ("repurchases", "repurchased").
-func stem5(w string) string {
-	w = strings.ToLower(w)
-	if len(w) > 5 {
-		return w[:5]
-	}
-	return w
-}
-
 // planQuestionSearches adds, per issuer and period, one search with the
 // question's own words serving the issuer's passage requirements
 // (explanations, outlook, risks): the lexicon's fixed topic words find

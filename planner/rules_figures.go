@@ -402,16 +402,9 @@ func (c *Catalog) ResolvePhrase(documentID string, words []string, member string
 	if len(words) == 0 {
 		return "", false
 	}
-	stem := func(w string) string {
-		w = strings.ToLower(w)
-		if len(w) > 5 {
-			return w[:5]
-		}
-		return w
-	}
 	want := make([]string, len(words))
 	for i, w := range words {
-		want[i] = stem(w)
+		want[i] = stem5(w)
 	}
 	best, bestExtra := "", 0
 	bestTable := true
@@ -421,12 +414,12 @@ func (c *Catalog) ResolvePhrase(documentID string, words []string, member string
 		}
 		var have []string
 		for _, w := range strings.Fields(normLabel(e.Label)) {
-			have = append(have, stem(w))
+			have = append(have, stem5(w))
 		}
 		if !e.Table {
 			_, local, _ := strings.Cut(e.Concept, ":")
 			for _, w := range splitCamelWords(local) {
-				have = append(have, stem(w))
+				have = append(have, stem5(w))
 			}
 		}
 		if !allIn(want, have) {

@@ -92,30 +92,22 @@ var clippedNames = func() map[string]string {
 // clippedWord is a word of lower-case letters.
 var clippedWord = regexp.MustCompile(`\b[a-z]{3,6}\b`)
 
-// nameInitials returns the upper-case first letters of a name's words of
-// letters ("gross margin" -> "GM"), leaving out "and", "of" and "the"; ""
-// for a name of one word or with a word not made of letters ("r&d as % of
-// revenue").
+// nameInitials returns the initials of a name's words of letters (see
+// initialsOf: "gross margin" -> "GM"), leaving out "and", "of" and "the";
+// "" for a name of one word or with a word not made of letters ("r&d as %
+// of revenue").
 func nameInitials(name string) string {
-	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return unicode.IsSpace(r) || r == '-' })
-	if len(words) < 2 {
-		return ""
-	}
-	var b strings.Builder
-	for _, w := range words {
-		switch w {
-		case "and", "of", "the":
-			continue
-		}
-		if strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) >= 0 {
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return unicode.IsSpace(r) || r == '-' }) {
+		switch {
+		case w == "and" || w == "of" || w == "the":
+		case strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) >= 0:
 			return ""
+		default:
+			words = append(words, w)
 		}
-		b.WriteRune(unicode.ToUpper([]rune(w)[0]))
 	}
-	if b.Len() < 2 {
-		return ""
-	}
-	return b.String()
+	return initialsOf(words)
 }
 
 // capsRun is a run of capitals; a word of two to five of them, standing

@@ -520,38 +520,27 @@ func TestRulesQuoteSelection(t *testing.T) {
 	whole := "Gross margin increased due to a favorable mix."
 	cut := "margin increased due to lower component costs."
 	tests := []struct {
-		name      string
-		passages  []string
-		want      []string
-		quarterly bool // the question asks a quarter
+		name     string
+		passages []string
+		want     []string
 	}{
-		{"a whole sentence wins over a fragment", []string{whole + " Other text.", cut}, []string{whole}, false},
-		{"a fragment is quoted when nothing else holds the words", []string{cut}, []string{cut}, false},
-		{"the same sentence from overlapping passages is quoted once", []string{whole, "Products " + strings.ToLower(whole[:1]) + whole[1:]}, []string{whole}, false},
+		{"a whole sentence wins over a fragment", []string{whole + " Other text.", cut}, []string{whole}},
+		{"a fragment is quoted when nothing else holds the words", []string{cut}, []string{cut}},
+		{"the same sentence from overlapping passages is quoted once", []string{whole, "Products " + strings.ToLower(whole[:1]) + whole[1:]}, []string{whole}},
 		// A further sentence holding the condition's words by chance,
 		// scoring under half the best one's, is not quoted.
-		{"a weak second sentence is left out", []string{whole, "The margin on the loan was lower."}, []string{whole}, false},
+		{"a weak second sentence is left out", []string{whole, "The margin on the loan was lower."}, []string{whole}},
 		// The main cause before one the filing adds to it, though longer.
 		{"the main cause first", []string{"Gross margin decreased due to one basis point of rewards.", "Gross margin decreased 65 basis points, driven primarily by higher component costs and a LIFO charge."},
-			[]string{"Gross margin decreased 65 basis points, driven primarily by higher component costs and a LIFO charge.", "Gross margin decreased due to one basis point of rewards."}, false},
+			[]string{"Gross margin decreased 65 basis points, driven primarily by higher component costs and a LIFO charge.", "Gross margin decreased due to one basis point of rewards."}},
 		{"a cause added to another after it", []string{"Gross margin also decreased due to rewards.", "Gross margin decreased due to a LIFO charge for higher costs."},
-			[]string{"Gross margin decreased due to a LIFO charge for higher costs.", "Gross margin also decreased due to rewards."}, false},
-		// A quarter asked is explained by the sentence on the quarter,
-		// not by the one on the months to date.
-		{"the quarter's sentence first", []string{
-			"Gross margin decreased during the first nine months of 2024 compared to the same period in 2023 due primarily to a weaker mix.",
-			"Gross margin decreased during the third quarter of 2024 compared to the third quarter of 2023 due primarily to tariffs and a weaker mix of products.",
-		}, []string{
-			"Gross margin decreased during the third quarter of 2024 compared to the third quarter of 2023 due primarily to tariffs and a weaker mix of products.",
-			"Gross margin decreased during the first nine months of 2024 compared to the same period in 2023 due primarily to a weaker mix.",
-		}, true},
+			[]string{"Gross margin decreased due to a LIFO charge for higher costs.", "Gross margin also decreased due to rewards."}},
 		{"a second sentence as good is quoted", []string{whole, "Gross margin increased due to lower component costs."},
-			[]string{whole, "Gross margin increased due to lower component costs."}, false},
+			[]string{whole, "Gross margin increased due to lower component costs."}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := setupMargins(t)
-			f.in.Route.Quarterly = tc.quarterly
 			var ids []string
 			for i, p := range tc.passages {
 				e := testEvidence("docAAPL2024", 20000+i*1000, ledger.KindPassage, "AAPL", "FY2024", p)
@@ -578,6 +567,25 @@ func TestRulesQuoteSelection(t *testing.T) {
 			}
 			assertVerbatim(t, f.in.Ledger, ans)
 		})
+	}
+}
+
+// A quarter asked ranks the sentence on the quarter above the one on the
+// months to date; a year asked does not.
+func TestQuarterRanksAboveMonthsToDate(t *testing.T) {
+	quarter := "Gross margin decreased during the third quarter of 2025 compared to the third quarter of 2024 due primarily to tariffs."
+	months := "Gross margin decreased during the first nine months of 2025 compared to the same period in 2024 due primarily to tariffs."
+	groups := [][]string{{"gross margin"}, planner.DriverWords}
+	e := &ledger.Evidence{Ticker: "AAPL", Section: "Item 2", Page: 30, Form: "10-Q"}
+	lead := func(quarterly bool) float64 {
+		w := &writer{in: &Input{Question: "Why did Apple's gross margin fall?", Route: planner.Route{Issuers: []string{"AAPL"}, Quarterly: quarterly}}}
+		return w.rank(quarter, e, groups) - w.rank(months, e, groups)
+	}
+	if got := lead(true); got <= 0 {
+		t.Errorf("a quarter asked: the quarter's sentence leads by %.2f; want it first", got)
+	}
+	if got, year := lead(true), lead(false); got-year < 3 {
+		t.Errorf("the quarter's sentence leads by %.2f when a quarter is asked and by %.2f when a year is; want 3 more", got, year)
 	}
 }
 
