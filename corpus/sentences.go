@@ -55,7 +55,7 @@ func sentenceStart(w string, at, limit int) int {
 		return at
 	}
 	lo := max(0, at-limit)
-	for i := at - 1; i > lo; i-- {
+	for i := at - 1; i >= lo; i-- {
 		if atBoundaryBefore(w, i) && !unicode.IsSpace(rune(w[i])) && utf8.RuneStart(w[i]) {
 			return i
 		}

@@ -46,6 +46,7 @@ func TestWholeSentences(t *testing.T) {
 		{"cut at both ends", at("164,000"), at("62,000") + 6,
 			"As of May 31, 2023, we employed approximately 164,000 full-time employees, of which\napproximately 62,000 were employed in the U.S. and 102,000 internationally."},
 		{"whole already", at("Sales"), at("Sales") + len("Sales rose."), "Sales rose."},
+		{"the text's first sentence starts the text", at("rose"), at("rose") + 2, "Sales rose."},
 		{"a decimal is no end", at("Costs"), at("2.5") + 2, "Costs fell 2.5% in 2023."},
 		{"a paragraph ends a sentence", at("in 2023.") + 3, at("Next") + 4, "Costs fell 2.5% in 2023.\n\nNext paragraph."},
 	}

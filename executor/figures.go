@@ -31,6 +31,7 @@ type FigureSource string
 const (
 	SourceXBRL  FigureSource = "xbrl"  // a tagged inline XBRL fact, company-wide or for a dimension member
 	SourceTable FigureSource = "table" // a row of a financial table: of a text or PDF filing, or one a tagged filing prints untagged ("Gross margin percentage")
+	SourceText  FigureSource = "text"  // a count a sentence of the filing states ("we employed approximately 221,000 people")
 )
 
 // Figure is one number the answer rests on, with where it came from.
@@ -238,8 +239,8 @@ func (fx *figureIndex) derived(reqs []planner.Requirement, c tools.Calculation, 
 		if !slices.Contains(fig.EvidenceIDs, f.EvidenceID) {
 			fig.EvidenceIDs = append(fig.EvidenceIDs, f.EvidenceID)
 		}
-		if factSource(f.Concept) == SourceTable {
-			fig.Source = SourceTable
+		if src := factSource(f.Concept); src == SourceText || src == SourceTable && fig.Source == SourceXBRL {
+			fig.Source = src // the least tagged of its inputs
 		}
 		if p := fx.factPeriod(f, planner.Requirement{}); fig.Period == "" || comparePeriods(p, fig.Period) > 0 {
 			fig.Period = p
@@ -367,6 +368,9 @@ func reportedMetric(r planner.Requirement) string {
 
 // factSource says where a fact with ledger concept concept was read.
 func factSource(concept string) FigureSource {
+	if strings.HasPrefix(concept, tools.StatedPrefix) {
+		return SourceText
+	}
 	if _, _, row := tools.SplitFigureKey(concept); row != "" {
 		return SourceTable
 	}

@@ -39,6 +39,7 @@ func figureLedger() *ledger.RunLedger {
 			fact("F9", "E5", "us-gaap:Revenues", "60922000000", "USD", "2023-01-30/2024-01-28"),
 			fact("F10", "E6", "us-gaap:CostOfGoodsAndServicesSold", "214137000000", "USD", fy23),
 			fact("F11", "E1", "us-gaap:DeferredRevenueCurrent", "8249000000", "USD", "2024-09-28"),
+			fact("F12", "E4", "stated:employees", "304000", "pure", ""),
 		},
 		Requirements: []ledger.Requirement{
 			{ID: "rev", Status: ledger.RequirementSupported, Evidence: []string{"E1", "E2", "E3", "E5"}},
@@ -171,6 +172,13 @@ func TestFiguresOf(t *testing.T) {
 				{Expression: "x * 2", Inputs: map[string]string{"x": "F404"}, Result: decimal.NewFromInt(2)},
 			},
 			want: []figureRow{{"ACME", "calculation", "FY2024", "1", "pure", FigureDerived, SourceTable, "E4", "sales / sales", ""}},
+		},
+		{
+			name: "derived: a count a sentence states makes it a text figure, whatever its other inputs",
+			calcs: []tools.Calculation{
+				{Expression: "sales / people", Inputs: map[string]string{"sales": "F8", "people": "F12"}, Result: decimal.RequireFromString("0.0033")},
+			},
+			want: []figureRow{{"ACME", "calculation", "FY2024", "0.0033", "USD/pure", FigureDerived, SourceText, "E4", "sales / people", ""}},
 		},
 	}
 	for _, tt := range tests {

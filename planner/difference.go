@@ -67,31 +67,17 @@ func (b *builder) planDifferenceOf(ra, rb Requirement) {
 	id := "difference-" + slug(ra.Issuer+" "+rb.Issuer+" "+strings.TrimPrefix(ra.ID, ra.Issuer+"-"+ra.Period+"-"))
 	a, o := b.cat.ShortName(ra.Issuer), b.cat.ShortName(rb.Issuer)
 	need := fmt.Sprintf("the difference between %s's and %s's %s (%s's minus %s's), computed from the two figures", a, o, what, a, o)
-	refA, nodeA, okA := b.factOf(ra)
-	refB, nodeB, okB := b.factOf(rb)
+	refA, nodeA, okA := b.figureRef(ra)
+	refB, nodeB, okB := b.figureRef(rb)
 	if !okA || !okB {
-		// A figure stated in a sentence is not a fact a calculation can
-		// read: the difference is still asked, and stays a gap.
-		var serves []string
-		for _, n := range b.g.Nodes {
-			if slices.Contains(n.Serves, ra.ID) || slices.Contains(n.Serves, rb.ID) {
-				serves = append(serves, n.ID)
-			}
-		}
-		if len(serves) == 0 {
-			return
-		}
-		if b.addReq(Requirement{
+		// A figure no fact holds and no sentence states as a count is
+		// not one a calculation can read: the difference is still asked,
+		// and stays a gap.
+		b.addCalcGap(Requirement{
 			ID: id, Kind: KindCalculation, Aspect: ra.Aspect, Required: true,
-			Need:       need + "; one of them is stated only in a sentence, which no calculation reads",
+			Need:       need + "; one of them is read from no fact or sentence a calculation can name",
 			Completion: Condition{Kind: CondCalculation, Topic: what + " difference", Of: []string{ra.ID, rb.ID}},
-		}, reqMeta{aspect: b.meta[ra.ID].aspect, issuer: -1}) {
-			for i := range b.g.Nodes {
-				if slices.Contains(serves, b.g.Nodes[i].ID) {
-					b.g.Nodes[i].Serves = appendNew(b.g.Nodes[i].Serves, id)
-				}
-			}
-		}
+		}, reqMeta{aspect: b.meta[ra.ID].aspect, issuer: -1}, ra.ID, rb.ID)
 		return
 	}
 	va, vb := differenceVar(b.cat.ShortName(ra.Issuer)), differenceVar(b.cat.ShortName(rb.Issuer))

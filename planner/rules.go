@@ -326,6 +326,7 @@ func (b *builder) build() {
 	}
 	b.planPremises()
 	b.planDifference()
+	b.planPeriodChange()
 	if c := rt.Causal; c != nil {
 		for ii, t := range rt.Issuers {
 			for _, p := range b.periodsOf(t) {

@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -144,7 +145,7 @@ func TestRulesPlans(t *testing.T) {
 		r := mustReq(t, g, "AAPL-FY2024-revenue-figure-revenue", KindFigure, CondFact, true)
 		n := servers(g, r.ID)[0]
 		var a tools.LookupFactArgs
-		if err := json.Unmarshal(n.Args, &a); err != nil || n.Tool != tools.LookupFact || a != (tools.LookupFactArgs{Ticker: "AAPL", Label: "revenue", Period: "FY2024"}) {
+		if err := json.Unmarshal(n.Args, &a); err != nil || n.Tool != tools.LookupFact || !reflect.DeepEqual(a, tools.LookupFactArgs{Ticker: "AAPL", Label: "revenue", Period: "FY2024"}) {
 			t.Errorf("revenue node %s %s", n.Tool, n.Args)
 		}
 		// A question that asks for the figure is answered by it: no

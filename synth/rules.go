@@ -665,8 +665,15 @@ func (w *writer) requirement(r planner.Requirement) []string {
 
 // cite returns the marker of a citation of excerpt from evidence id,
 // numbering it on first use.
+//
+// The same words of one filing are cited once, whichever evidence item
+// they are read from: a sentence a lookup read a count from and a search
+// found again is one source, not two.
 func (w *writer) cite(id, excerpt string) string {
 	key := id + "\x00" + excerpt
+	if e := w.evidence[id]; e != nil {
+		key = e.DocumentID + "\x00" + excerpt
+	}
 	n, ok := w.citeKey[key]
 	if !ok {
 		n = len(w.cites) + 1
@@ -843,8 +850,9 @@ func (w *writer) calcLabel(r planner.Requirement) string {
 		}
 		return "Revenue growth, " + r.Period
 	}
-	if r.Completion.Topic != "" && r.Period == "" {
-		// Across issuers: "Revenue difference".
+	if r.Completion.Topic != "" && (r.Period == "" || strings.Contains(r.Completion.Topic, r.Period)) {
+		// Across issuers ("Revenue difference"), or a topic that names
+		// its periods ("Employees change from FY2021 to FY2022").
 		return upperFirst(r.Completion.Topic)
 	}
 	if r.Completion.Topic != "" {

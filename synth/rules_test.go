@@ -696,3 +696,23 @@ func TestFetchCommand(t *testing.T) {
 		}
 	}
 }
+
+// The same words of one filing, registered twice (a sentence a lookup read
+// a count from, found again by a search), are one source: cited once.
+func TestCiteOnceAcrossEvidence(t *testing.T) {
+	const sentence = "As of June 30, 2022, we employed approximately 221,000 people on a full-time basis."
+	fact := testEvidence("docMSFT", 4000, ledger.KindFact, "MSFT", "FY2022", sentence)
+	passage := testEvidence("docMSFT", 3900, ledger.KindPassage, "MSFT", "FY2022", "Human capital. "+sentence)
+	other := testEvidence("docOTHER", 4000, ledger.KindFact, "MSFT", "FY2022", sentence)
+	w := newWriter(Rules{}, &Input{Ledger: &ledger.RunLedger{Evidence: []ledger.Evidence{fact, passage, other}}})
+	a, b, c := w.cite(fact.ID, sentence), w.cite(passage.ID, sentence), w.cite(other.ID, sentence)
+	if a != "[1]" || b != "[1]" {
+		t.Errorf("one filing's sentence cited as %s and %s; want [1] twice", a, b)
+	}
+	if c != "[2]" {
+		t.Errorf("another filing's sentence cited as %s; want [2]", c)
+	}
+	if len(w.cites) != 2 || w.cites[0].EvidenceID != fact.ID {
+		t.Errorf("citations %+v; want two, the first of the evidence cited first", w.cites)
+	}
+}

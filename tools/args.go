@@ -364,6 +364,9 @@ type lookupCall struct {
 	YearToDate bool
 	// Outflow records a table row's amount as its magnitude.
 	Outflow bool
+	// Stated are the words of a sentence stating a count (Concepts holds
+	// its stated key); nil for a tagged or tabulated figure.
+	Stated []string
 }
 
 var conceptPattern = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*:)?[A-Za-z_][A-Za-z0-9_.-]*$`)
@@ -390,7 +393,7 @@ func metricNames() string {
 func checkLookup(raw json.RawMessage, scope Scope) (*lookupCall, error) {
 	const tool = LookupFact
 	var a LookupFactArgs
-	if err := decodeStrict(tool, "", raw, []string{"ticker", "concept", "label", "period", "year_to_date", "outflow"}, &a); err != nil {
+	if err := decodeStrict(tool, "", raw, []string{"ticker", "concept", "label", "period", "year_to_date", "outflow", "stated"}, &a); err != nil {
 		return nil, err
 	}
 	c := lookupCall{YearToDate: a.YearToDate, Outflow: a.Outflow}
@@ -401,6 +404,17 @@ func checkLookup(raw json.RawMessage, scope Scope) (*lookupCall, error) {
 	c.Ticker = t
 	concept, label := strings.TrimSpace(a.Concept), strings.TrimSpace(a.Label)
 	switch {
+	case len(a.Stated) > 0:
+		if label != "" || a.YearToDate || a.Outflow {
+			return nil, argErr(tool, "stated", "a stated count is asked by a %q concept alone, without label, year_to_date or outflow", StatedPrefix)
+		}
+		key, terms, err := checkStated(tool, concept, a.Stated)
+		if err != nil {
+			return nil, err
+		}
+		c.Concepts, c.Stated = []string{key}, terms
+	case strings.HasPrefix(concept, StatedPrefix):
+		return nil, argErr(tool, "stated", "required with a %q concept: the words a sentence stating the count holds", StatedPrefix)
 	case concept == "" && label == "":
 		return nil, argErr(tool, "concept", "required: a concept or a label (known labels: %s)", metricNames())
 	case concept != "" && label != "":

@@ -156,6 +156,9 @@ func execute(ctx context.Context, env *Env, call Call) (res *result, err error) 
 	case *ReadSurroundingArgs:
 		return runReadSurrounding(ctx, env, a)
 	case *lookupCall:
+		if len(a.Stated) > 0 {
+			return runStated(ctx, env, a)
+		}
 		return runLookup(ctx, env, a)
 	default:
 		return runCalculate(ctx, env, parsed.(*calculateCall))

@@ -81,6 +81,11 @@ type LookupFactArgs struct {
 	// magnitude, as the tagged concept of one is positive though a table
 	// may print it in parentheses.
 	Outflow bool `json:"outflow,omitempty"`
+	// Stated reads a count a sentence of the filing states instead of a
+	// tagged fact or a table row ("we employed approximately 221,000
+	// people"): the words of which the sentence holds one, with Concept a
+	// stated key ("stated:employees") that calculate can name.
+	Stated []string `json:"stated,omitempty"`
 }
 
 // FactRef names a fact for calculate: the fact the same lookup would find.

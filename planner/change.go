@@ -1,0 +1,190 @@
+package planner
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ledgerline/research/tools"
+)
+
+// A question may ask how one issuer's figure moved between two periods it
+// names ("msft full-time headcount growth FY21 -> FY22, in %?"). The move
+// is an asked item of its own: the plan computes it from the two figures
+// and records it as a requirement either way, so that an answer which
+// cannot compute it names it as missing instead of listing the two figures
+// as though they answered.
+
+// planPeriodChange plans, when the question asks how a figure changed,
+// the change of each figure the plan requires of one issuer for exactly
+// two periods, unless a calculation of it is planned already.
+func (b *builder) planPeriodChange() {
+	if !asksGrowth(normalizeText(b.question)) {
+		return
+	}
+	type key struct{ issuer, rest string }
+	groups := map[key][]Requirement{}
+	var order []key
+	for _, r := range b.g.Requirements {
+		if !r.Required || r.Issuer == "" || !statesFigure(r) {
+			continue
+		}
+		if _, ok := FiscalYearOf(r.Period); !ok {
+			continue
+		}
+		k := key{r.Issuer, strings.TrimPrefix(r.ID, r.Issuer+"-"+r.Period+"-")}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	for _, k := range order {
+		rs := groups[k]
+		if len(rs) != 2 || rs[0].Period == rs[1].Period {
+			continue
+		}
+		slices.SortFunc(rs, func(a, b Requirement) int { return cmp.Compare(a.Period, b.Period) })
+		if b.calculates(rs[1]) {
+			continue
+		}
+		b.planChangeOf(rs[0], rs[1])
+	}
+}
+
+// calculates reports whether a calculation of the plan already uses the
+// figure r asks for: one computed from it, or one of the same issuer,
+// period and aspect (revenue growth from the prior year's revenue).
+func (b *builder) calculates(r Requirement) bool {
+	return slices.ContainsFunc(b.g.Requirements, func(c Requirement) bool {
+		if c.Completion.Kind != CondCalculation {
+			return false
+		}
+		return slices.Contains(c.Completion.Of, r.ID) || c.Issuer == r.Issuer && c.Period == r.Period && c.Aspect == r.Aspect
+	})
+}
+
+// planChangeOf plans the change of a figure from the requirement before's
+// period to now's, as a share of the earlier figure.
+func (b *builder) planChangeOf(before, now Requirement) {
+	what := figureName(now)
+	id := now.ID + "-change"
+	need := fmt.Sprintf("the change in %s's %s from %s to %s, as a percentage of the %s figure, computed from the two figures",
+		b.cat.ShortName(now.Issuer), what, before.Period, now.Period, before.Period)
+	cond := Condition{Kind: CondCalculation, Issuer: now.Issuer, Period: now.Period,
+		Topic: fmt.Sprintf("%s change from %s to %s", what, before.Period, now.Period), Of: []string{before.ID, now.ID}}
+	refA, nodeA, okA := b.figureRef(before)
+	refB, nodeB, okB := b.figureRef(now)
+	if !okA || !okB {
+		b.addCalcGap(Requirement{ID: id, Issuer: now.Issuer, Period: now.Period, Kind: KindCalculation, Aspect: now.Aspect,
+			Required: true, Need: need + "; one of them is read from no fact or sentence a calculation can name", Completion: cond},
+			reqMeta{aspect: b.meta[now.ID].aspect, issuer: b.meta[now.ID].issuer}, before.ID, now.ID)
+		return
+	}
+	v := slugName(what)
+	va, vb := v+"_"+strings.ToLower(before.Period), v+"_"+strings.ToLower(now.Period)
+	if !b.addReq(Requirement{ID: id, Issuer: now.Issuer, Period: now.Period, Kind: KindCalculation, Aspect: now.Aspect,
+		Required: true, Need: need, Completion: cond}, reqMeta{aspect: b.meta[now.ID].aspect, issuer: b.meta[now.ID].issuer}) {
+		return
+	}
+	b.addNode(tools.Calculate, tools.CalculateArgs{
+		Expression: fmt.Sprintf("(%s - %s) / %s", vb, va, va),
+		Facts:      map[string]tools.FactRef{va: refA, vb: refB},
+	}, []string{id}, nodeA, nodeB)
+}
+
+// addCalcGap records a calculation the plan cannot make as a requirement
+// served by the nodes that gather its inputs, so that it stays unmet and
+// the answer names it.
+func (b *builder) addCalcGap(r Requirement, m reqMeta, of ...string) {
+	var serves []string
+	for _, n := range b.g.Nodes {
+		if slices.ContainsFunc(of, func(id string) bool { return slices.Contains(n.Serves, id) }) {
+			serves = append(serves, n.ID)
+		}
+	}
+	if len(serves) == 0 || !b.addReq(r, m) {
+		return
+	}
+	for i := range b.g.Nodes {
+		if slices.Contains(serves, b.g.Nodes[i].ID) {
+			b.g.Nodes[i].Serves = appendNew(b.g.Nodes[i].Serves, r.ID)
+		}
+	}
+}
+
+// figureName names the figure a requirement asks for: its topic, or the
+// metric its id ends with ("operating income" of "...-figure-operating_income").
+func figureName(r Requirement) string {
+	if r.Completion.Topic != "" {
+		return r.Completion.Topic
+	}
+	if _, m, ok := strings.Cut(r.ID, "-figure-"); ok {
+		if metric, ok := tools.MetricByName(m); ok {
+			return metric.Label
+		}
+		return strings.ReplaceAll(m, "_", " ")
+	}
+	if a, ok := AspectByName(r.Aspect); ok {
+		return a.Label
+	}
+	return r.Aspect
+}
+
+// figureRef returns how a calculation names the figure a requirement is
+// met by: its fact, or the count a sentence of the filing states, read by
+// a lookup planned here.
+func (b *builder) figureRef(r Requirement) (tools.FactRef, string, bool) {
+	if ref, node, ok := b.factOf(r); ok {
+		return ref, node, true
+	}
+	return b.statedOf(r)
+}
+
+// statedOf plans the lookup of the count a passage requirement asks a
+// sentence to state ("we employed approximately 221,000 people"), read by
+// the words the requirement's sentence must hold, and returns its
+// reference.
+func (b *builder) statedOf(r Requirement) (tools.FactRef, string, bool) {
+	c := r.Completion
+	if c.Kind != CondPassage || r.Issuer == "" || !slices.ContainsFunc(c.AllOf, func(g []string) bool { return slices.Equal(g, []string{CountTerm}) }) {
+		return tools.FactRef{}, "", false
+	}
+	if _, ok := FiscalYearOf(r.Period); !ok {
+		return tools.FactRef{}, "", false
+	}
+	var words []string
+	for _, g := range c.AllOf {
+		if slices.ContainsFunc(g, IsNumberTerm) {
+			continue
+		}
+		for _, w := range g {
+			if w = strings.ToLower(strings.TrimSpace(w)); statedWord(w) && len(words) < 12 {
+				words = appendNew(words, w)
+			}
+		}
+		break
+	}
+	if len(words) == 0 {
+		return tools.FactRef{}, "", false
+	}
+	key := tools.StatedKey(slugName(figureName(r)))
+	node := b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: r.Issuer, Concept: key, Period: r.Period, Stated: words}, []string{r.ID})
+	return tools.FactRef{Ticker: r.Issuer, Concept: key, Period: r.Period}, node, true
+}
+
+// statedWord reports whether w can be one of a stated lookup's words:
+// letters, with spaces or hyphens inside.
+func statedWord(w string) bool {
+	if len(w) < 2 || len(w) > 40 {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		inner := (c == ' ' || c == '-') && i > 0 && i < len(w)-1
+		if !(c >= 'a' && c <= 'z' || inner) {
+			return false
+		}
+	}
+	return true
+}

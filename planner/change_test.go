@@ -1,0 +1,103 @@
+package planner
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ledgerline/research/internal/corpustest"
+	"github.com/ledgerline/research/tools"
+)
+
+// TestPlanPeriodChange: a question asking how an issuer's figure moved
+// between two periods it names gets the change as a required calculation
+// over the two figures: tagged facts, or counts the filings state in a
+// sentence, read by a stated lookup. A question that asks for the two
+// figures and no change gets none.
+func TestPlanPeriodChange(t *testing.T) {
+	cat := sampleCatalog(t)
+	for _, e := range corpustest.Entries(t) {
+		switch {
+		case e.Ticker == "MSFT" && e.FiscalYear == 2021:
+			cat.SetFigures(e.Path, tableRows("2020-07-01", "2021-06-30", row{"Revenue", 168_088}, row{"Operating income", 69_916}))
+		case e.Ticker == "MSFT" && e.FiscalYear == 2022:
+			cat.SetFigures(e.Path, tableRows("2021-07-01", "2022-06-30", row{"Revenue", 198_270}, row{"Operating income", 83_383}))
+		}
+	}
+	tests := []struct {
+		name, q string
+		stated  bool // the inputs are counts stated in sentences
+		change  bool // a change is planned
+	}{
+		{name: "a reported figure", q: "msft operating income growth FY21 -> FY22, in %?", change: true},
+		{name: "a count stated in a sentence", q: "msft full-time headcount growth FY21 -> FY22, in %?", stated: true, change: true},
+		{name: "the two figures, no change asked", q: "What was Microsoft's headcount in FY2021 and in FY2022?", stated: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, g := planFor(t, cat, tt.q, 0)
+			i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.HasSuffix(r.ID, "-change") })
+			if !tt.change {
+				if i >= 0 {
+					t.Fatalf("a change was planned: %+v", g.Requirements[i])
+				}
+				return
+			}
+			if i < 0 {
+				t.Fatalf("no change requirement in %v", g.Requirements)
+			}
+			r := g.Requirements[i]
+			if !r.Required || r.Kind != KindCalculation || r.Period != "FY2022" || len(r.Completion.Of) != 2 ||
+				!strings.HasPrefix(r.Completion.Of[0], "MSFT-FY2021-") || !strings.HasPrefix(r.Completion.Of[1], "MSFT-FY2022-") {
+				t.Fatalf("change requirement %+v; want a required calculation from FY2021's figure to FY2022's", r)
+			}
+			n := servers(g, r.ID)
+			if len(n) != 1 || n[0].Tool != tools.Calculate || len(n[0].DependsOn) != 2 {
+				t.Fatalf("change served by %v; want one calculation after the two lookups", n)
+			}
+			var calc tools.CalculateArgs
+			if err := json.Unmarshal(n[0].Args, &calc); err != nil {
+				t.Fatal(err)
+			}
+			for name, ref := range calc.Facts {
+				if stated := strings.HasPrefix(ref.Concept, tools.StatedPrefix); stated != tt.stated {
+					t.Errorf("input %s is %s; stated %v, want %v", name, ref.Concept, stated, tt.stated)
+				}
+			}
+			if !strings.HasPrefix(calc.Expression, "(") || !strings.Contains(calc.Expression, "fy2022 - ") || !strings.HasSuffix(calc.Expression, "_fy2021") {
+				t.Errorf("expression %q; want (later - earlier) / earlier", calc.Expression)
+			}
+			if err := Validate(g, Limits{}); err != nil {
+				t.Errorf("the plan does not validate: %v", err)
+			}
+		})
+	}
+}
+
+// A difference between two issuers' counts that the filings state only in
+// sentences is computed from stated lookups, not left as a gap.
+func TestPlanDifferenceOfStatedCounts(t *testing.T) {
+	_, g := planFor(t, smallCatalog(), "How many more employees did Alphabet have than Meta at the end of 2024?", 0)
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.HasPrefix(r.ID, "difference-") })
+	if i < 0 {
+		t.Fatalf("no difference requirement in %v", g.Requirements)
+	}
+	n := servers(g, g.Requirements[i].ID)
+	if !slices.ContainsFunc(n, func(n Node) bool { return n.Tool == tools.Calculate }) {
+		t.Fatalf("difference served by %v; want a calculation", n)
+	}
+	lookups := 0
+	for _, n := range g.Nodes {
+		var a tools.LookupFactArgs
+		if n.Tool == tools.LookupFact && json.Unmarshal(n.Args, &a) == nil && len(a.Stated) > 0 {
+			lookups++
+			if err := tools.CheckArgs(tools.LookupFact, n.Args, tools.Scope{Tickers: []string{"GOOGL", "META"}}); err != nil {
+				t.Errorf("stated lookup %s: %v", n.Args, err)
+			}
+		}
+	}
+	if lookups != 2 {
+		t.Errorf("%d stated lookups; want one per issuer", lookups)
+	}
+}
