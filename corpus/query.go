@@ -42,6 +42,11 @@ var instructionRe = regexp.MustCompile(`(?i)\b(?:` + strings.Join([]string{
 	`(?:(?:one|two|three)\s+or\s+)?(?:one|two|three)\s+sentences?`,
 }, "|") + `)\b`)
 
+// StripInstructions blanks out a question's instruction clauses: how to
+// format, round or scale the answer ("in millions", "as a percentage",
+// "rounded to one decimal place").
+func StripInstructions(q string) string { return instructionRe.ReplaceAllString(q, " ") }
+
 // questionWords are the words that make a text a question or an
 // instruction rather than say what it is about: interrogatives, verbs of
 // asking and answering, and the glue of definitions and arithmetic. They

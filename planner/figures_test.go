@@ -532,3 +532,23 @@ func TestResolveMetricOwnPeriod(t *testing.T) {
 		t.Errorf("resolved %q (%v); want the only row", k, ok)
 	}
 }
+
+// A question's asides (a date written out, a format granted, an
+// instruction on scale) are not what it asks about: no content words.
+func TestQuestionWordsWithoutAsides(t *testing.T) {
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{"How many total paid members did Costco have at the end of fiscal 2022 (FYE Aug 28, 2022)? Count in millions is fine.", []string{"total", "paid", "members", "costco"}},
+		{"Services revenue in the June 2025 quarter? Billions is fine.", []string{"services", "revenue", "june", "quarter"}},
+		{"NVIDIA gross margin for the year ended January 29, 2023, as a percentage", []string{"nvidia", "gross", "margin"}},
+		{"Walmart U.S. comp sales - give it in billions - for the period ended Jan. 31, 2022", []string{"walmart", "comp", "sales"}},
+		{"Is the fine print on leases good reading?", []string{"fine", "print", "leases", "good", "reading"}},
+	}
+	for _, tt := range tests {
+		if got := QuestionWords(tt.q, nil, nil); !slices.Equal(got, tt.want) {
+			t.Errorf("QuestionWords(%q) = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}

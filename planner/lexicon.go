@@ -86,7 +86,7 @@ var DriverWords = []string{
 // OutlookWords show that a sentence looks forward.
 var OutlookWords = []string{
 	"expect", "anticipate", "believe", "will", "future", "continue", "outlook", "going forward",
-	"intend", "plan to", "plans to", "forecast", "guidance", "next year", "remain", "likely",
+	"intend", "intention", "plan to", "plans to", "forecast", "guidance", "next year", "remain", "likely",
 	"subject to volatility", "over time",
 }
 
@@ -112,7 +112,7 @@ var futureView = regexp.MustCompile(`(?i)\b(think|thinks|believe|believes|say|sa
 // to come ("what's the plan for 2025", "Apple's plans for next year"),
 // the plan being the issuer's (not "a 401(k) plan for employees"): what it
 // expects to do ("Walmart's plan for capex in fiscal 2023").
-var plansAhead = regexp.MustCompile(`(?i)('s|’s|\bthe|\bits|\btheir|\bmanagement)\s+plan(s|ned|ning)?\s+(for|in|on)\s+([^.?!]{0,40}?\s)?((fiscal|calendar)\s+)?(20\d\d|fy\s?\d\d|next\s+(year|quarter)|the\s+(coming|next|rest|remainder))\b`)
+var plansAhead = regexp.MustCompile(`(?i)(?:'s|’s|\bthe|\bits|\btheir|\bthey|\bmanagement|\bmgmt|\b(?:does|did|do|will)\s+[\w.&-]+)\s+(?:plan|intend|aim)(?:s|ned|ed|ning|ing)?\s+(?:to\s+[a-z]+|for|in|on)\s+([^.?!]{0,40}?\s)?((fiscal|calendar)\s+)?(20\d\d|fy\s?'?(?:20)?\d\d|next\s+(year|quarter)|the\s+(coming|next|rest|remainder))\b`)
 
 // willPersist matches a question asking whether a trend will go on ("will
 // revenue keep outperforming GMV in 2023?"): what the filing expects.

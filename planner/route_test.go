@@ -194,6 +194,10 @@ func TestRouteAspectsOutlookQuarter(t *testing.T) {
 		{"Apple's Q3 10-Q gross margin", []string{"margins"}, false, true},
 		{"Does Apple anticipate margin pressure going forward?", []string{"margins"}, true, false},
 		{"What did Apple say about the AI in its products, as management said?", []string{"ai"}, false, false},
+		// What an issuer plans, intends or aims to do in a period to come.
+		{"Costco - what did mgmt say they plan to spend on capex in FY2023?", []string{"capex"}, true, false},
+		{"How much does Costco intend to spend on capex in fiscal 2023?", []string{"capex"}, true, false},
+		{"What did Costco spend on capex in FY2022?", []string{"capex"}, false, false},
 	}
 	for _, tt := range tests {
 		rt := RouteQuestion(tt.q, cat, nil)

@@ -1114,13 +1114,31 @@ func QuestionWords(question string, cat *Catalog, issuers []string) []string {
 	return questionWords(question, cat, issuers)
 }
 
+// Asides of a question that say nothing of what it asks: a date written
+// out ("FYE Aug 28, 2022", "the year ended January 29, 2023"), which the
+// router reads as a period, and a sentence granting a format ("Billions is
+// fine.", "Count in millions is fine"), besides the instruction clauses
+// corpus.StripInstructions knows.
+var (
+	datePhrase = regexp.MustCompile(`(?i)\b(?:fye|fiscal\s+year\s+end(?:ed|ing)?|(?:fiscal\s+)?years?\s+end(?:ed|ing)|period\s+end(?:ed|ing)|quarter\s+end(?:ed|ing))\b|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s*(?:19|20)\d{2})?`)
+	grantedFormat = regexp.MustCompile(`(?i)(?:^|[.?!;]\s*|\s[-–—]\s*)[^.?!;]{0,40}?\b(?:is|are)\s+(?:fine|ok|okay|good|enough|acceptable)\b[.!]?`)
+)
+
+// withoutAsides blanks out a question's dates, granted formats and
+// instruction clauses.
+func withoutAsides(q string) string {
+	q = grantedFormat.ReplaceAllString(q, " ")
+	q = datePhrase.ReplaceAllString(q, " ")
+	return corpus.StripInstructions(q)
+}
+
 // questionWords returns the content words of a question: lower case, three
 // letters or more, without stop words or the names of its issuers; at most
 // eight, in order.
 func questionWords(question string, cat *Catalog, issuers []string) []string {
 	skip := issuerWordSet(cat, issuers)
 	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(question), func(r rune) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(withoutAsides(question)), func(r rune) bool {
 		return !unicode.IsLetter(r) && r != '&'
 	}) {
 		w = strings.TrimSuffix(w, "s'")

@@ -375,7 +375,7 @@ func (b *builder) phraseWords() []string {
 	// out ("GMV", "ARR"): written in capitals, not a ticker or a period.
 	skip := issuerWordSet(b.cat, b.rt.Issuers)
 	var out []string
-	for _, w := range strings.FieldsFunc(b.question, func(r rune) bool { return !unicode.IsLetter(r) && r != '&' }) {
+	for _, w := range strings.FieldsFunc(withoutAsides(b.question), func(r rune) bool { return !unicode.IsLetter(r) && r != '&' }) {
 		lw := strings.TrimSuffix(strings.ToLower(w), "s'")
 		switch {
 		case content[lw] && !slices.Contains(out, lw):

@@ -66,6 +66,7 @@ type writer struct {
 	rel       *planner.Relevance  // the question's words and the corpus's statistics, made on first use
 	subjects  map[string][]string // per issuer, the parts of its business the question names
 	restrain  int                 // whether the question asks what held a figure back: 0 not yet read, 1 yes, -1 no
+	qYears    []int               // the years the question names, read on first use
 	l         *ledger.RunLedger
 	reqs      []planner.Requirement
 	evidence  map[string]*ledger.Evidence
@@ -74,7 +75,7 @@ type writer struct {
 	conflicts []ledger.Contradiction
 
 	cites   []validator.Citation
-	citeKey map[string]int // evidence id + excerpt -> citation index
+	citeKey map[string]int // document id (or evidence id) + excerpt -> citation index
 	calcs   []tools.Calculation
 	gaps    []validator.Gap
 	gapOf   map[string]validator.Gap // requirement id -> its gap
@@ -1464,13 +1465,14 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 		// Guidance for the year the question names ("2025 capex
 		// guide": "capital expenditures of approximately $60 billion
 		// to $65 billion in 2025").
-		for _, y := range questionYear.FindAllString(w.in.Question, -1) {
-			if strings.Contains(s, y) {
+		for _, n := range w.questionYears() {
+			if y := strconv.Itoa(n); strings.Contains(s, y) {
 				score += 2
 				// A year after the filing's own is the period the
-				// guidance is for.
-				if fy, ok := planner.FiscalYearOf(e.Period); ok {
-					if n, _ := strconv.Atoi(y); n > fy {
+				// guidance is for; an amount put to it is guidance.
+				if fy, ok := planner.FiscalYearOf(e.Period); ok && n > fy {
+					score++
+					if planner.StatesAmount(s) {
 						score++
 					}
 				}
@@ -1615,12 +1617,21 @@ func (w *writer) restraint() bool {
 // numbers.
 var asksGuidance = regexp.MustCompile(`(?i)\bguid(e|ed|es|ing|ance)\b`)
 
+// questionYears are the years the question names, as analysts write them
+// ("FY2023", "FY23", "fiscal 2023", "2023").
+func (w *writer) questionYears() []int {
+	if w.qYears == nil {
+		w.qYears = append([]int{}, corpus.AnalyzeQuestion(w.in.Question, nil, nil).Years...)
+	}
+	return w.qYears
+}
+
 // questionYear matches a year, as a question or a sentence names it.
 var questionYear = regexp.MustCompile(`\b(19|20)\d\d\b`)
 
 // holdsView matches a sentence that states someone's expectation: a verb
 // of expecting or believing before a "will" or "to".
-var holdsView = regexp.MustCompile(`(?i)\b(expects?|expected|anticipates?|believes?|intends?|plans?|estimates?|projects?)\b[^.;]*\b(will|to)\b`)
+var holdsView = regexp.MustCompile(`(?i)\b(expects?|expected|anticipates?|believes?|intends?|intention|plans?|estimates?|projects?)\b[^.;]*\b(will|to)\b`)
 
 // hedged matches the language of what may happen (risk factors,
 // cautionary statements) rather than of what did.

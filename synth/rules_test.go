@@ -716,3 +716,22 @@ func TestCiteOnceAcrossEvidence(t *testing.T) {
 		t.Errorf("citations %+v; want two, the first of the evidence cited first", w.cites)
 	}
 }
+
+// Guidance for the year the question names ranks first, however the
+// question writes the year ("FY2023", "FY23", "fiscal 2023").
+func TestGuidanceForTheYearAskedRanksFirst(t *testing.T) {
+	guide := "In 2022, we spent $3,891 on capital expenditures, and it is our current intention to spend approximately $3,800 to $4,000 during fiscal 2023."
+	hedge := "There can be no assurance that current expectations will be realized, and plans are subject to change upon further review of our capital expenditure needs."
+	groups := [][]string{{"capital expenditure", "capex"}, planner.OutlookWords}
+	e := &ledger.Evidence{Ticker: "COST", Section: "Item 7", Form: "10-K", Period: "FY2022"}
+	for _, q := range []string{
+		"Costco - what did mgmt say they plan to spend on capex in FY2023?",
+		"What is Costco's capex plan for FY23?",
+		"What capital expenditures does Costco plan for fiscal 2023?",
+	} {
+		w := &writer{in: &Input{Question: q, Route: planner.Route{Issuers: []string{"COST"}, Outlook: true}}}
+		if lead := w.rank(guide, e, groups) - w.rank(hedge, e, groups); lead <= 0 {
+			t.Errorf("%q: the guidance for the year asked leads by %.2f; want it first", q, lead)
+		}
+	}
+}
