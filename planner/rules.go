@@ -1120,7 +1120,7 @@ func QuestionWords(question string, cat *Catalog, issuers []string) []string {
 // fine.", "Count in millions is fine"), besides the instruction clauses
 // corpus.StripInstructions knows.
 var (
-	datePhrase = regexp.MustCompile(`(?i)\b(?:fye|fiscal\s+year\s+end(?:ed|ing)?|(?:fiscal\s+)?years?\s+end(?:ed|ing)|period\s+end(?:ed|ing)|quarter\s+end(?:ed|ing))\b|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s*(?:19|20)\d{2})?`)
+	datePhrase    = regexp.MustCompile(`(?i)\b(?:fye|fiscal\s+year\s+end(?:ed|ing)?|(?:fiscal\s+)?years?\s+end(?:ed|ing)|period\s+end(?:ed|ing)|quarter\s+end(?:ed|ing))\b|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s*(?:19|20)\d{2})?`)
 	grantedFormat = regexp.MustCompile(`(?i)(?:^|[.?!;]\s*|\s[-–—]\s*)[^.?!;]{0,40}?\b(?:is|are)\s+(?:fine|ok|okay|good|enough|acceptable)\b[.!]?`)
 )
 
