@@ -42,6 +42,11 @@ type Condition struct {
 	// or below it (-1). A change the question asserts ("why did revenue
 	// decline") is a premise the figures must bear out.
 	Sign int `json:"sign,omitempty"`
+	// Rate, for calculation: when set (a decimal string, "0.41"), the
+	// result is a rate of change and must be about this one: the change
+	// the question asserts in numbers ("what explains the 41% revenue
+	// growth"), within RateTolerance.
+	Rate string `json:"rate,omitempty"`
 }
 
 // Requirement is one piece of evidence the answer needs.

@@ -656,15 +656,27 @@ func isSpaceByte(c byte) bool {
 
 // CalculationMeets reports whether a calculation's result meets req's
 // condition: any result does, unless the condition asks for its sign (a
-// rise or a fall the question asserts).
+// rise or a fall the question asserts) or its rate (a change the question
+// states in numbers).
 func CalculationMeets(req Requirement, result decimal.Decimal) bool {
 	switch s := req.Completion.Sign; {
-	case s > 0:
-		return result.IsPositive()
-	case s < 0:
-		return result.IsNegative()
+	case s > 0 && !result.IsPositive(), s < 0 && !result.IsNegative():
+		return false
+	}
+	if req.Completion.Rate != "" {
+		rate, err := decimal.NewFromString(req.Completion.Rate)
+		return err == nil && RateAgrees(rate, result)
 	}
 	return true
+}
+
+// RateAgrees reports whether a computed rate of change agrees with the
+// rate a question asserts: within two percentage points, or a tenth of
+// the asserted rate where that is more ("about 41%" is 36.9% to 45.1%),
+// which covers the rounding of "grew 8%" for 7.6% and no more.
+func RateAgrees(asserted, computed decimal.Decimal) bool {
+	tol := decimal.Max(decimal.RequireFromString("0.02"), asserted.Abs().Div(decimal.NewFromInt(10)))
+	return asserted.Sub(computed).Abs().Cmp(tol) <= 0
 }
 
 // safeHarbourNotice finds the legal notice on forward-looking statements.

@@ -3,6 +3,7 @@ package planner
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/shopspring/decimal"
 	"regexp"
 	"slices"
 	"strings"
@@ -535,6 +536,10 @@ var (
 	fallWords  = regexp.MustCompile(`(?i)\b(declin(e|ed|es|ing)|drop(ped|s|ping)?|fell|fall(en|s|ing)?|decreas(e|ed|es|ing)|shr(ank|ink|inks|inking|unk)|slump(ed|s)?|went down|gone down|go down)\b`)
 	riseWords  = regexp.MustCompile(`(?i)\b(r(ise|ose|isen|ises|ising)|gr(ew|ow|own|ows|owing)|increas(e|ed|es|ing)|jump(ed|s)?|surg(e|ed|es|ing)|climb(ed|s)?|soar(ed|s)?|went up|gone up|go up)\b`)
 	growthNoun = regexp.MustCompile(`(?i)\bgrowth\b`)
+	// statedRate finds a change the question states in numbers: "41%
+	// total revenue growth", "grew 8%", "a 27% decline", "down 3.5
+	// percent".
+	statedRate = regexp.MustCompile(`(?i)(\d+(?:\.\d+)?)\s*(?:%|percent\b)\s+(?:[a-z&-]+\s+){0,3}?(?:growth|increase|decrease|decline|drop|rise|jump|gain|fall|contraction|expansion)\b|\b(?:grew|grow|grown|growing|rose|rise|risen|rising|increased?|decreased?|declined?|fell|fall(?:en)?|dropped|drop|jumped|gained|up|down)\s+(?:by\s+)?(?:about\s+|roughly\s+|around\s+|nearly\s+|almost\s+|~\s*)?(\d+(?:\.\d+)?)\s*(?:%|percent\b)`)
 	// conditional words make a change a supposition, not a premise.
 	supposing = regexp.MustCompile(`(?i)\b(if|would|will|could|might|expect\w*|forecast\w*|guid\w*|outlook)\b`)
 )
@@ -556,6 +561,29 @@ func assertedSign(question string) int {
 		return 1
 	}
 	return 0
+}
+
+// percentages matches a percentage a question names.
+var percentages = regexp.MustCompile(`(?i)\d(?:\.\d+)?\s*(?:%|percent\b)`)
+
+// assertedRate returns the one rate of change a question states ("41%
+// revenue growth", "sales fell 3.5%") as a signed fraction, the sign being
+// the change the question asserts; false when it states none, or names
+// another percentage beside it.
+func assertedRate(question string, sign int) (decimal.Decimal, bool) {
+	ms := statedRate.FindAllStringSubmatch(question, -1)
+	if len(ms) != 1 || sign == 0 || len(percentages.FindAllString(question, 2)) != 1 {
+		return decimal.Decimal{}, false
+	}
+	v, err := decimal.NewFromString(ms[0][1] + ms[0][2]) // one group matches
+	if err != nil || !v.IsPositive() {
+		return decimal.Decimal{}, false
+	}
+	v = v.Shift(-2)
+	if sign < 0 {
+		v = v.Neg()
+	}
+	return v, true
 }
 
 // planPremises plans the premise check of a one-issuer question that names
@@ -662,13 +690,21 @@ func (b *builder) planPremises() {
 		if qualified {
 			id += "-" + slug(what)
 		}
+		cond := Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what + " change", Of: of, Sign: sign}
+		expr := metric + " - " + metric + "_prior"
+		if rate, ok := assertedRate(b.question, sign); ok {
+			// "What explains NVIDIA's 41% revenue growth": the rate is
+			// part of the premise, and the figures must bear it out too.
+			cond.Rate, expr = rate.String(), "("+expr+") / "+metric+"_prior"
+			moved += " " + rate.Abs().Shift(2).String() + "%"
+		}
 		b.addReq(Requirement{
 			ID: id, Issuer: t, Period: label, Aspect: aspect, Kind: KindCalculation, Required: true,
 			Need: fmt.Sprintf("whether %s's %s %s %s, as the question says, computed as the change in its reported figures",
 				b.cat.ShortName(t), what, moved, span),
-			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what + " change", Of: of, Sign: sign},
+			Completion: cond,
 		}, m)
-		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: metric + " - " + metric + "_prior", Facts: facts}, []string{id}, deps...)
+		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: expr, Facts: facts}, []string{id}, deps...)
 		// Where the figures contradict the question, the filing's own
 		// sentence on how the figure moved says so in its words ("In
 		// 2020, revenue was $77.9 billion, up $5.9 billion").

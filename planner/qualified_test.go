@@ -183,6 +183,41 @@ func TestPlanPremise(t *testing.T) {
 	}
 }
 
+// A change the question states in numbers is part of its premise: the
+// premise computes the rate and must agree with it.
+func TestPlanPremiseRate(t *testing.T) {
+	t.Parallel()
+	for q, rate := range map[string]string{
+		"What explains XMPL's 41% operating income growth in 2024?":  "0.41",
+		"Why did XMPL's operating income drop 27% in 2024?":          "-0.27",
+		"Why did XMPL's operating income fall by about 3.5 percent?": "-0.035",
+		"Why did XMPL's operating income decline in 2024?":           "",
+	} {
+		g := planOf(t, q, "XMPL")
+		i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return r.Completion.Sign != 0 })
+		if i < 0 {
+			t.Errorf("%q: requirements %v: no premise planned", q, reqIDs(g))
+			continue
+		}
+		r := g.Requirements[i]
+		if r.Completion.Rate != rate {
+			t.Errorf("%q: premise rate %q, want %q", q, r.Completion.Rate, rate)
+		}
+		n := servers(g, r.ID)
+		if rate != "" && (len(n) != 1 || !strings.Contains(string(n[0].Args), `/ operating_income_prior`)) {
+			t.Errorf("%q: premise served by %v; want the rate of change computed", q, n)
+		}
+	}
+	for q := range map[string]bool{
+		"Why did XMPL's operating income rise while its gross margin stayed at 46%?": true,
+		"XMPL grew 8% and 12% in the two years; why?":                                true,
+	} {
+		if _, ok := assertedRate(q, 1); ok {
+			t.Errorf("%q: a rate read; want none (not a change, or two)", q)
+		}
+	}
+}
+
 // TestCalculationMeets: a signed condition holds only for a result of its
 // sign; an unsigned one for any.
 func TestCalculationMeets(t *testing.T) {
@@ -197,6 +232,22 @@ func TestCalculationMeets(t *testing.T) {
 		r := Requirement{Completion: Condition{Kind: CondCalculation, Sign: tt.sign}}
 		if got := CalculationMeets(r, decimal.RequireFromString(tt.result)); got != tt.want {
 			t.Errorf("sign %d, result %s: %v, want %v", tt.sign, tt.result, got, tt.want)
+		}
+	}
+	// A rate asserted: about that rate, rounded as people round.
+	for _, tt := range []struct {
+		rate, result string
+		want         bool
+	}{
+		{"0.41", "0.002", false}, {"0.41", "0.40", true}, {"0.41", "0.37", true}, {"0.41", "0.36", false},
+		{"0.08", "0.078", true}, {"0.08", "0.055", false}, {"-0.27", "-0.265", true}, {"-0.27", "0.27", false},
+	} {
+		r := Requirement{Completion: Condition{Kind: CondCalculation, Sign: 1, Rate: tt.rate}}
+		if strings.HasPrefix(tt.rate, "-") {
+			r.Completion.Sign = -1
+		}
+		if got := CalculationMeets(r, decimal.RequireFromString(tt.result)); got != tt.want {
+			t.Errorf("rate %s, result %s: %v, want %v", tt.rate, tt.result, got, tt.want)
 		}
 	}
 }

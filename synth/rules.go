@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -624,13 +625,22 @@ func (w *writer) requirement(r planner.Requirement) []string {
 			return []string{w.causalUnmet(r)}
 		}
 		if r.Completion.Sign != 0 && w.in.Calculations[r.ID] != nil {
-			if lines := w.calculation(r); len(lines) > 0 {
+			if lines := w.calculation(r); len(lines) > 0 || w.calculated(w.in.Calculations[r.ID]) {
 				// A premise the figures contradict: what they show.
 				moved := "rose"
 				if w.in.Calculations[r.ID].Result.IsNegative() {
 					moved = "fell"
 				} else if w.in.Calculations[r.ID].Result.IsZero() {
 					moved = "did not change"
+				}
+				if rate, err := decimal.NewFromString(r.Completion.Rate); err == nil && r.Completion.Rate != "" {
+					// A rate the question states: what the rate was.
+					asserted := "a rise"
+					if rate.IsNegative() {
+						asserted = "a fall"
+					}
+					moved = fmt.Sprintf("changed by %s%%, where the question states %s of %s%%,",
+						w.in.Calculations[r.ID].Result.Shift(2).StringFixed(1), asserted, rate.Abs().Shift(2).String())
 				}
 				return append([]string{fmt.Sprintf("- The reported figures do not bear out the question: %s's %s %s over the period.",
 					w.company(r.Issuer), strings.TrimSuffix(r.Completion.Topic, " change"), moved)}, lines...)
@@ -646,6 +656,9 @@ func (w *writer) requirement(r planner.Requirement) []string {
 	case planner.CondFact:
 		lines = w.figure(r)
 	case planner.CondCalculation:
+		if c := w.in.Calculations[r.ID]; c != nil && w.calculated(c) {
+			return nil // stated above, for another requirement
+		}
 		lines = w.calculation(r)
 	case planner.CondPassage:
 		lines = w.passage(r)
@@ -787,8 +800,8 @@ var exprNamePattern = regexp.MustCompile(`[a-z_][a-z0-9_]*`)
 // calculation states a computed ratio or change with its inputs.
 func (w *writer) calculation(r planner.Requirement) []string {
 	calc := w.in.Calculations[r.ID]
-	if calc == nil {
-		return nil
+	if calc == nil || w.calculated(calc) {
+		return nil // stated once, under the requirement it came first for
 	}
 	var names []string
 	for _, n := range exprNamePattern.FindAllString(calc.Expression, -1) {
@@ -833,6 +846,14 @@ func (w *writer) calculation(r planner.Requirement) []string {
 	marks := dedupMarkers(markers.String())
 	w.calcs = append(w.calcs, calc.Clone())
 	return []string{fmt.Sprintf("- %s = %s = %s = %s %s.", w.calcLabel(r), words, numbers, result, marks)}
+}
+
+// calculated reports whether the answer states calc already: the same
+// expression over the same facts.
+func (w *writer) calculated(calc *tools.Calculation) bool {
+	return slices.ContainsFunc(w.calcs, func(c tools.Calculation) bool {
+		return c.Expression == calc.Expression && maps.Equal(c.Inputs, calc.Inputs)
+	})
 }
 
 // calcLabel names a calculation: "Gross margin, FY2024".

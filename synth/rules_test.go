@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -733,5 +734,36 @@ func TestGuidanceForTheYearAskedRanksFirst(t *testing.T) {
 		if lead := w.rank(guide, e, groups) - w.rank(hedge, e, groups); lead <= 0 {
 			t.Errorf("%q: the guidance for the year asked leads by %.2f; want it first", q, lead)
 		}
+	}
+}
+
+// A calculation two requirements share (revenue growth, and the premise
+// that revenue grew) is stated once, and the second requirement is no
+// gap.
+func TestCalculationStatedOnce(t *testing.T) {
+	f := setupMargins(t)
+	const shared = "AAPL-FY2024-margins-calculation"
+	premise := planner.Requirement{ID: "AAPL-FY2024-premise", Issuer: "AAPL", Period: "FY2024", Aspect: "margins", Kind: planner.KindCalculation, Required: true,
+		Need:       "whether Apple's gross margin is positive, as the question says",
+		Completion: planner.Condition{Kind: planner.CondCalculation, Issuer: "AAPL", Period: "FY2024", Topic: "gross margin change", Of: []string{"AAPL-FY2024-margins-figure-revenue"}, Sign: 1}}
+	// One issuer: its figures are stated line by line, not tabled.
+	f.in.Route.Issuers, f.in.Graph.Tickers = []string{"AAPL"}, []string{"AAPL"}
+	f.in.Graph.Requirements = slices.DeleteFunc(f.in.Graph.Requirements, func(r planner.Requirement) bool { return r.Issuer != "AAPL" })
+	f.in.Graph.Requirements = append(f.in.Graph.Requirements, premise)
+	f.in.Ledger.Requirements = append(f.in.Ledger.Requirements, ledger.Requirement{ID: premise.ID, Evidence: []string{f.evidence["AAPL-rev"].ID, f.evidence["AAPL-cost"].ID}})
+	f.in.Calculations[premise.ID] = f.in.Calculations[shared]
+	f.recheck()
+	if !f.in.Met[premise.ID] {
+		t.Fatal("the premise is not met")
+	}
+	ans, err := Rules{}.Synthesize(context.Background(), f.in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(ans.Answer, "(391,035 - 210,352) / 391,035"); n != 1 {
+		t.Errorf("the calculation is stated %d times; want once:\n%s", n, ans.Answer)
+	}
+	if strings.Contains(ans.Answer, "Not found") {
+		t.Errorf("a requirement met by a calculation stated above is named as missing:\n%s", ans.Answer)
 	}
 }

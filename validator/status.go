@@ -114,6 +114,8 @@ func DescribeCondition(c contract.Condition) string {
 	case contract.CondCalculation:
 		s := "a calculation from the supported facts of " + orNone(c.Of)
 		switch {
+		case c.Rate != "":
+			s += " showing a change of about " + c.Rate + " (as a fraction), as the question says"
 		case c.Sign > 0:
 			s += " showing a rise, as the question says"
 		case c.Sign < 0:
