@@ -507,6 +507,7 @@ func (w *writer) comparisonTable(issuers []string) []string {
 	type row struct {
 		issuer, period string
 		cells          map[string]string
+		values         map[string]decimal.Decimal // the number of each cell, to rank by
 	}
 	var cols []string
 	var rows []*row
@@ -517,6 +518,7 @@ func (w *writer) comparisonTable(issuers []string) []string {
 			continue
 		}
 		var label, value string
+		var number decimal.Decimal
 		switch r.Completion.Kind {
 		case planner.CondFact:
 			ids, _ := planner.Check(r, w.l, w.calcsMet, w.in.Met)
@@ -531,7 +533,7 @@ func (w *writer) comparisonTable(issuers []string) []string {
 				label = upperFirst(r.Completion.Topic)
 			}
 			amount, _, _ := strings.Cut(readableAmount(f.Value, f.Unit), " (")
-			value = amount + " " + w.citeEvidence(e)
+			value, number = amount+" "+w.citeEvidence(e), f.Value
 			tabled = append(tabled, r.ID)
 		case planner.CondCalculation:
 			calc := w.in.Calculations[r.ID]
@@ -548,21 +550,21 @@ func (w *writer) comparisonTable(issuers []string) []string {
 			if marks.Len() == 0 {
 				continue
 			}
-			value = calc.Result.Mul(oneHundred).StringFixed(1) + "% " + dedupMarkers(marks.String())
+			value, number = calc.Result.Mul(oneHundred).StringFixed(1)+"% "+dedupMarkers(marks.String()), calc.Result
 		default:
 			continue
 		}
 		key := r.Issuer + "\x00" + r.Period
 		rw := rowOf[key]
 		if rw == nil {
-			rw = &row{issuer: r.Issuer, period: r.Period, cells: map[string]string{}}
+			rw = &row{issuer: r.Issuer, period: r.Period, cells: map[string]string{}, values: map[string]decimal.Decimal{}}
 			rowOf[key] = rw
 			rows = append(rows, rw)
 		}
 		if _, dup := rw.cells[label]; dup {
 			continue
 		}
-		rw.cells[label] = value
+		rw.cells[label], rw.values[label] = value, number
 		if !slices.Contains(cols, label) {
 			cols = append(cols, label)
 		}
@@ -589,7 +591,74 @@ func (w *writer) comparisonTable(issuers []string) []string {
 		}
 		lines = append(lines, "| "+strings.Join(cells, " | ")+" |")
 	}
+	// "Which had the highest operating margin", "ranked high to low": the
+	// order the question asks for, by the figure it names.
+	if desc, ok := asksOrder(w.in.Question); ok {
+		col := orderColumn(w.in.Question, cols)
+		var ranked []*row
+		for _, rw := range rows {
+			if _, ok := rw.values[col]; ok {
+				ranked = append(ranked, rw)
+			}
+		}
+		if len(ranked) >= 2 {
+			slices.SortStableFunc(ranked, func(a, b *row) int {
+				if desc {
+					return b.values[col].Cmp(a.values[col])
+				}
+				return a.values[col].Cmp(b.values[col])
+			})
+			first := "highest first"
+			if !desc {
+				first = "lowest first"
+			}
+			parts := make([]string, len(ranked))
+			for i, rw := range ranked {
+				parts[i] = w.name(rw.issuer) + " " + rw.cells[col]
+			}
+			lines = append(lines, "", fmt.Sprintf("Ranked by %s, %s: %s.", strings.ToLower(col[:1])+col[1:], first, strings.Join(parts, ", ")))
+		}
+	}
 	return lines
+}
+
+// orderWords match a question asking for issuers in order of a figure:
+// a superlative, a comparative after "which" or "who", or a ranking.
+var (
+	orderWords = regexp.MustCompile(`(?i)\b(highest|largest|biggest|greatest|most|best|top|lowest|smallest|least|worst|rank|ranks|ranked|ranking|order(?:ed)?\s+(?:by|from)|(?:high|higher|highest)\s+to\s+(?:low|lower|lowest)|(?:low|lower|lowest)\s+to\s+(?:high|higher|highest)|ascending|descending)\b|\b(?:which|who)\b[^.?!]{0,60}\b(higher|lower|larger|smaller|bigger|more|less|fewer)\b`)
+	ascending  = regexp.MustCompile(`(?i)\b(lowest|smallest|least|worst|ascending|lower|smaller|less|fewer)\b|\b(?:low|lower|lowest)\s+to\s+(?:high|higher|highest)\b`)
+	descending = regexp.MustCompile(`(?i)\b(highest|largest|biggest|greatest|most|best|top|descending|higher|larger|bigger|more)\b|\b(?:high|higher|highest)\s+to\s+(?:low|lower|lowest)\b`)
+)
+
+// asksOrder reports whether the question asks for its issuers in order,
+// and whether highest first (the default when it says no direction).
+func asksOrder(q string) (desc, ok bool) {
+	if !orderWords.MatchString(q) {
+		return false, false
+	}
+	if ascending.MatchString(q) && !descending.MatchString(q) {
+		return false, true
+	}
+	return true, true
+}
+
+// orderColumn returns the column the question orders by: the one whose
+// label's words the question names most of, the first on a tie.
+func orderColumn(q string, cols []string) string {
+	words := strings.Fields(strings.ToLower(q))
+	best, bestN := cols[0], 0
+	for _, c := range cols {
+		n := 0
+		for _, cw := range strings.Fields(strings.ToLower(c)) {
+			if slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(strings.Trim(w, ",.?!;:()"), cw) }) {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = c, n
+		}
+	}
+	return best
 }
 
 // crossIssuer is what concerns no single issuer: unmet cross-issuer

@@ -767,3 +767,33 @@ func TestCalculationStatedOnce(t *testing.T) {
 		t.Errorf("a requirement met by a calculation stated above is named as missing:\n%s", ans.Answer)
 	}
 }
+
+// A comparison that asks for an order ("which had the highest", "ranked
+// low to high") says it, by the figure the question names, each value
+// cited as the table cites it; one that asks none is not ranked.
+func TestComparisonRanked(t *testing.T) {
+	tests := []struct {
+		q, want string // want "" for no ranking
+	}{
+		{"Which had the higher gross margin, Apple or NVIDIA?", "Ranked by gross margin, highest first: NVIDIA (NVDA) 56.9% [3][4], Apple (AAPL) 46.2% [1][2]."},
+		{"Rank Apple and NVIDIA by revenue, lowest first.", "Ranked by revenue, lowest first: NVIDIA (NVDA) $26.97 billion [3], Apple (AAPL) $391.04 billion [1]."},
+		{"Compare gross margin at Apple and NVIDIA.", ""},
+	}
+	for _, tt := range tests {
+		f := setupMargins(t)
+		f.in.Question = tt.q
+		ans, err := Rules{}.Synthesize(context.Background(), f.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.want == "" {
+			if strings.Contains(ans.Answer, "Ranked by") {
+				t.Errorf("%q: ranked though no order was asked:\n%s", tt.q, ans.Answer)
+			}
+			continue
+		}
+		if !strings.Contains(ans.Answer, tt.want) {
+			t.Errorf("%q: no line %q in:\n%s", tt.q, tt.want, ans.Answer)
+		}
+	}
+}
