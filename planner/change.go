@@ -20,7 +20,9 @@ import (
 // the change of each figure the plan requires of one issuer for exactly
 // two periods, unless a calculation of it is planned already.
 func (b *builder) planPeriodChange() {
-	if !asksGrowth(normalizeText(b.question)) {
+	if !asksGrowth(normalizeText(b.question)) || len(b.rt.Issuers) != 1 || len(b.rt.NotCovered) > 0 {
+		// Across issuers, the periods a question names may be each
+		// issuer's own ("TGT's FY2021 against WMT's fiscal 2022").
 		return
 	}
 	type key struct{ issuer, rest string }
@@ -41,7 +43,7 @@ func (b *builder) planPeriodChange() {
 	}
 	for _, k := range order {
 		rs := groups[k]
-		if len(rs) != 2 || rs[0].Period == rs[1].Period {
+		if len(rs) != 2 || rs[0].Period == rs[1].Period || isRate(figureName(rs[0])) {
 			continue
 		}
 		slices.SortFunc(rs, func(a, b Requirement) int { return cmp.Compare(a.Period, b.Period) })
@@ -50,6 +52,16 @@ func (b *builder) planPeriodChange() {
 		}
 		b.planChangeOf(rs[0], rs[1])
 	}
+}
+
+// rateWords name a figure that is a rate or a change already: its change
+// between periods is a difference in points, or the change itself is the
+// figure ("comparable sales growth").
+var rateWords = append([]string{"margin", "rate", "ratio", "percentage", "percent", "%", "yield", "share", "mix"}, ChangeWords...)
+
+// isRate reports whether a figure's name says it is a rate or a change.
+func isRate(name string) bool {
+	return anyTerm(normalizeText(name), rateWords)
 }
 
 // calculates reports whether a calculation of the plan already uses the

@@ -101,3 +101,18 @@ func TestPlanDifferenceOfStatedCounts(t *testing.T) {
 		t.Errorf("%d stated lookups; want one per issuer", lookups)
 	}
 }
+
+// A figure that is a rate or a change already ("comparable sales growth")
+// gets no change of its own, nor does a comparison whose periods may be
+// each issuer's own.
+func TestNoPeriodChangeOfARate(t *testing.T) {
+	for _, q := range []string{
+		"Compare TGT's comparable sales growth for its FY2021 with Walmart U.S. comp sales growth for WMT's fiscal 2022.",
+		"Walmart comparable sales growth in fiscal 2021 and fiscal 2022?",
+	} {
+		_, g := planFor(t, sampleCatalog(t), q, 0)
+		if i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.HasSuffix(r.ID, "-change") }); i >= 0 {
+			t.Errorf("%q: a change was planned: %+v", q, g.Requirements[i])
+		}
+	}
+}
