@@ -116,3 +116,32 @@ func TestNoPeriodChangeOfARate(t *testing.T) {
 		}
 	}
 }
+
+// TestPartGrowthOfARow: a part's growth ("Oracle's cloud services revenue growth") is computed
+// from the part's row and the year before it, which the filing prints
+// beside it; the row's level is not given as the growth.
+func TestPartGrowthOfARow(t *testing.T) {
+	cat := sampleCatalog(t)
+	for _, e := range corpustest.Entries(t) {
+		if e.Ticker == "ORCL" && e.FiscalYear == 2023 {
+			cat.SetFigures(e.Path, tableRows("2022-06-01", "2023-05-31", row{"Cloud services", 15_881}, row{"Total revenues", 49_954}))
+		}
+	}
+	_, g := planFor(t, cat, "Oracle's cloud services revenue growth in FY23?", 0)
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return r.Kind == KindCalculation })
+	if i < 0 {
+		t.Fatalf("no growth calculation in %v", g.Requirements)
+	}
+	r := g.Requirements[i]
+	if r.Completion.Topic != "cloud services revenue growth" || !r.Required || len(r.Completion.Of) != 1 {
+		t.Fatalf("growth requirement %+v", r)
+	}
+	level := g.Requirements[slices.IndexFunc(g.Requirements, func(q Requirement) bool { return q.ID == r.Completion.Of[0] })]
+	if level.Completion.Kind != CondFact || strings.Contains(level.Completion.Topic, "growth") {
+		t.Errorf("level requirement %+v; want the row's fact, named without growth", level)
+	}
+	n := servers(g, r.ID)
+	if len(n) != 1 || !strings.Contains(string(n[0].Args), `"prior":true`) || !strings.Contains(string(n[0].Args), "_prior) / ") {
+		t.Errorf("growth served by %v; want (level - prior) / prior over the row and its prior-year column", n)
+	}
+}

@@ -449,12 +449,43 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 	}
 	if b.cat.KnowsFigures(p.doc.ID) {
 		if key, ok := b.partKey(p.doc.ID, q, content); ok {
+			growth := asksGrowth(normalizeText(q.Name))
+			level := what
+			if growth {
+				// "Oracle's cloud services revenue growth": the row is
+				// the part's level; its growth is computed from the
+				// level and the year before, which the filing prints
+				// beside it.
+				level = strings.TrimSpace(strings.Join(slices.DeleteFunc(slices.Clone(q.Words), func(w string) bool {
+					return asksGrowth(normalizeText(w))
+				}), " "))
+				id = t + "-" + period + "-figure-" + slug(level)
+			}
 			b.addReq(Requirement{
 				ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
-				Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-				Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: []string{key}},
+				Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), level, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+				Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: level, Concepts: []string{key}},
 			}, m)
-			b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}, []string{id})
+			node := b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}, []string{id})
+			if growth {
+				gid := t + "-" + period + "-figure-" + slug(what)
+				name := slugName(level)
+				if b.addReq(Requirement{
+					ID: gid, Issuer: t, Period: period, Aspect: "figures", Kind: KindCalculation, Required: true,
+					Need: fmt.Sprintf("%s's %s for %s: its %s against the year before, as its %s %s prints them", b.cat.ShortName(t), what, period,
+						level, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+					Completion: Condition{Kind: CondCalculation, Issuer: t, Period: period, Topic: what, Of: []string{id}},
+				}, m) {
+					b.addNode(tools.Calculate, tools.CalculateArgs{
+						Expression: fmt.Sprintf("(%s - %s_prior) / %s_prior", name, name, name),
+						Facts: map[string]tools.FactRef{
+							name:            {Ticker: t, Concept: key, Period: period},
+							name + "_prior": {Ticker: t, Concept: key, Period: period, Prior: true},
+						},
+					}, []string{gid}, node)
+				}
+				return gid
+			}
 			return id
 		}
 	}
