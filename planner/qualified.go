@@ -617,6 +617,136 @@ func assertedRate(question string, sign int) (decimal.Decimal, bool) {
 	return v, true
 }
 
+// premiseRatio returns the ratio a premise is about: the one figure the
+// question names, when that is a ratio of reported figures ("why did the
+// gross margin fall", "ETR dropped").
+func (b *builder) premiseRatio() (tools.Derived, bool) {
+	name := ""
+	switch len(b.rt.Figures) {
+	case 0:
+		// A ratio an aspect plans ("gross margin"), named by its label
+		// or an alias.
+		norm := normalizeText(b.question)
+		for _, d := range tools.DerivedMetrics {
+			if d.Ratio && anyTerm(norm, append([]string{d.Label}, d.Aliases...)) {
+				if name != "" {
+					return tools.Derived{}, false
+				}
+				name = d.Name
+			}
+		}
+	case 1:
+		name = b.rt.Figures[0].Derived
+	}
+	if name == "" || strings.HasSuffix(name, "_growth") {
+		return tools.Derived{}, false
+	}
+	d, ok := tools.DerivedByName(name)
+	if ok && b.partOfRatio(append([]string{d.Label}, d.Aliases...)) {
+		return tools.Derived{}, false
+	}
+	if !ok || !d.Ratio || slices.ContainsFunc(d.Inputs(), func(n string) bool { return strings.HasSuffix(n, "_prior") }) {
+		return tools.Derived{}, false
+	}
+	if _, qualified := b.qualifiedFor(b.rt.Issuers[0], d.Inputs()[0]); qualified || len(b.cat.SegmentsIn(b.question, b.rt.Issuers[0])) > 0 {
+		return tools.Derived{}, false // a part's ratio: its inputs are the part's
+	}
+	return d, true
+}
+
+// partOfRatio reports whether the question names a part's ratio: a word
+// of its own just before the ratio's name ("products gross margin %"),
+// which is not the issuer's name, a period or a word that narrows
+// nothing.
+func (b *builder) partOfRatio(names []string) bool {
+	skip := issuerWordSet(b.cat, b.rt.Issuers)
+	words := strings.Fields(strings.ToLower(b.question))
+	for i := range words {
+		for _, n := range names {
+			nw := strings.Fields(strings.ToLower(n))
+			if i+len(nw) > len(words) || i == 0 {
+				continue
+			}
+			match := true
+			for j, w := range nw {
+				if strings.Trim(words[i+j], ",.?!;:()%") != w {
+					match = false
+					break
+				}
+			}
+			if !match {
+				continue
+			}
+			before := strings.Trim(words[i-1], ",.?!;:()\"'")
+			if before == "" || strings.HasSuffix(before, "'s") || strings.HasSuffix(before, "’s") || strings.HasSuffix(before, "s'") ||
+				questionStopwords[before] || skip[before] || strings.ContainsAny(before, "0123456789") || periodAcronyms[before] ||
+				strings.HasSuffix(words[i-1], ":") || strings.HasSuffix(words[i-1], ",") {
+				return false
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// planRatioPremise plans the premise check of a ratio the question says
+// rose or fell: the ratio for the filing's period less the ratio a year
+// before, each from the figures the filing prints side by side.
+func (b *builder) planRatioPremise(d tools.Derived, sign int) {
+	t := b.rt.Issuers[0]
+	inputs := d.Inputs()
+	aspect := "figures"
+	for _, n := range b.rt.Aspects {
+		if a, ok := AspectByName(n); ok && slices.Contains(a.Metrics, inputs[0]) {
+			aspect = n
+			break
+		}
+	}
+	prior := exprNames.ReplaceAllString(d.Expression, "${0}_prior")
+	for _, p := range b.periodsOf(t) {
+		if !p.found || p.next || (p.doc.Form != "10-K" && p.doc.Form != "10-Q") || !b.cat.KnowsFigures(p.doc.ID) {
+			// A year read from a later report's comparatives is the base
+			// a change is measured from ("rose in 2020 vs 2019"), and that
+			// report prints no year before it beside it.
+			continue
+		}
+		label := tools.PeriodLabel(p.fy)
+		m := reqMeta{aspect: 0, issuer: 0}
+		facts := map[string]tools.FactRef{}
+		var of, deps []string
+		ok := true
+		for _, metric := range inputs {
+			now, found := b.lookupFigure(t, p, aspect, metric, label, nil, true, m)
+			if !found {
+				ok = false
+				break
+			}
+			facts[metric] = tools.FactRef{Ticker: t, Concept: now.key, Period: label}
+			facts[metric+"_prior"] = tools.FactRef{Ticker: t, Concept: now.key, Period: label, Prior: true}
+			of, deps = appendNew(of, now.req), appendNew(deps, now.node)
+		}
+		if !ok {
+			continue
+		}
+		moved := "rose"
+		if sign < 0 {
+			moved = "fell"
+		}
+		id := t + "-" + label + "-premise-" + d.Name
+		if b.addReq(Requirement{
+			ID: id, Issuer: t, Period: label, Aspect: aspect, Kind: KindCalculation, Required: true,
+			Need: fmt.Sprintf("whether %s's %s %s over the year to the period of its %s %s, as the question says, computed from its reported figures and those a year before",
+				b.cat.ShortName(t), d.Label, moved, label, p.doc.Form),
+			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: d.Label + " change", Of: of, Sign: sign},
+		}, m) {
+			b.addNode(tools.Calculate, tools.CalculateArgs{Expression: "(" + d.Expression + ") - (" + prior + ")", Facts: facts}, []string{id}, deps...)
+		}
+	}
+}
+
+// exprNames matches a name in a derived figure's expression.
+var exprNames = regexp.MustCompile(`[a-z_][a-z0-9_]*`)
+
 // planPremises plans the premise check of a one-issuer question that names
 // one reported figure, or a part of one ("iPhone sales"), and asserts its
 // change over the period of a filing: an annual report's year against the
@@ -628,6 +758,10 @@ func (b *builder) planPremises() {
 		return
 	}
 	var metrics []string
+	if d, ok := b.premiseRatio(); ok {
+		b.planRatioPremise(d, sign)
+		return
+	}
 	for _, f := range b.rt.Figures {
 		if base, ok := strings.CutSuffix(f.Derived, "_growth"); ok {
 			// A growth rate's sign is its figure's change: "what drove

@@ -292,3 +292,48 @@ func TestAspectMetricsNamed(t *testing.T) {
 		}
 	}
 }
+
+// A ratio the question says rose or fell is a premise too: the ratio
+// less the ratio a year before, from the figures the filing prints side by
+// side. A part's ratio ("products gross margin") is not the company's.
+func TestPlanRatioPremise(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]bool{
+		"Why did XMPL's operating margin decline in 2024?":          true,
+		"XMPL's operating margin fell in 2024 - why?":               true,
+		"Why did XMPL's products operating margin decline in 2024?": false,
+		"What was XMPL's operating margin in 2024?":                 false,
+	} {
+		g := planOf(t, q, "XMPL")
+		i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "-premise-") })
+		if (i >= 0) != want {
+			t.Errorf("%q: premise planned %v, want %v (%v)", q, i >= 0, want, reqIDs(g))
+			continue
+		}
+		if !want {
+			continue
+		}
+		r := g.Requirements[i]
+		n := servers(g, r.ID)
+		if r.Completion.Sign != -1 || len(n) != 1 || !strings.Contains(string(n[0].Args), ") - (") || !strings.Contains(string(n[0].Args), `"prior":true`) {
+			t.Errorf("%q: premise %+v served by %v; want the ratio less the prior year's, falling", q, r, n)
+		}
+	}
+}
+
+func TestPartOfRatio(t *testing.T) {
+	t.Parallel()
+	names := []string{"gross margin", "gross margin percentage"}
+	for q, want := range map[string]bool{
+		"AAPL fiscal Q3 2025 (June qtr): products gross margin % went down y/y. Why?": true,
+		"Why did Apple's services gross margin percentage rise?":                      true,
+		"Why did Apple's gross margin decline in fiscal 2024?":                        false,
+		"AAPL FY24 gross margin fell - why?":                                          false,
+		"Why did the gross margin fall at Apple?":                                     false,
+	} {
+		b := &builder{question: q, rt: Route{Issuers: []string{"AAPL"}}, cat: smallCatalog()}
+		if got := b.partOfRatio(names); got != want {
+			t.Errorf("partOfRatio(%q) = %v, want %v", q, got, want)
+		}
+	}
+}

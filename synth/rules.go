@@ -905,7 +905,11 @@ func (w *writer) calculation(r planner.Requirement) []string {
 		numbers += " (millions)"
 	}
 	result := readableAmount(calc.Result, inputs[names[0]].Unit)
-	if strings.Contains(calc.Expression, "/") {
+	switch {
+	case ratioDifference(calc.Expression):
+		// A ratio less the ratio a year before: a move in points.
+		result = calc.Result.Mul(oneHundred).StringFixed(1) + " percentage points"
+	case strings.Contains(calc.Expression, "/"):
 		result = calc.Result.Mul(oneHundred).StringFixed(1) + "%"
 	}
 	var markers strings.Builder
@@ -915,6 +919,13 @@ func (w *writer) calculation(r planner.Requirement) []string {
 	marks := dedupMarkers(markers.String())
 	w.calcs = append(w.calcs, calc.Clone())
 	return []string{fmt.Sprintf("- %s = %s = %s = %s %s.", w.calcLabel(r), words, numbers, result, marks)}
+}
+
+// ratioDifference reports whether an expression is one ratio less
+// another: "(a / b) - (a_prior / b_prior)".
+func ratioDifference(expr string) bool {
+	l, r, ok := strings.Cut(expr, ") - (")
+	return ok && strings.HasPrefix(l, "(") && strings.HasSuffix(r, ")") && strings.Contains(l, "/") && strings.Contains(r, "/")
 }
 
 // calculated reports whether the answer states calc already: the same
