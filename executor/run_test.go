@@ -376,3 +376,33 @@ func TestProgressInOrder(t *testing.T) {
 		}
 	}
 }
+
+// Figures a question computes with that the filings state only in
+// sentences, and premises stated in numbers, end to end on the sample
+// corpus: a headcount's growth is computed from the two sentences and
+// cited to them; a growth rate the figures contradict is named, and the
+// run is not supported.
+func TestRunStatedCountsAndNumericPremises(t *testing.T) {
+	eng, lg := newEngine(t, nil)
+	res, err := eng.Run(context.Background(), Request{Question: "msft full-time headcount growth FY21 -> FY22, in %?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, lg, res)
+	if res.Status != ledger.StatusSupported || !strings.Contains(res.Answer, "(221,000 - 181,000) / 181,000") || !strings.Contains(res.Answer, "= 22.1%") {
+		t.Errorf("status %s; want supported with the growth computed from 221,000 and 181,000:\n%s", res.Status, res.Answer)
+	}
+	text := slices.ContainsFunc(res.Figures, func(f Figure) bool { return f.Kind == FigureDerived && f.Source == SourceText && len(f.EvidenceIDs) == 2 })
+	if !text {
+		t.Errorf("figures %+v; want the growth derived from two sentences of text", res.Figures)
+	}
+
+	res, err = eng.Run(context.Background(), Request{Question: "What explains NVIDIA's 41% total revenue growth in fiscal 2023?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, lg, res)
+	if res.Status == ledger.StatusSupported || !strings.Contains(res.Answer, "where the question states a rise of 41%") {
+		t.Errorf("status %s; want the 41%% premise named as not borne out, and no supported:\n%s", res.Status, res.Answer)
+	}
+}
