@@ -392,7 +392,9 @@ func TestRunStatedCountsAndNumericPremises(t *testing.T) {
 	if res.Status != ledger.StatusSupported || !strings.Contains(res.Answer, "(221,000 - 181,000) / 181,000") || !strings.Contains(res.Answer, "= 22.1%") {
 		t.Errorf("status %s; want supported with the growth computed from 221,000 and 181,000:\n%s", res.Status, res.Answer)
 	}
-	text := slices.ContainsFunc(res.Figures, func(f Figure) bool { return f.Kind == FigureDerived && f.Source == SourceText && len(f.EvidenceIDs) == 2 })
+	text := slices.ContainsFunc(res.Figures, func(f Figure) bool {
+		return f.Kind == FigureDerived && f.Source == SourceText && len(f.EvidenceIDs) == 2
+	})
 	if !text {
 		t.Errorf("figures %+v; want the growth derived from two sentences of text", res.Figures)
 	}
