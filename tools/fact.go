@@ -37,20 +37,9 @@ const maxLine = 400
 // comparative column of the next year's annual filing (when in scope) is
 // used. Finding nothing is not an error: the response says what was tried.
 func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
-	docs, err := env.Store.Documents(ctx)
+	mine, year, err := lookupFilings(ctx, env, c)
 	if err != nil {
-		return nil, fmt.Errorf("tools: %s: %w", LookupFact, err)
-	}
-	var mine []corpus.Document
-	for _, d := range docs {
-		if d.Ticker == c.Ticker && env.Scope.hasYear(d.FiscalYear) {
-			mine = append(mine, d)
-		}
-	}
-	mine = withoutSuperseded(mine)
-	year := c.Year
-	if year == 0 {
-		year = latestAnnual(mine)
+		return nil, err
 	}
 	ff := &factFinder{ctx: ctx, store: env.Store, texts: map[string]*docText{}}
 	res := &result{}
@@ -127,6 +116,28 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 	header := lookupHeader(c, what, year, res, tried, ff)
 	res.render = func(r *result) string { return renderFacts(r, header) }
 	return res, nil
+}
+
+// lookupFilings returns the filings of the call's ticker in the run's
+// scope, without superseded ones, and the fiscal year asked: the call's,
+// or else the latest with an annual filing.
+func lookupFilings(ctx context.Context, env *Env, c *lookupCall) ([]corpus.Document, int, error) {
+	docs, err := env.Store.Documents(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("tools: %s: %w", LookupFact, err)
+	}
+	var mine []corpus.Document
+	for _, d := range docs {
+		if d.Ticker == c.Ticker && env.Scope.hasYear(d.FiscalYear) {
+			mine = append(mine, d)
+		}
+	}
+	mine = withoutSuperseded(mine)
+	year := c.Year
+	if year == 0 {
+		year = latestAnnual(mine)
+	}
+	return mine, year, nil
 }
 
 // lookupHeader says what a lookup asked for and, when it found nothing,

@@ -74,20 +74,9 @@ func checkStated(tool, key string, terms []string) (string, []string, error) {
 // as a fact for the filing's period end, with the sentence as evidence.
 // Finding nothing is not an error: the response says what was tried.
 func runStated(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
-	docs, err := env.Store.Documents(ctx)
+	mine, year, err := lookupFilings(ctx, env, c)
 	if err != nil {
-		return nil, fmt.Errorf("tools: %s: %w", LookupFact, err)
-	}
-	var mine []corpus.Document
-	for _, d := range docs {
-		if d.Ticker == c.Ticker && env.Scope.hasYear(d.FiscalYear) {
-			mine = append(mine, d)
-		}
-	}
-	mine = withoutSuperseded(mine)
-	year := c.Year
-	if year == 0 {
-		year = latestAnnual(mine)
+		return nil, err
 	}
 	ff := &factFinder{ctx: ctx, store: env.Store, texts: map[string]*docText{}}
 	res := &result{}
