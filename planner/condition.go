@@ -359,6 +359,49 @@ var scaledCountPattern = regexp.MustCompile(`(\$ ?)?\b\d+(?:\.\d+)? ?(?:million|
 var notCounted = map[string]bool{"dollars": true, "usd": true, "euros": true, "in": true, "of": true, "and": true,
 	"or": true, "to": true, "for": true, "from": true, "at": true, "as": true, "was": true, "were": true, "is": true}
 
+// numberOf matches a number of things in normalised text: a number of
+// millions or thousands, or digits with thousands separators or none, and
+// up to three words after it; its first group catches a dollar sign before
+// it.
+var numberOf = regexp.MustCompile(`(\$ ?)?\b(\d+(?:\.\d+)? (?:million|thousand)|\d{1,3}(?:,\d{3})*)((?: [a-z]+){0,3})`)
+
+// monthBefore matches a month's name at the end of normalised text: the
+// number after it is a day.
+var monthBefore = regexp.MustCompile(`\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.? ?$`)
+
+// measureAfter matches a unit after a number that makes it a measure,
+// not a count of things ("a 70-hour week", "a 52-week year").
+var measureAfter = regexp.MustCompile(`^ ?(hours?|days?|weeks?|months?|years?|minutes?|seconds?|feet|foot|square|sq|miles?|acres?|points?|basis|times|percent|billion)\b`)
+
+// statesNumberOf reports whether normalised text states a number of the
+// things noun names (NumberTerm): a number followed within three words by
+// a word beginning as noun does, or right after such a word (a table row).
+func statesNumberOf(s, noun string) bool {
+	stem := noun
+	if len(stem) > 5 {
+		stem = stem[:5]
+	}
+	for _, m := range numberOf.FindAllStringSubmatchIndex(s, -1) {
+		n := s[m[4]:m[5]]
+		if m[2] >= 0 || measureAfter.MatchString(s[m[5]:]) || monthBefore.MatchString(s[:m[0]]) ||
+			len(n) == 4 && (strings.HasPrefix(n, "19") || strings.HasPrefix(n, "20")) ||
+			m[0] > 0 && (s[m[0]-1] == '.' || s[m[0]-1] == '/') || m[5] < len(s) && (s[m[5]] == '%' || s[m[5]] == '(' || s[m[5]] == '/' || s[m[5]] == '.') {
+			continue
+		}
+		for _, w := range strings.Fields(s[m[6]:m[7]]) {
+			if strings.HasPrefix(w, stem) {
+				return true
+			}
+		}
+		// A table's row: the label, then its numbers ("total paid
+		// members 65,800 61,700").
+		if before := strings.Fields(s[:m[0]]); len(before) > 0 && strings.HasPrefix(before[len(before)-1], stem) {
+			return true
+		}
+	}
+	return false
+}
+
 // countNotFollowed matches what after a number makes it no count: a
 // decimal part, a percent sign or a scale of money.
 var countNotFollowed = regexp.MustCompile(`^(\.\d|,\d| ?%| ?(million|billion|percent))`)
@@ -373,6 +416,9 @@ func termIn(s, t string) bool {
 	}
 	if t == AmountTerm {
 		return amountPattern.MatchString(s)
+	}
+	if noun, ok := strings.CutPrefix(t, NumberTerm); ok {
+		return statesNumberOf(s, noun)
 	}
 	if t == CountTerm {
 		for _, m := range countPattern.FindAllStringSubmatchIndex(s, -1) {

@@ -341,3 +341,29 @@ func TestAmountTerm(t *testing.T) {
 		}
 	}
 }
+
+// A number of things asked with "how many" is met by that number however
+// small, next to the thing counted, and by nothing else that looks like a
+// number.
+func TestStatesNumberOf(t *testing.T) {
+	tests := []struct {
+		text, noun string
+		want       bool
+	}{
+		{"We opened 26 new warehouses, including three relocations, in 2022.", "warehouses", true},
+		{"At August 28, 2022, we operated 838 membership warehouses:", "warehouses", true},
+		{"we employed approximately 2.3 million associates worldwide", "associates", true},
+		{"Total paid members 65,800 61,700 58,100", "members", true},
+		{"Our warehouses on average operate on a seven-day, 70-hour week.", "warehouses", false},
+		{"a 401(k) type plan for associates in Puerto Rico", "associates", false},
+		{"In 2022 our warehouses grew.", "warehouses", false},
+		{"We spent $5 on new warehouses.", "warehouses", false},
+		{"Sales rose 5% at warehouses.", "warehouses", false},
+		{"We opened 26 new stores.", "warehouses", false},
+	}
+	for _, tt := range tests {
+		if got := termIn(normalizeText(tt.text), NumberTerm+tt.noun); got != tt.want {
+			t.Errorf("%q, %s: %v, want %v", tt.text, tt.noun, got, tt.want)
+		}
+	}
+}

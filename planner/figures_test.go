@@ -347,8 +347,8 @@ func TestPlanPhraseFigure(t *testing.T) {
 	}
 	r := g.Requirements[0]
 	last := r.Completion.AllOf[len(r.Completion.AllOf)-1]
-	if !r.Required || r.Kind != KindFigure || r.Completion.Kind != CondPassage || len(last) != 1 || last[0] != FigureTerm {
-		t.Errorf("requirement %+v; want a required passage stating the figure", r)
+	if !r.Required || r.Kind != KindFigure || r.Completion.Kind != CondPassage || len(last) != 1 || last[0] != NumberTerm+"warehouses" {
+		t.Errorf("requirement %+v; want a required passage stating the number of warehouses", r)
 	}
 }
 
@@ -550,5 +550,27 @@ func TestQuestionWordsWithoutAsides(t *testing.T) {
 		if got := QuestionWords(tt.q, nil, nil); !slices.Equal(got, tt.want) {
 			t.Errorf("QuestionWords(%q) = %q, want %q", tt.q, got, tt.want)
 		}
+	}
+}
+
+// "How many new warehouses did Costco open": the thing counted, and a
+// figure requirement met by a number of them however small.
+func TestCountedNoun(t *testing.T) {
+	for q, want := range map[string]string{
+		"How many new warehouses did Costco open in fiscal 2022?":            "warehouses",
+		"How many associates does Walmart employ?":                           "associates",
+		"how many paid memberships in UCAN at YE2024":                        "memberships",
+		"What was Costco's revenue?":                                         "",
+		"How many more people did Amazon employ than Costco at end of 2022?": "people",
+	} {
+		if got := countedNoun(q); got != want {
+			t.Errorf("countedNoun(%q) = %q, want %q", q, got, want)
+		}
+	}
+	_, g := planFor(t, smallCatalog(), "How many new warehouses did Costco open in fiscal 2022?", 0)
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+		return slices.ContainsFunc(r.Completion.AllOf, func(grp []string) bool { return slices.Equal(grp, []string{NumberTerm + "warehouses"}) })
+	}) {
+		t.Errorf("requirements %+v: none met by a number of warehouses", g.Requirements)
 	}
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // Aspect is a financial topic a question can ask about, with what the
@@ -72,9 +73,19 @@ const AmountTerm = "#amount"
 // millions or billions.
 const CountTerm = "#count"
 
+// NumberTerm, followed by a noun ("#number:warehouses"), in a condition
+// group, matches a number of those things however small: a whole number
+// (not money, a percentage, a year, a day or a measure) or a number of
+// millions, within three words before the noun ("we opened 26 new
+// warehouses", "2.3 million associates"). A question asking "how many" of
+// something asks for it.
+const NumberTerm = "#number:"
+
 // IsNumberTerm reports whether a condition term matches a number
-// (FigureTerm, AmountTerm, CountTerm) rather than a word.
-func IsNumberTerm(t string) bool { return t == FigureTerm || t == AmountTerm || t == CountTerm }
+// (FigureTerm, AmountTerm, CountTerm, NumberTerm) rather than a word.
+func IsNumberTerm(t string) bool {
+	return t == FigureTerm || t == AmountTerm || t == CountTerm || strings.HasPrefix(t, NumberTerm)
+}
 
 // DriverWords show that a sentence gives a reason or a direction.
 var DriverWords = []string{

@@ -509,6 +509,38 @@ func (b *builder) planPhraseFigure() bool {
 	return b.planPhraseFigureOf(b.phraseWords())
 }
 
+// howMany matches "how many" and the words after it.
+var howMany = regexp.MustCompile(`(?i)\bhow\s+many\s+((?:[a-z][a-z-]*\s*){1,4})`)
+
+// countedNoun returns what a question asks the number of: the last word
+// of the phrase after "how many", up to its verb ("how many new
+// warehouses did Costco open": "warehouses"); "" when it asks none.
+func countedNoun(q string) string {
+	m := howMany.FindStringSubmatch(q)
+	if m == nil {
+		return ""
+	}
+	noun := ""
+	for _, w := range strings.Fields(strings.ToLower(m[1])) {
+		switch {
+		case countedStops[w] || labelBreaks[w]:
+			return noun
+		case !questionStopwords[w]:
+			noun = w // "new" and the like qualify it
+		}
+	}
+	return noun
+}
+
+// countedStops end the phrase after "how many": its verb or a preposition.
+var countedStops = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("did does do was were is are has have had will would can could should may might in at on for by of during from to and or as with that which who") {
+		countedStops[w] = true
+	}
+}
+
 // planPhraseFigureOf plans the figure words name (at most four), for each
 // issuer and period, as planPhraseFigure does.
 func (b *builder) planPhraseFigureOf(words []string) bool {
@@ -541,7 +573,11 @@ func (b *builder) planPhraseFigureOf(words []string) bool {
 			for _, w := range words {
 				groups = append(groups, wordForms(w))
 			}
-			groups = append(groups, []string{FigureTerm})
+			number := FigureTerm
+			if noun := countedNoun(b.question); noun != "" && slices.Contains(words, noun) {
+				number = NumberTerm + noun // "how many new warehouses": 26 of them
+			}
+			groups = append(groups, []string{number})
 			b.planNamedFigure(t, p, m, what, key, key != "", groups)
 		}
 	}
