@@ -367,3 +367,13 @@ func TestStatesNumberOf(t *testing.T) {
 		}
 	}
 }
+
+// FuzzStatesNumberOf reads any text without panicking.
+func FuzzStatesNumberOf(f *testing.F) {
+	f.Add("We opened 26 new warehouses, including three relocations, in 2022.", "warehouses")
+	f.Add("Total paid members 65,800 61,700 58,100", "members")
+	f.Add("$ 5.5 million (k) 401", "k")
+	f.Fuzz(func(t *testing.T, text, noun string) {
+		termIn(normalizeText(text), NumberTerm+noun)
+	})
+}

@@ -133,3 +133,21 @@ func TestStatedLookupCorpus(t *testing.T) {
 		})
 	}
 }
+
+// FuzzFindStatement reads any text without panicking, and a count it
+// reads is positive, whole and stated in a sentence of the text.
+func FuzzFindStatement(f *testing.F) {
+	f.Add("As of June 30, 2022, we employed approximately 221,000 people.")
+	f.Add("Of the approximately 2.3 million associates employed worldwide, 53% identify as women.")
+	f.Add("(employee 1,000,000.5 million) employed 9")
+	doc := corpus.Document{FiscalYear: 2022, PeriodEnd: time.Date(2022, 6, 30, 0, 0, 0, 0, time.UTC)}
+	f.Fuzz(func(t *testing.T, text string) {
+		s, ok := findStatement(text, []string{"employee", "employed"}, doc)
+		if !ok {
+			return
+		}
+		if s.start < 0 || s.end > len(text) || s.start >= s.end || !s.value.IsPositive() || !s.value.IsInteger() {
+			t.Fatalf("statement %+v of %q", s, text)
+		}
+	})
+}
