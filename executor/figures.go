@@ -52,7 +52,7 @@ type Figure struct {
 	Value       decimal.Decimal `json:"value"`
 	Unit        string          `json:"unit"` // "USD", "shares"; "pure" for a ratio of amounts of one unit
 	Kind        FigureKind      `json:"kind"`
-	Source      FigureSource    `json:"source"`       // a derived figure is "table" when any input is
+	Source      FigureSource    `json:"source"`       // a derived figure's is its least tagged input's: text, then table, then xbrl
 	EvidenceIDs []string        `json:"evidence_ids"` // the evidence that shows it (a derived figure: its inputs')
 	Concept     string          `json:"concept,omitempty"`
 	Formula     string          `json:"formula,omitempty"` // a derived figure's expression

@@ -377,10 +377,7 @@ var measureAfter = regexp.MustCompile(`^ ?(hours?|days?|weeks?|months?|years?|mi
 // things noun names (NumberTerm): a number followed within three words by
 // a word beginning as noun does, or right after such a word (a table row).
 func statesNumberOf(s, noun string) bool {
-	stem := noun
-	if len(stem) > 5 {
-		stem = stem[:5]
-	}
+	stem := stem5(noun)
 	for _, m := range numberOf.FindAllStringSubmatchIndex(s, -1) {
 		n := s[m[4]:m[5]]
 		if m[2] >= 0 || measureAfter.MatchString(s[m[5]:]) || monthBefore.MatchString(s[:m[0]]) ||

@@ -623,11 +623,12 @@ func (w *writer) comparisonTable(issuers []string) []string {
 }
 
 // orderWords match a question asking for issuers in order of a figure:
-// a superlative, a comparative after "which" or "who", or a ranking.
+// a superlative, a comparative after "which" or "who", or a ranking. "most"
+// and "least" alone are not one ("their most recent fiscal year").
 var (
-	orderWords = regexp.MustCompile(`(?i)\b(highest|largest|biggest|greatest|most|best|top|lowest|smallest|least|worst|rank|ranks|ranked|ranking|order(?:ed)?\s+(?:by|from)|(?:high|higher|highest)\s+to\s+(?:low|lower|lowest)|(?:low|lower|lowest)\s+to\s+(?:high|higher|highest)|ascending|descending)\b|\b(?:which|who)\b[^.?!]{0,60}\b(higher|lower|larger|smaller|bigger|more|less|fewer)\b`)
-	ascending  = regexp.MustCompile(`(?i)\b(lowest|smallest|least|worst|ascending|lower|smaller|less|fewer)\b|\b(?:low|lower|lowest)\s+to\s+(?:high|higher|highest)\b`)
-	descending = regexp.MustCompile(`(?i)\b(highest|largest|biggest|greatest|most|best|top|descending|higher|larger|bigger|more)\b|\b(?:high|higher|highest)\s+to\s+(?:low|lower|lowest)\b`)
+	orderWords = regexp.MustCompile(`(?i)\b(highest|largest|biggest|greatest|lowest|smallest|rank|ranks|ranked|ranking|order(?:ed)?\s+(?:by|from)|(?:high|higher|highest)\s+to\s+(?:low|lower|lowest)|(?:low|lower|lowest)\s+to\s+(?:high|higher|highest)|ascending|descending)\b|\b(?:which|who)\b[^.?!]{0,60}\b(higher|lower|larger|smaller|bigger|more|less|fewer)\b`)
+	ascending  = regexp.MustCompile(`(?i)\b(lowest|smallest|ascending|lower|smaller|less|fewer)\b|\b(?:low|lower|lowest)\s+to\s+(?:high|higher|highest)\b`)
+	descending = regexp.MustCompile(`(?i)\b(highest|largest|biggest|greatest|descending|higher|larger|bigger|more)\b|\b(?:high|higher|highest)\s+to\s+(?:low|lower|lowest)\b`)
 )
 
 // asksOrder reports whether the question asks for its issuers in order,

@@ -778,6 +778,7 @@ func TestComparisonRanked(t *testing.T) {
 		{"Which had the higher gross margin, Apple or NVIDIA?", "Ranked by gross margin, highest first: NVIDIA (NVDA) 56.9% [3][4], Apple (AAPL) 46.2% [1][2]."},
 		{"Rank Apple and NVIDIA by revenue, lowest first.", "Ranked by revenue, lowest first: NVIDIA (NVDA) $26.97 billion [3], Apple (AAPL) $391.04 billion [1]."},
 		{"Compare gross margin at Apple and NVIDIA.", ""},
+		{"Compare gross margin at Apple and NVIDIA in their most recent fiscal years.", ""},
 	}
 	for _, tt := range tests {
 		f := setupMargins(t)
