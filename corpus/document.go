@@ -104,6 +104,20 @@ const (
 	FactTable = "table" // a cell of a financial table: of a text or PDF filing, or untagged in an HTML one
 )
 
+// A table fact for one part of the business (a segment, a region) carries
+// the part in its Dimensions under TablePartAxis, as TablePartPrefix and
+// the part's name as the filing prints it ("part:Data Center Group"); its
+// Label is then the figure's ("Operating income (loss)"). The same cell may
+// also be a fact of its own row label, without dimensions, where that label
+// names one figure only. See TableFacts.
+const (
+	TablePartAxis   = "table:PartAxis"
+	TablePartPrefix = "part:"
+)
+
+// TablePartMember returns the member naming the part name.
+func TablePartMember(name string) string { return TablePartPrefix + name }
+
 // Fact is one reported number: a tagged inline-XBRL fact (an
 // ix:nonFraction element), or a cell of a financial table read from a text
 // or PDF filing or left untagged in an HTML one. Where both exist for a

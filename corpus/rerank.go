@@ -203,17 +203,31 @@ func (s *Searcher) factLabels(ctx context.Context, doc string) ([]FactLabel, err
 		return nil, err
 	}
 	var out []FactLabel
+	var parts []bool
 	seen := map[string]bool{}
 	for _, f := range facts {
+		label := PartLabel(f.Label, f.Dimensions[TablePartAxis])
 		switch {
-		case f.Label == "":
-		case doc == "" && !seen[f.Label]:
-			seen[f.Label] = true
-			out = append(out, FactLabel{Start: -1, Label: f.Label})
+		case label == "":
+		case doc == "" && !seen[label]:
+			seen[label] = true
+			out = append(out, FactLabel{Start: -1, Label: label})
 		case doc != "" && f.Start >= 0:
-			out = append(out, FactLabel{Start: f.Start, Label: f.Label})
+			out = append(out, FactLabel{Start: f.Start, Label: label})
+			parts = append(parts, f.Dimensions[TablePartAxis] != "")
 		}
 	}
-	slices.SortStableFunc(out, func(a, b FactLabel) int { return a.Start - b.Start })
-	return out, nil
+	if doc == "" {
+		return out, nil
+	}
+	idx := make([]int, len(out))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return out[a].Start - out[b].Start })
+	sorted, sparts := make([]FactLabel, len(out)), make([]bool, len(out))
+	for i, j := range idx {
+		sorted[i], sparts[i] = out[j], parts[j]
+	}
+	return PrintedLabels(sorted, sparts), nil
 }

@@ -3,6 +3,7 @@ package corpus
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -95,6 +96,36 @@ type Store interface {
 type FactLabel struct {
 	Start int
 	Label string
+}
+
+// PartLabel is the label a table fact is listed by in FactLabels: its own,
+// or for a part's fact (see TablePartAxis) the part's name, which is what
+// the row prints; "" for a fact with other dimensions.
+func PartLabel(label, part string) string {
+	if part == "" {
+		return label
+	}
+	return strings.TrimPrefix(part, TablePartPrefix)
+}
+
+// PrintedLabels keeps, of a document's labels (ordered by Start, parts[i]
+// telling labels[i] is a part's), a part's label only where no label of
+// its own is printed at the same place: a row of a titled table is listed
+// once, by its own label.
+func PrintedLabels(labels []FactLabel, parts []bool) []FactLabel {
+	own := map[int]bool{}
+	for i, l := range labels {
+		if !parts[i] {
+			own[l.Start] = true
+		}
+	}
+	out := labels[:0:0]
+	for i, l := range labels {
+		if l.Label != "" && (!parts[i] || !own[l.Start]) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // FactLabeler is a store that lists the row labels of its facts without

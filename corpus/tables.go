@@ -76,6 +76,12 @@ import (
 // and under "As of/Year Ended", rows "at end of period" are instants and
 // the other rows are left out.
 //
+// A segment note's rows name parts of the business, not figures ("Data
+// Center Group $ 10,571" under "Operating income (loss):"), and tables of
+// the same rows may each be titled by a part ("Walmart U.S. Segment"):
+// such cells are also, or only, facts of the part's figure, with the part
+// in Dimensions under TablePartAxis (see tableparts.go).
+//
 // A fact's span (Start, End) covers the printed number as printed: its
 // parentheses and percent sign, with a space pdftotext left inside
 // ("(2,136 )", "39 %"), never a "$". Decimals is the printed precision
@@ -171,6 +177,9 @@ type tableReader struct {
 	prevIsLabel bool   // prevText may start a label that wraps onto the next line
 
 	pipeLabel string // in pipes mode, the first cell of the current row
+
+	tables     []tableRecord  // tables with a title of their own, for titledParts
+	lineCounts map[string]int // how often each short line is printed, for runningHead
 }
 
 // tableState is one table being read: its header, its unit and its rows.
@@ -184,14 +193,25 @@ type tableState struct {
 	cells     int    // cells in rows, a bound on the facts the table gives
 	quiet     int    // lines without a row since the last row or the header
 	heading   string // last label-only line ("Earnings per share:")
+	headings  []string
+	title     string // a short line above the header naming the table ("Walmart U.S. Segment"); "" when none
 }
 
 // tableRow is a row matched to the header's period columns.
 type tableRow struct {
 	label   string
 	heading string
-	cells   []tableCell // one per period column; absent cells have absent set
-	dollar  bool        // a cell of the row carries "$"
+	// headingAt indexes the table's headings for the heading the row is
+	// printed under; -1 for none.
+	headingAt int
+	cells     []tableCell // one per period column; absent cells have absent set
+	dollar    bool        // a cell of the row carries "$"
+	unlabeled bool        // a row of numbers without a label: a subtotal, or nothing to read
+	// part and partLabel make the row's cells also the facts of a part of
+	// the business (see tableParts): partLabel is the figure, part the
+	// part's name; "" when the row is no part's.
+	part, partLabel string
+	noPlain         bool // the row's own label names no one figure: only its part's facts are kept
 }
 
 func (r *tableReader) read() {
@@ -207,6 +227,7 @@ func (r *tableReader) read() {
 		r.line(i, ln)
 	}
 	r.endTable()
+	r.titledParts()
 }
 
 // splitLines cuts the text into lines at newlines and form feeds and marks
@@ -313,6 +334,7 @@ func (r *tableReader) textLine(line string, isCaption bool) {
 				if strings.HasSuffix(line, ":") && r.prevIsLabel {
 					r.tbl.heading = r.prevText + " " + line // a heading wrapped over two lines
 				}
+				r.tbl.headings = append(r.tbl.headings, r.tbl.heading)
 			}
 		}
 	}
@@ -352,6 +374,10 @@ func (r *tableReader) row(toks []tableToken, cells []tableCell, labelEnd int, ln
 	case label == "":
 		// A label printed on the line above its numbers.
 		if !prevIsLabel || firstUsed > 0 {
+			if firstUsed == 0 && len(r.facts)+t.cells < maxTableFacts {
+				// Numbers alone: a subtotal of the rows above, perhaps.
+				t.rows = append(t.rows, tableRow{heading: t.heading, headingAt: len(t.headings) - 1, cells: mapped, unlabeled: true})
+			}
 			return true
 		}
 		label = prev
@@ -369,7 +395,7 @@ func (r *tableReader) row(toks []tableToken, cells []tableCell, labelEnd int, ln
 	if len(r.facts)+t.cells < maxTableFacts {
 		// Rows past the bound are matched, for the wrapping of labels,
 		// but not kept.
-		t.rows = append(t.rows, tableRow{label: label, heading: t.heading, cells: mapped, dollar: dollar})
+		t.rows = append(t.rows, tableRow{label: label, heading: t.heading, headingAt: len(t.headings) - 1, cells: mapped, dollar: dollar})
 		t.cells += len(mapped)
 	}
 	return true
@@ -468,6 +494,7 @@ func (r *tableReader) startTable(i int, h *tableHeader, caption *tableCaption) {
 		t.caption, t.inherited = r.section, true
 	}
 	t.section = r.section
+	t.title = r.titleOf(i)
 	r.pending = nil
 	r.tbl = t
 }
@@ -507,12 +534,17 @@ func (r *tableReader) endTable() {
 		c = &tableCaption{key: &merged, excluded: append(append([][]string(nil), c.excluded...), s.excluded...)}
 	}
 	h := t.header
+	tableParts(t)
+	first := len(r.facts)
 	// A unit is printed on the first row of a block and on its total:
 	// after a row of share counts or percentages, a row without "$" under
 	// the same heading is as likely a count or a percentage as an amount.
 	var modeHeading string
 	mode := rowMoney
 	for _, row := range t.rows {
+		if row.unlabeled && row.part == "" {
+			continue
+		}
 		if h.endOnly && !tableEndOfPeriod.MatchString(row.label) {
 			continue
 		}
@@ -568,11 +600,29 @@ func (r *tableReader) endTable() {
 			if !col.instant {
 				f.PeriodStart = col.start
 			}
-			if len(r.facts) >= maxTableFacts {
-				return
+			if !row.unlabeled && !row.noPlain {
+				if len(r.facts) >= maxTableFacts {
+					return
+				}
+				r.facts = append(r.facts, f)
 			}
-			r.facts = append(r.facts, f)
+			if row.part != "" {
+				if len(r.facts) >= maxTableFacts {
+					return
+				}
+				f.Label, f.Dimensions = row.partLabel, map[string]string{TablePartAxis: TablePartMember(row.part)}
+				r.facts = append(r.facts, f)
+			}
 		}
+	}
+	if t.title != "" && len(r.facts) > first {
+		labels := map[string]bool{}
+		for _, row := range t.rows {
+			if !row.unlabeled {
+				labels[tableLabelKey(row.label)] = true
+			}
+		}
+		r.tables = append(r.tables, tableRecord{title: t.title, labels: labels, first: first, end: len(r.facts)})
 	}
 }
 

@@ -82,7 +82,9 @@ func tableCheckSpans(t *testing.T, doc *Document, facts []Fact) {
 		if pages.Page(f.Start) != pages.Page(f.End-1) {
 			t.Errorf("fact %q spans a page break", f.Label)
 		}
-		if f.Kind != FactTable || f.Concept != "" || f.Dimensions != nil || f.DocumentID != doc.ID || f.Label == "" {
+		part, hasPart := f.Dimensions[TablePartAxis]
+		if f.Kind != FactTable || f.Concept != "" || f.DocumentID != doc.ID || f.Label == "" ||
+			f.Dimensions != nil && (len(f.Dimensions) != 1 || !hasPart || len(part) <= len(TablePartPrefix) || !strings.HasPrefix(part, TablePartPrefix)) {
 			t.Errorf("fact %q: kind %q, concept %q, dimensions %v, document %q", f.Label, f.Kind, f.Concept, f.Dimensions, f.DocumentID)
 		}
 		switch {
@@ -579,6 +581,8 @@ func FuzzTableFacts(f *testing.F) {
 	f.Add("(dollars in millions):\n2022 Change 2021\niPhone (1) $ 205,489 7% $ 191,973\nTotal $ (2,136 ) $ 39 %\n")
 	f.Add("(In millions)\nYear Ended December 31,\n2022 2021\nRevenue $ 100 $ 90\n41\n\f\nCost 60 55\n")
 	f.Add("Dec 26, 2020 Dec 28, 2019\n(in\nmillions):\nA $ — $ NM\n(1)\n")
+	f.Add("(In millions)\n2022 2021\nNet revenue:\nData Center Group\nPlatform $ 2 $ 1\nAdjacent 3 4\n5 5\nMemory Group 7 8\nTotal net revenue $ 12 $ 13\nOperating income:\nData Center Group $ 1 $ 1\nMemory Group 2 3\nTotal operating income $ 3 $ 4\n")
+	f.Add("East Segment\n(In millions) 2022 2021\nNet sales $ 1 $ 2\nOperating income $ 3 $ 4\n\nWest Segment\n(In millions) 2022 2021\nNet sales $ 5 $ 6\nOperating income $ 7 $ 8\n\nNorth Segment\n(In millions) 2022 2021\nNet sales $ 9 $ 1\nOperating income $ 2 $ 3\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, form := range []string{"10-K", "10-Q"} {
 			doc := &Document{Form: form, FiscalYear: 2022, PeriodEnd: time.Date(2022, 12, 31, 0, 0, 0, 0, time.UTC), Text: text}
@@ -592,6 +596,12 @@ func FuzzTableFacts(f *testing.F) {
 				}
 				if !strings.ContainsAny(text[f.Start:f.End], "0123456789") {
 					t.Fatalf("fact %q spans %q", f.Label, text[f.Start:f.End])
+				}
+				if part, ok := f.Dimensions[TablePartAxis]; f.Dimensions != nil && (len(f.Dimensions) != 1 || !ok || len(part) <= len(TablePartPrefix)) {
+					t.Fatalf("fact %q has dimensions %v", f.Label, f.Dimensions)
+				}
+				if f.Label == "" {
+					t.Fatalf("a fact without a label at [%d:%d]", f.Start, f.End)
 				}
 			}
 		}

@@ -46,16 +46,18 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 	seen := map[string]bool{}
 	var out []FigureEntry
 	// A table row's values per period, to tell a row of parts.
+	// A table row is told by its label and its part.
+	row := func(f corpus.Fact) string { return tools.TablePartKey(f.Label, f.Dimensions[corpus.TablePartAxis]) }
 	values := map[string]string{}
 	varies := map[string]bool{}
 	for _, f := range facts {
 		if f.Kind != corpus.FactTable || f.Label == "" || f.Unit == "pure" {
 			continue
 		}
-		p := f.Label + "\x00" + f.PeriodStart.Format(time.DateOnly) + "\x00" + f.PeriodEnd.Format(time.DateOnly)
+		p := row(f) + "\x00" + f.PeriodStart.Format(time.DateOnly) + "\x00" + f.PeriodEnd.Format(time.DateOnly)
 		v := f.Value.String()
 		if old, ok := values[p]; ok && old != v {
-			varies[f.Label] = true
+			varies[row(f)] = true
 		}
 		values[p] = v
 	}
@@ -63,7 +65,7 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 	current := map[string]bool{}
 	for _, f := range facts {
 		if f.Kind == corpus.FactTable && f.PeriodEnd.Equal(own) {
-			current[f.Label] = true
+			current[row(f)] = true
 		}
 	}
 	for _, f := range facts {
@@ -77,8 +79,11 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 			if f.Label == "" {
 				continue
 			}
-			e.Table, e.Concept, e.Key, e.Varies = true, "", tools.TableKey(f.Label), varies[f.Label]
-			e.Stale = !own.IsZero() && !current[f.Label]
+			e.Table, e.Concept, e.Key, e.Varies = true, "", row(f), varies[row(f)]
+			e.Stale = !own.IsZero() && !current[row(f)]
+			if part := f.Dimensions[corpus.TablePartAxis]; part != "" {
+				e.Member, e.Axes = part, map[string]string{part: corpus.TablePartAxis}
+			}
 		default:
 			e.Member = member
 			for a, m := range f.Dimensions {
@@ -402,6 +407,14 @@ var standardPrefixes = map[string]bool{
 // for it: "amzn:AmazonWebServicesSegmentMember" is "Amazon Web Services";
 // "" for a standard member or one whose name holds no word.
 func segmentName(member string) string {
+	if name, ok := strings.CutPrefix(member, corpus.TablePartPrefix); ok {
+		// A part a table prints: its name as printed, an abbreviation in
+		// parentheses aside ("Asia-Pacific (APAC)"; see partAbbreviation).
+		if i := strings.LastIndex(name, " ("); i > 0 && strings.HasSuffix(name, ")") {
+			name = name[:i]
+		}
+		return strings.TrimSpace(name)
+	}
 	prefix, local, ok := strings.Cut(member, ":")
 	if !ok || standardPrefixes[strings.ToLower(prefix)] {
 		return ""
@@ -413,6 +426,22 @@ func segmentName(member string) string {
 		return ""
 	}
 	return strings.Join(words, " ")
+}
+
+// partAbbreviation returns the abbreviation a table's part is printed
+// with in parentheses after its name ("APAC" in "part:Asia-Pacific
+// (APAC)"); "" when none.
+func partAbbreviation(member string) string {
+	name, ok := strings.CutPrefix(member, corpus.TablePartPrefix)
+	i := strings.LastIndex(name, " (")
+	if !ok || i < 0 || !strings.HasSuffix(name, ")") {
+		return ""
+	}
+	ab := name[i+2 : len(name)-1]
+	if ab == "" || strings.ContainsFunc(ab, func(r rune) bool { return !unicode.IsUpper(r) && !unicode.IsDigit(r) && r != '&' }) {
+		return ""
+	}
+	return ab
 }
 
 // splitCamelWords splits "AmazonWebServices" into its words, keeping runs
@@ -496,6 +525,15 @@ func (c *Catalog) segmentNames(ticker string) map[string][]string {
 		}
 		for _, e := range c.figures[d.ID] {
 			for m, axis := range e.Axes {
+				if axis == corpus.TablePartAxis {
+					// A table's part: its name, and the abbreviation the
+					// filing gives it ("Asia-Pacific (APAC)").
+					add(words, m, segmentName(m))
+					if ab := partAbbreviation(m); ab != "" {
+						add(words, m, ab)
+					}
+					continue
+				}
 				own := segmentName(m)
 				if own == "" && partAxis(axis) {
 					own = memberWords(m)
@@ -620,7 +658,7 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 	slices.Sort(members)
 	for _, m := range members {
 		for _, name := range names[m] {
-			if isMetricName(name) || !namedIn(qWords, strings.Fields(strings.ReplaceAll(name, "-", " "))) {
+			if isMetricName(name) || !namedIn(qWords, wordsOf(name)) {
 				continue
 			}
 			key := strings.ToLower(name)

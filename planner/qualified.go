@@ -822,6 +822,11 @@ func (b *builder) planPremises() {
 		label, priorLabel := tools.PeriodLabel(p.fy), tools.PeriodLabel(p.fy-1)
 		m := reqMeta{aspect: 0, issuer: 0}
 		var now looked
+		if len(segs) > 0 && !qualified && !b.cat.resolvesPart(p.doc, mt, segs, b.question) {
+			// The filing prints no such figure for the part: its premise
+			// is not the figures' to bear out.
+			continue
+		}
 		if qualified {
 			if now, ok = b.partFigure(t, p, part, m); !ok {
 				continue

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/tools"
 )
 
@@ -63,6 +64,9 @@ func (b *builder) lookupFigure(t string, p filingPeriod, aspect, metric, period 
 			// under their members all the same, so the gap says so; never
 			// fall back to the company-wide figure.
 			key = tools.FigureKey(mt.Concepts[0], choices[0])
+			if strings.HasPrefix(choices[0], corpus.TablePartPrefix) {
+				key = tools.TablePartKey(mt.Label, choices[0])
+			}
 		default:
 			return looked{}, false
 		}
@@ -124,19 +128,46 @@ func memberChoices(segs []Segment) []string {
 		var next []string
 		for _, prefix := range out {
 			for _, m := range s.Members {
-				if prefix == "" {
+				switch {
+				case prefix == "":
 					next = append(next, m)
-				} else {
+				case strings.HasPrefix(m, corpus.TablePartPrefix) || strings.HasPrefix(prefix, corpus.TablePartPrefix):
+					// A table's part is one part: it is never tagged
+					// within another.
+				default:
 					next = append(next, tools.JoinMembers(append(strings.Split(prefix, ","), m)...))
 				}
 			}
 		}
-		out = next
+		if len(next) > 0 {
+			out = next
+		}
 	}
+	// Tagged members first: a table's part is the figure where the filing
+	// tags none.
+	slices.SortStableFunc(out, func(a, b string) int {
+		return boolRank(strings.HasPrefix(a, corpus.TablePartPrefix)) - boolRank(strings.HasPrefix(b, corpus.TablePartPrefix))
+	})
 	if len(out) == 0 {
 		return []string{""}
 	}
 	return out
+}
+
+// resolvesPart reports whether filing d reports metric m for the parts
+// segs name, as lookupFigure finds it: under one of their members, or in
+// a text filing the row labelled with the one part's name.
+func (c *Catalog) resolvesPart(d corpus.Document, m tools.Metric, segs []Segment, hint string) bool {
+	for _, mem := range memberChoices(segs) {
+		if _, ok := c.ResolveMetric(d.ID, m, mem, hint); ok && mem != "" {
+			return true
+		}
+	}
+	if len(segs) == 1 && !hasFacts(d) {
+		_, ok := c.resolveRow(d.ID, segs[0].Name, m.Name)
+		return ok
+	}
+	return false
 }
 
 // resolveRow returns the key of a table row of a text filing labelled
@@ -557,8 +588,16 @@ func (b *builder) planPhraseFigureOf(words []string) bool {
 			m := reqMeta{aspect: 0, issuer: ii}
 			key := ""
 			if b.cat.KnowsFigures(p.doc.ID) {
+				// A part's figure is labelled without the part's name:
+				// "APAC paid memberships" is the row "Paid memberships at
+				// end of period" of the table for Asia-Pacific (APAC).
+				own := withoutSegmentWords(words, segs)
 				for _, mem := range memberChoices(segs) {
-					if k, ok := b.cat.ResolvePhrase(p.doc.ID, words, mem); ok {
+					ws := words
+					if mem != "" && len(own) > 0 {
+						ws = own
+					}
+					if k, ok := b.cat.ResolvePhrase(p.doc.ID, ws, mem); ok {
 						key = k
 						break
 					}
@@ -582,6 +621,19 @@ func (b *builder) planPhraseFigureOf(words []string) bool {
 		}
 	}
 	return true
+}
+
+// withoutSegmentWords returns words less those of the parts' names.
+func withoutSegmentWords(words []string, segs []Segment) []string {
+	var out []string
+	for _, w := range words {
+		if !slices.ContainsFunc(segs, func(s Segment) bool {
+			return slices.ContainsFunc(wordsOf(s.Name), func(n string) bool { return strings.EqualFold(n, w) })
+		}) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // wordForms are the forms a condition accepts for a word of the question:

@@ -345,7 +345,7 @@ func boolInt(b bool) int {
 func keyFilter(d corpus.Document, key string, end time.Time) corpus.FactFilter {
 	concept, member, row := SplitFigureKey(key)
 	if row != "" {
-		return corpus.FactFilter{DocumentID: d.ID, Kind: corpus.FactTable, Label: row, PeriodEnd: end}
+		return corpus.FactFilter{DocumentID: d.ID, Kind: corpus.FactTable, Label: row, Member: member, PeriodEnd: end}
 	}
 	first, _, _ := strings.Cut(member, ",") // nearest checks the rest
 	return corpus.FactFilter{DocumentID: d.ID, Concept: concept, Member: first, PeriodEnd: end}
@@ -420,7 +420,8 @@ func nearest(facts []corpus.Fact, key string, end time.Time, score func(*corpus.
 		}
 		switch {
 		case row != "":
-			if f.Kind != corpus.FactTable || f.Label != row {
+			// A part's row has its part and no other; the plain row has none.
+			if f.Kind != corpus.FactTable || f.Label != row || f.Dimensions[corpus.TablePartAxis] != member || len(f.Dimensions) > boolInt(member != "") {
 				continue
 			}
 		case member != "":

@@ -380,6 +380,11 @@ func TestCheckFigureKey(t *testing.T) {
 		{"table:", ""},
 		{"us-gaap:Revenues[bad member]", ""},
 		{"table:a\nb", ""},
+		// A part's row of a table (corpus.TablePartAxis).
+		{"table:Operating income (loss) [part: Data Center Group ]", "table:Operating income (loss)[part:Data Center Group]"},
+		{"table:Net sales[part:]", ""},
+		{"table:Net sales[part:a]b]", ""},
+		{"table:Net sales [Note 2]", "table:Net sales [Note 2]"},
 	}
 	for _, tt := range tests {
 		got, err := checkFigureKey(LookupFact, "concept", tt.in)
@@ -392,7 +397,7 @@ func TestCheckFigureKey(t *testing.T) {
 // FuzzFigureKey checks that a key that passes the check reads back as what
 // it names, and that no key panics.
 func FuzzFigureKey(f *testing.F) {
-	for _, k := range []string{"Revenues", "us-gaap:Revenues[aapl:IPhoneMember]", "table:Total net sales", "x[a,b]", "[", "table:", "a:b[c:d,e:f,g:h]"} {
+	for _, k := range []string{"Revenues", "us-gaap:Revenues[aapl:IPhoneMember]", "table:Total net sales", "x[a,b]", "[", "table:", "a:b[c:d,e:f,g:h]", "table:Net revenue[part:Data Center Group]", "table:a[part:b][part:c]"} {
 		f.Add(k)
 	}
 	f.Fuzz(func(t *testing.T, key string) {
@@ -403,7 +408,7 @@ func FuzzFigureKey(f *testing.F) {
 		concept, member, row := SplitFigureKey(got)
 		switch {
 		case row != "":
-			if got != TableKey(row) {
+			if got != TablePartKey(row, member) {
 				t.Fatalf("%q: table key %q does not read back", key, got)
 			}
 		case got != FigureKey(concept, member):
@@ -413,6 +418,24 @@ func FuzzFigureKey(f *testing.F) {
 			t.Fatalf("%q: the checked key %q does not check again: %q, %v", key, got, again, err)
 		}
 	})
+}
+
+func TestSplitFigureKeyPart(t *testing.T) {
+	tests := []struct{ key, member, row string }{
+		{"table:Operating income (loss)[part:Data Center Group]", "part:Data Center Group", "Operating income (loss)"},
+		{"table:Paid memberships at end of period (1)[part:Asia-Pacific (APAC)]", "part:Asia-Pacific (APAC)", "Paid memberships at end of period (1)"},
+		{"table:Net sales [Note 2]", "", "Net sales [Note 2]"},
+		{"table:Total net sales", "", "Total net sales"},
+	}
+	for _, tt := range tests {
+		concept, member, row := SplitFigureKey(tt.key)
+		if concept != "" || member != tt.member || row != tt.row {
+			t.Errorf("SplitFigureKey(%q) = %q, %q, %q; want %q, %q", tt.key, concept, member, row, tt.member, tt.row)
+		}
+		if TablePartKey(row, member) != tt.key {
+			t.Errorf("TablePartKey(%q, %q) = %q", row, member, TablePartKey(row, member))
+		}
+	}
 }
 
 func TestLocalKey(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ledgerline/research/corpus"
 )
 
 // A figure key names one reported figure the way lookup_fact, calculate,
@@ -15,7 +17,11 @@ import (
 //     explicit dimension member (a segment, product or geography), never
 //     the company-wide figure;
 //   - "table:Total net sales": a row of a financial table in a text or PDF
-//     filing, by the label the filing prints.
+//     filing, by the label the filing prints;
+//   - "table:Operating income (loss)[part:Data Center Group]": a table's
+//     figure for one part of the business the table prints it under (a
+//     segment's row under the figure's heading, or a row of a table titled
+//     by the segment), never the company-wide row (see corpus.TablePartAxis).
 //
 // Keys are compared as strings; the ledger records a fact under its key.
 
@@ -37,10 +43,24 @@ func FigureKey(concept, member string) string {
 // TableKey returns the key of a table row labelled label.
 func TableKey(label string) string { return TablePrefix + label }
 
+// TablePartKey returns the key of a table's figure labelled label for the
+// part member (corpus.TablePartMember); TableKey(label) when member is "".
+func TablePartKey(label, member string) string {
+	if member == "" {
+		return TableKey(label)
+	}
+	return TablePrefix + label + "[" + member + "]"
+}
+
 // SplitFigureKey reads a key: the concept and member of a tagged figure,
-// or the row label of a table figure.
+// or the row label of a table figure (with its part member, if any).
 func SplitFigureKey(key string) (concept, member, row string) {
 	if r, ok := strings.CutPrefix(key, TablePrefix); ok {
+		if strings.HasSuffix(r, "]") {
+			if i := strings.LastIndex(r, "["+corpus.TablePartPrefix); i > 0 {
+				return "", r[i+1 : len(r)-1], r[:i]
+			}
+		}
 		return "", "", r
 	}
 	if c, m, ok := strings.Cut(key, "["); ok && strings.HasSuffix(m, "]") {
@@ -84,7 +104,14 @@ func checkFigureKey(tool, field, key string) (string, error) {
 		if row == "" || len(row) > maxRowLabel || !utf8.ValidString(row) || strings.ContainsAny(row, "\n\f\x00") {
 			return "", argErr(tool, field, "%q: a table row key is \"table:\" and the row's label, at most %d bytes on one line", key, maxRowLabel)
 		}
-		return TableKey(row), nil
+		if member != "" {
+			part := strings.TrimSpace(strings.TrimPrefix(member, corpus.TablePartPrefix))
+			if part == "" || len(part) > maxRowLabel || !utf8.ValidString(part) || strings.ContainsAny(part, "\n\f\x00[]") {
+				return "", argErr(tool, field, "%q: a table part is \"[part:\" and the part's name, at most %d bytes on one line, then \"]\"", key, maxRowLabel)
+			}
+			member = corpus.TablePartPrefix + part
+		}
+		return TablePartKey(row, member), nil
 	}
 	c, err := checkConcept(tool, field, concept)
 	if err != nil {

@@ -636,9 +636,9 @@ func (s *Store) FactLabels(ctx context.Context, documentID string) ([]corpus.Fac
 		seen := map[string]bool{}
 		for _, d := range s.docs {
 			for _, f := range d.facts {
-				if f.Label != "" && !seen[f.Label] {
-					seen[f.Label] = true
-					out = append(out, corpus.FactLabel{Start: -1, Label: f.Label})
+				if l := corpus.PartLabel(f.Label, f.Dimensions[corpus.TablePartAxis]); l != "" && !seen[l] {
+					seen[l] = true
+					out = append(out, corpus.FactLabel{Start: -1, Label: l})
 				}
 			}
 		}
@@ -648,13 +648,22 @@ func (s *Store) FactLabels(ctx context.Context, documentID string) ([]corpus.Fac
 	if !ok {
 		return nil, nil
 	}
+	type labelled struct {
+		corpus.FactLabel
+		part bool
+	}
+	var ls []labelled
 	for _, f := range d.facts {
-		if f.Label != "" && f.Start >= 0 {
-			out = append(out, corpus.FactLabel{Start: f.Start, Label: f.Label})
+		if l := corpus.PartLabel(f.Label, f.Dimensions[corpus.TablePartAxis]); l != "" && f.Start >= 0 {
+			ls = append(ls, labelled{corpus.FactLabel{Start: f.Start, Label: l}, f.Dimensions[corpus.TablePartAxis] != ""})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b corpus.FactLabel) int { return a.Start - b.Start })
-	return out, nil
+	slices.SortStableFunc(ls, func(a, b labelled) int { return a.Start - b.Start })
+	parts := make([]bool, len(ls))
+	for i, l := range ls {
+		out, parts[i] = append(out, l.FactLabel), l.part
+	}
+	return corpus.PrintedLabels(out, parts), nil
 }
 
 // ConceptLabels implements corpus.ConceptLabeler.

@@ -107,12 +107,13 @@ func fromNumeric(n pgtype.Numeric) (decimal.Decimal, error) {
 }
 
 const (
+	// A part's fact is listed by its part's name (corpus.PartLabel).
 	factLabelsSQL = `
-SELECT start_offset, label FROM facts
+SELECT start_offset, label, coalesce(dimensions->>'` + corpus.TablePartAxis + `', '') FROM facts
 WHERE tenant_id = $1 AND document_id = $2 AND label <> '' AND start_offset >= 0
 ORDER BY start_offset, ordinal`
 	allFactLabelsSQL = `
-SELECT DISTINCT -1, label FROM facts WHERE tenant_id = $1 AND label <> ''`
+SELECT DISTINCT -1, label, coalesce(dimensions->>'` + corpus.TablePartAxis + `', '') FROM facts WHERE tenant_id = $1 AND label <> ''`
 )
 
 // conceptLabelsSQL lists the distinct (ticker, concept, label) of a
@@ -142,9 +143,30 @@ func (s *Store) FactLabels(ctx context.Context, documentID string) ([]corpus.Fac
 	} else {
 		rows, _ = s.pool.Query(ctx, factLabelsSQL, s.tenant, documentID)
 	}
-	labels, err := pgx.CollectRows(rows, pgx.RowToStructByPos[corpus.FactLabel])
+	type row struct {
+		Start       int
+		Label, Part string
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowToStructByPos[row])
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: fact labels: %w", err)
 	}
-	return labels, nil
+	labels := make([]corpus.FactLabel, 0, len(got))
+	parts := make([]bool, 0, len(got))
+	seen := map[string]bool{}
+	for _, r := range got {
+		l := corpus.PartLabel(r.Label, r.Part)
+		if documentID == "" {
+			if !seen[l] {
+				seen[l] = true
+				labels = append(labels, corpus.FactLabel{Start: -1, Label: l})
+			}
+			continue
+		}
+		labels, parts = append(labels, corpus.FactLabel{Start: r.Start, Label: l}), append(parts, r.Part != "")
+	}
+	if documentID == "" {
+		return labels, nil
+	}
+	return corpus.PrintedLabels(labels, parts), nil
 }

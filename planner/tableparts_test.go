@@ -1,0 +1,114 @@
+package planner
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/tools"
+)
+
+// partRows are the entries of a table's facts for parts (corpus.TablePartAxis)
+// and plain rows, as FigureEntries reads them.
+func partRows(start, end string, rows ...[3]string) []FigureEntry {
+	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+	var facts []corpus.Fact
+	for i, r := range rows {
+		f := corpus.Fact{Kind: corpus.FactTable, Label: r[0], Value: decimal.RequireFromString(r[2]), Unit: "USD",
+			PeriodStart: day(start), PeriodEnd: day(end), Start: 10 * (i + 1), End: 10*(i+1) + 5}
+		if r[1] != "" {
+			f.Dimensions = map[string]string{corpus.TablePartAxis: corpus.TablePartMember(r[1])}
+		}
+		facts = append(facts, f)
+	}
+	return FigureEntries(facts)
+}
+
+// A part of the business a converted filing's table prints (a segment
+// under its figure's heading, a region's titled table) is the part's
+// figure: "What operating income did Intel's Data Center Group post" looks
+// up the group's row under "Operating income (loss)", never the company's.
+func TestTablePartFigures(t *testing.T) {
+	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+	cat := NewCatalog([]corpus.Document{
+		{ID: "i20", Ticker: "INTC", Company: "Intel Corporation", Form: "10-K", FiscalYear: 2020, PeriodEnd: day("2020-12-26"), Format: corpus.FormatText},
+		{ID: "w22", Ticker: "WMT", Company: "Walmart Inc.", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-01-31"), Format: corpus.FormatText},
+		{ID: "n24", Ticker: "NFLX", Company: "Netflix, Inc.", Form: "10-K", FiscalYear: 2024, PeriodEnd: day("2024-12-31"), Format: corpus.FormatHTML},
+	})
+	cat.SetFigures("i20", partRows("2019-12-29", "2020-12-26",
+		[3]string{"Net revenue", "Data Center Group", "26103000000"},
+		[3]string{"Operating income (loss)", "Data Center Group", "10571000000"},
+		[3]string{"Net revenue", "Client Computing Group", "40057000000"},
+		[3]string{"Operating income (loss)", "Client Computing Group", "15129000000"},
+		[3]string{"Total net revenue", "", "77867000000"},
+		[3]string{"Operating income", "", "23678000000"},
+	))
+	cat.SetFigures("w22", partRows("2021-02-01", "2022-01-31",
+		[3]string{"Operating income", "Walmart U.S.", "21587000000"},
+		[3]string{"Operating income", "Sam's Club", "1717000000"},
+		[3]string{"Operating income", "", "25942000000"},
+		[3]string{"Total revenues", "", "572754000000"},
+	))
+	paid := partRows("2024-01-01", "2024-12-31",
+		[3]string{"Paid memberships at end of period", "Asia-Pacific (APAC)", "57541000"},
+		[3]string{"Paid memberships at end of period", "Latin America (LATAM)", "53327000"},
+		[3]string{"Paid memberships at end of period", "", "301626000"},
+	)
+	cat.SetFigures("n24", paid)
+
+	if segs := cat.SegmentsIn("netflix APAC paid memberships at YE2024?", "NFLX"); len(segs) != 1 || segs[0].Name != "APAC" {
+		t.Errorf("SegmentsIn(APAC) = %+v; want the abbreviation the table prints", segs)
+	}
+	if segs := cat.SegmentsIn("Walmart U.S. segment operating income", "WMT"); len(segs) != 1 || segs[0].Name != "Walmart U.S." {
+		t.Errorf("SegmentsIn(Walmart U.S.) = %+v", segs)
+	}
+	tests := []struct{ question, key string }{
+		{"What operating income did Intel's Data Center Group post in 2020?", "table:Operating income (loss)[part:Data Center Group]"},
+		{"Intel Data Center Group revenue for 2020, in $ millions", "table:Net revenue[part:Data Center Group]"},
+		{"Walmart U.S. segment operating income for fiscal 2022, in $bn", "table:Operating income[part:Walmart U.S.]"},
+		{"netflix APAC paid memberships at YE2024?", "table:Paid memberships at end of period[part:Asia-Pacific (APAC)]"},
+	}
+	for _, tt := range tests {
+		_, g := planFor(t, cat, tt.question, 0)
+		var keys []string
+		for _, n := range g.Nodes {
+			if n.Tool != tools.LookupFact {
+				continue
+			}
+			var a tools.LookupFactArgs
+			if err := json.Unmarshal(n.Args, &a); err != nil {
+				t.Fatal(err)
+			}
+			keys = append(keys, a.Concept)
+		}
+		if !slices.Contains(keys, tt.key) {
+			t.Errorf("%q: lookups %v; want %s", tt.question, keys, tt.key)
+		}
+		for _, k := range keys {
+			if _, member, _ := tools.SplitFigureKey(k); member == "" && strings.HasPrefix(k, tools.TablePrefix) {
+				t.Errorf("%q: the company-wide row %s is looked up for a part", tt.question, k)
+			}
+		}
+	}
+}
+
+// A table's part is never joined with a tagged member in one key: the
+// tagged member comes first, the part alone after it.
+func TestMemberChoicesTableParts(t *testing.T) {
+	got := memberChoices([]Segment{
+		{Name: "streaming", Members: []string{"nflx:StreamingMember"}},
+		{Name: "UCAN", Members: []string{"part:United States and Canada (UCAN)", "nflx:UnitedStatesAndCanadaMember"}},
+	})
+	if want := []string{"nflx:StreamingMember,nflx:UnitedStatesAndCanadaMember"}; !slices.Equal(got, want) {
+		t.Errorf("memberChoices = %v, want %v", got, want)
+	}
+	got = memberChoices([]Segment{{Name: "APAC", Members: []string{"part:Asia-Pacific (APAC)", "srt:AsiaPacificMember"}}})
+	if want := []string{"srt:AsiaPacificMember", "part:Asia-Pacific (APAC)"}; !slices.Equal(got, want) {
+		t.Errorf("memberChoices = %v, want %v", got, want)
+	}
+}
