@@ -46,13 +46,27 @@ func (b *builder) lookupFigure(t string, p filingPeriod, aspect, metric, period 
 	concepts := slices.Clone(mt.Concepts)
 	if p.found && b.cat.KnowsFigures(p.doc.ID) {
 		choices := memberChoices(segs)
+		// A part's figure the question narrows further ("Walmart U.S.
+		// comparable sales") is the part's row that names it ("Calendar
+		// comparable sales increase"), never the part's sales.
+		narrowed := b.narrowedWithin(t, metric, segs)
+		if narrowed != nil {
+			what = segName + " " + strings.Join(narrowed, " ")
+		}
 		for _, mem := range choices {
+			if narrowed != nil {
+				if k, ok := b.cat.resolveNarrowed(p.doc.ID, narrowed, mem); ok && mem != "" {
+					key = k
+					break
+				}
+				continue
+			}
 			if k, ok := b.cat.ResolveMetric(p.doc.ID, mt, mem, b.question); ok {
 				key = k
 				break
 			}
 		}
-		if key == "" && len(segs) == 1 && !hasFacts(p.doc) {
+		if key == "" && len(segs) == 1 && !hasFacts(p.doc) && narrowed == nil {
 			// A text filing names a part by its table row: "Mac" in the
 			// net sales by category table.
 			key, _ = b.cat.resolveRow(p.doc.ID, segs[0].Name, metric)
@@ -152,6 +166,63 @@ func memberChoices(segs []Segment) []string {
 		return []string{""}
 	}
 	return out
+}
+
+// narrowedWithin returns the words that name a part's figure where the
+// question narrows the figure within the parts segs name: the qualifier
+// before the metric's name, less the parts' own words and "segment"
+// ("Walmart U.S. comparable sales": comparable sales); nil when it does
+// not narrow it.
+func (b *builder) narrowedWithin(t, metric string, segs []Segment) []string {
+	if len(segs) == 0 {
+		return nil
+	}
+	var own []string
+	for _, s := range segs {
+		own = append(own, wordsOf(s.Name)...)
+	}
+	mt, ok := tools.MetricByName(metric)
+	if !ok {
+		return nil
+	}
+	// The metric's own names: an aspect's words ("margin" for revenue, an
+	// input of margins) name another figure.
+	names := map[string][]string{metric: append([]string{mt.Label}, mt.Aliases...)}
+	for _, q := range qualifiedFigures(b.question, b.cat, b.rt.Issuers, b.rt.NotCovered, names) {
+		if q.Metric != metric {
+			continue
+		}
+		var rest []string
+		for _, w := range wordsOf(strings.Join(q.Part, " ")) {
+			lw := strings.ToLower(w)
+			if lw == "segment" || lw == "segments" || lw == "and" || lw == "from" || wholeWords[lw] ||
+				slices.ContainsFunc(own, func(o string) bool { return strings.EqualFold(o, w) }) {
+				continue
+			}
+			rest = append(rest, lw)
+		}
+		if len(rest) == 0 {
+			return nil
+		}
+		return append(rest, strings.Fields(q.Name)...)
+	}
+	return nil
+}
+
+// resolveNarrowed is ResolvePhrase for a narrowed part's figure, read
+// also without the words of a change ("comparable sales growth" is the row
+// "Calendar comparable sales increase").
+func (c *Catalog) resolveNarrowed(documentID string, words []string, member string) (string, bool) {
+	if k, ok := c.ResolvePhrase(documentID, words, member); ok {
+		return k, true
+	}
+	level := slices.DeleteFunc(slices.Clone(words), func(w string) bool {
+		return slices.ContainsFunc(growthWords, func(g string) bool { return strings.HasPrefix(w, g) })
+	})
+	if len(level) == len(words) || len(level) == 0 {
+		return "", false
+	}
+	return c.ResolvePhrase(documentID, level, member)
 }
 
 // resolvesPart reports whether filing d reports metric m for the parts

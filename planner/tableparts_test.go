@@ -51,6 +51,8 @@ func TestTablePartFigures(t *testing.T) {
 	cat.SetFigures("w22", partRows("2021-02-01", "2022-01-31",
 		[3]string{"Operating income", "Walmart U.S.", "21587000000"},
 		[3]string{"Operating income", "Sam's Club", "1717000000"},
+		[3]string{"Net sales", "Walmart U.S.", "393247000000"},
+		[3]string{"Calendar comparable sales increase", "Walmart U.S.", "0.064"},
 		[3]string{"Operating income", "", "25942000000"},
 		[3]string{"Total revenues", "", "572754000000"},
 	))
@@ -72,6 +74,9 @@ func TestTablePartFigures(t *testing.T) {
 		{"Intel Data Center Group revenue for 2020, in $ millions", "table:Net revenue[part:Data Center Group]"},
 		{"Walmart U.S. segment operating income for fiscal 2022, in $bn", "table:Operating income[part:Walmart U.S.]"},
 		{"netflix APAC paid memberships at YE2024?", "table:Paid memberships at end of period[part:Asia-Pacific (APAC)]"},
+		// A part's figure narrowed further is the part's row naming it,
+		// not the part's sales.
+		{"What was Walmart U.S. comparable sales growth in fiscal 2022?", "table:Calendar comparable sales increase[part:Walmart U.S.]"},
 	}
 	for _, tt := range tests {
 		_, g := planFor(t, cat, tt.question, 0)
@@ -92,6 +97,9 @@ func TestTablePartFigures(t *testing.T) {
 		for _, k := range keys {
 			if _, member, _ := tools.SplitFigureKey(k); member == "" && strings.HasPrefix(k, tools.TablePrefix) {
 				t.Errorf("%q: the company-wide row %s is looked up for a part", tt.question, k)
+			}
+			if strings.Contains(tt.question, "comparable") && strings.HasPrefix(k, "table:Net sales") {
+				t.Errorf("%q: the part's sales %s are looked up for its comparable sales", tt.question, k)
 			}
 		}
 	}
