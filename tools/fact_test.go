@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -488,5 +489,40 @@ Revenue | 1,200 | 1,000 | 900
 				t.Fatalf("facts %+v; want %s for %s:\n%s", out.Facts, tt.want, tt.wantPeriod, out.Text)
 			}
 		})
+	}
+}
+
+// A part's row of a table (a segment under its figure's heading) is found
+// under its part's key only: the company's row of the same label is not
+// the part's, nor the part's the company's.
+func TestLookupFactTablePart(t *testing.T) {
+	text := `PT Corp Report
+Item 8. Financial Statements and Supplementary Data
+Operating income (loss):
+Data Center Group $ 10,571 $ 10,227
+Client Computing Group 15,129 15,202
+CONSOLIDATED STATEMENTS OF INCOME (in millions)
+Operating income (loss) 23,678 22,035
+`
+	part := map[string]string{corpus.TablePartAxis: corpus.TablePartMember("Data Center Group")}
+	other := map[string]string{corpus.TablePartAxis: corpus.TablePartMember("Client Computing Group")}
+	fx := fixture{ticker: "PT", form: "10-K", fiscalYear: 2020, periodEnd: "2020-12-26", text: text, facts: []fixtureFact{
+		{kind: corpus.FactTable, label: "Operating income (loss)", dims: part, value: "10571000000", unit: "USD", start: "2019-12-29", end: "2020-12-26", line: "Data Center Group $ 10,571", shown: "10,571"},
+		{kind: corpus.FactTable, label: "Operating income (loss)", dims: part, value: "10227000000", unit: "USD", start: "2018-12-30", end: "2019-12-28", line: "Data Center Group $ 10,571", shown: "10,227"},
+		{kind: corpus.FactTable, label: "Operating income (loss)", dims: other, value: "15129000000", unit: "USD", start: "2019-12-29", end: "2020-12-26", line: "Client Computing Group 15,129", shown: "15,129"},
+		{kind: corpus.FactTable, label: "Operating income (loss)", value: "23678000000", unit: "USD", start: "2019-12-29", end: "2020-12-26", line: "Operating income (loss) 23,678", shown: "23,678"},
+		{kind: corpus.FactTable, label: "Operating income (loss)", value: "22035000000", unit: "USD", start: "2018-12-30", end: "2019-12-28", line: "Operating income (loss) 23,678", shown: "22,035"},
+	}}
+	env := newEnv(t, newFixtureStore(t, fx), Scope{Tenant: "acme", Tickers: []string{"PT"}})
+	tests := []struct{ key, want, prior string }{
+		{"table:Operating income (loss)[part:Data Center Group]", "10571000000", "10227000000"},
+		{"table:Operating income (loss)", "23678000000", "22035000000"},
+	}
+	for i, tt := range tests {
+		out := run(t, env, "l"+strconv.Itoa(i), LookupFact, map[string]any{"ticker": "PT", "concept": tt.key, "period": "FY2020"})
+		checkRegistered(t, env, out)
+		if len(out.Facts) != 2 || out.Facts[0].Value.String() != tt.want || out.Facts[1].Value.String() != tt.prior {
+			t.Errorf("%s: facts %+v; want %s and its comparative %s:\n%s", tt.key, out.Facts, tt.want, tt.prior, out.Text)
+		}
 	}
 }
