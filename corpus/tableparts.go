@@ -307,14 +307,19 @@ const (
 // 31,", "As of/Year Ended December 31, | Change"); "" when there is none.
 // A line printed as often as a running head is none.
 func (r *tableReader) titleOf(i int) string {
-	seen := 0
+	seen, breaks := 0, 0
 	for k := i; k >= 0 && seen < maxTitleLines; k-- {
 		ln := r.lines[k]
 		if ln.pageBreak {
-			return ""
+			// A title may close the page before its table's header, above
+			// the page's number and the next page's running head.
+			if breaks++; breaks > 1 {
+				return ""
+			}
+			continue
 		}
 		raw := strings.TrimSpace(r.text[ln.start:ln.end])
-		if raw == "" {
+		if raw == "" || breaks > 0 && ln.lastOfPage && tableDigits(raw) || r.runningHead(raw) {
 			continue
 		}
 		seen++
@@ -326,7 +331,7 @@ func (r *tableReader) titleOf(i int) string {
 			return ""
 		}
 		words := strings.Fields(raw)
-		if len(words) > maxTitleWords || !unicode.IsUpper([]rune(raw)[0]) || r.runningHead(raw) {
+		if len(words) > maxTitleWords || !unicode.IsUpper([]rune(raw)[0]) {
 			return ""
 		}
 		return raw

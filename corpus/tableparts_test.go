@@ -128,7 +128,8 @@ Total $ 69,916 $ 52,959 32%
 }
 
 func TestTablePartsTitled(t *testing.T) {
-	doc := tableDoc(t, "10-K", 2022, "2022-01-31", `Walmart U.S. Segment
+	doc := tableDoc(t, "10-K", 2022, "2022-01-31", `Table of Contents
+Walmart U.S. Segment
 Fiscal Years Ended January 31,
 (Amounts in millions, except unit counts) 2022 2021
 Net sales $ 393,247 $ 369,963
@@ -136,7 +137,9 @@ Calendar comparable sales increase 6.4 % 8.7 %
 Operating income $ 21,587 $ 19,116
 
 Net sales for the Walmart U.S. segment increased $23.3 billion or 6.3% and $29.0 billion or 8.5% for fiscal 2022 and 2021.
-
+40
+`+"\f"+`
+Table of Contents
 Walmart International Segment
 Fiscal Years Ended January 31,
 (Amounts in millions, except unit counts) 2022 2021
@@ -146,6 +149,9 @@ Operating income $ 2,965 $ 3,660
 Net sales for the Walmart International segment decreased $20.4 billion or 16.8% for fiscal 2022 when compared to the previous fiscal year.
 
 Sam's Club Segment
+41
+`+"\f"+`
+Table of Contents
 Fiscal Years Ended January 31,
 (Amounts in millions, except unit counts) 2022 2021
 Net sales $ 73,556 $ 63,910
@@ -154,6 +160,8 @@ Operating income $ 1,717 $ 1,906
 `)
 	facts := TableFacts(doc)
 	tableCheckSpans(t, doc, facts)
+	// The last title closes its page, above the page's number; the next
+	// page opens with its running head.
 	const y22 = "2021-02-01..2022-01-31"
 	for part, want := range map[string]map[string]string{
 		"Walmart U.S.":          {"Operating income " + y22: "21587000000", "Calendar comparable sales increase " + y22: "0.064"},
