@@ -1495,12 +1495,46 @@ func (b *builder) planAhead(t string, p filingPeriod, a Aspect, m reqMeta) {
 	}, m) {
 		return
 	}
-	query := a.Label + " expect"
+	name := b.printedName(p, a)
+	query := name + " expect"
 	if a.Kind == KindOutlook || a.Name == "general" {
 		query = strings.Join(b.questionWords(), " ")
 	}
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, "", 8), []string{id})
-	b.addNode(tools.SearchFilings, b.searchArgs(t, p, fmt.Sprintf("%s fiscal %d", a.Label, p.ahead), "", 6), []string{id})
+	b.addNode(tools.SearchFilings, b.searchArgs(t, p, fmt.Sprintf("%s fiscal %d", name, p.ahead), "", 6), []string{id})
+	if AsksGuidance.MatchString(b.question) && a.Kind != KindOutlook && a.Name != "general" {
+		// Guidance asked for ("what did Amazon guide for net sales") is
+		// printed as guidance, in the filing's words: "Net sales are
+		// expected to be between $151.0 billion and $155.5 billion".
+		b.addNode(tools.SearchFilings, b.searchArgs(t, p, name+" guidance expected to be", "", 6), []string{id})
+	}
+}
+
+// AsksGuidance matches a question asking for an issuer's guidance, which is given
+// in numbers.
+var AsksGuidance = regexp.MustCompile(`(?i)\bguid(e|ed|es|ing|ance)\b`)
+
+// printedName is the name filing p prints for aspect a's first figure
+// ("net sales" where the statements print "Total net sales"), or the
+// aspect's label where the catalog does not know it.
+func (b *builder) printedName(p filingPeriod, a Aspect) string {
+	if len(a.Metrics) == 0 || !p.found || !b.cat.KnowsFigures(p.doc.ID) {
+		return a.Label
+	}
+	mt, ok := tools.MetricByName(a.Metrics[0])
+	if !ok {
+		return a.Label
+	}
+	key, ok := b.cat.ResolveMetric(p.doc.ID, mt, "", "")
+	if !ok {
+		return a.Label
+	}
+	l := strings.ToLower(labelName(b.cat.FigureLabel(p.doc.ID, key)))
+	l = strings.TrimPrefix(l, "total ")
+	if l == "" || len(strings.Fields(l)) > 4 || strings.ContainsAny(l, "(),:") {
+		return a.Label
+	}
+	return l
 }
 
 // shareOf matches a question asking what share of a whole its part is:

@@ -1584,7 +1584,7 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 		// Guidance asked as a number ("what did Amazon guide for net
 		// sales") is a sentence that gives one: "Net sales are expected
 		// to be between $151.0 billion and $155.5 billion".
-		if (w.in.Route.AsksFigure || asksGuidance.MatchString(w.in.Question)) && planner.StatesAmount(s) {
+		if (w.in.Route.AsksFigure || planner.AsksGuidance.MatchString(w.in.Question)) && planner.StatesAmount(s) {
 			score += 2
 		}
 		// The notes' estimates ("forecasts of future cash flows are based
@@ -1715,9 +1715,6 @@ func (w *writer) restraint() bool {
 	return w.restrain > 0
 }
 
-// asksGuidance matches a question asking for guidance, which is given in
-// numbers.
-var asksGuidance = regexp.MustCompile(`(?i)\bguid(e|ed|es|ing|ance)\b`)
 
 // questionYears are the years the question names, as analysts write them
 // ("FY2023", "FY23", "fiscal 2023", "2023").

@@ -1,0 +1,44 @@
+package planner
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/ledgerline/research/tools"
+)
+
+// Guidance asked of the year after a report is searched in the filing's
+// own words for the figure ("net sales", where the statements print
+// "Total net sales"), and as guidance is printed ("Net sales are expected
+// to be between ...").
+func TestGuidanceSearchedInTheFilingsWords(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("z24", tableRows("2024-01-01", "2024-12-31", row{"Total net sales", 637_959}, row{"Operating income", 68_593}))
+	for _, tt := range []struct {
+		question string
+		guidance bool
+	}{
+		{"What did Amazon guide for Q1 2025 net sales?", true},
+		{"What does Amazon expect for net sales in 2025?", false},
+	} {
+		_, g := planFor(t, cat, tt.question, 0)
+		var queries []string
+		for _, n := range g.Nodes {
+			if n.Tool != tools.SearchFilings {
+				continue
+			}
+			var a tools.SearchArgs
+			if err := json.Unmarshal(n.Args, &a); err != nil {
+				t.Fatal(err)
+			}
+			queries = append(queries, a.Query)
+		}
+		if !slices.Contains(queries, "net sales expect") {
+			t.Errorf("%q: searches %q; want the filing's name for the figure", tt.question, queries)
+		}
+		if got := slices.Contains(queries, "net sales guidance expected to be"); got != tt.guidance {
+			t.Errorf("%q: searches %q; guidance searched %v, want %v", tt.question, queries, got, tt.guidance)
+		}
+	}
+}
