@@ -1715,7 +1715,6 @@ func (w *writer) restraint() bool {
 	return w.restrain > 0
 }
 
-
 // questionYears are the years the question names, as analysts write them
 // ("FY2023", "FY23", "fiscal 2023", "2023").
 func (w *writer) questionYears() []int {
