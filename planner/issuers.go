@@ -1099,7 +1099,8 @@ func findIssuers(question string, cat *Catalog, explicit []string) (issuers, not
 		if !m.ok {
 			continue
 		}
-		if m.corpus == "" && cat.partOf(covered, strings.TrimSuffix(strings.TrimSuffix(r.q[m.start:m.end], "'s"), "’s")) {
+		written := strings.TrimSuffix(strings.TrimSuffix(r.q[m.start:m.end], "'s"), "’s")
+		if m.corpus == "" && (cat.partOf(covered, written) || cat.defines(covered, written)) {
 			continue
 		}
 		taken.claim(m.start, m.end)

@@ -304,6 +304,18 @@ func (c *Catalog) partOf(issuers []string, name string) bool {
 	return false
 }
 
+// defines reports whether one of the issuers' filings defines name as an
+// abbreviation of its own ("traffic acquisition costs (TAC)"): the
+// issuer's term, not another issuer's ticker.
+func (c *Catalog) defines(issuers []string, name string) bool {
+	for _, t := range issuers {
+		if c.stats.Defines(t, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // planPaid plans what a question asks an issuer paid for or spent on
 // (Route.Paid), for each issuer and period: the figure a filing labels as
 // the payments for it ("Payments for content assets") where one is, else a

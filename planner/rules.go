@@ -483,6 +483,12 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 	if a.Name == "general" {
 		if words := b.questionWords(); len(words) > 0 {
 			groups, query = b.topicGroups(words), strings.Join(words, " ")
+			if asksWhy(b.question) {
+				// Why, of the question's own topic ("Alphabet's TAC rate
+				// declined in 2024 - from what to what, and why?"): a
+				// sentence of the topic that gives a reason.
+				groups = append(groups, DriverWords)
+			}
 		}
 		if terms := b.figureTerms(); len(terms) > 0 && asksWhy(b.question) {
 			// Why a named figure moved: a sentence naming the figure with

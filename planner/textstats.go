@@ -32,6 +32,7 @@ type TextStats struct {
 	// least commonIssuers(issuers) issuers hold.
 	common []uint64
 	names  nameMask
+	abbrev map[string]map[string]bool // issuer -> the short forms its filings define
 }
 
 // Shingle size and the share of issuers that makes a shingle common.
@@ -53,7 +54,7 @@ func commonIssuers(issuers int) int {
 // Sentences come from Sentences over the text without its table rows
 // (lines holding " | "). The result depends on docs alone, not their order.
 func NewTextStats(docs []StatsDoc) *TextStats {
-	s := &TextStats{docs: len(docs), df: map[string]int32{}}
+	s := &TextStats{docs: len(docs), df: map[string]int32{}, abbrev: map[string]map[string]bool{}}
 	var names []string
 	for _, d := range docs {
 		names = append(names, d.Names...)
@@ -69,6 +70,14 @@ func NewTextStats(docs []StatsDoc) *TextStats {
 		doc   []uint64
 	)
 	for _, d := range docs {
+		if d.Issuer != "" {
+			for _, short := range definedAbbreviations(d.Text) {
+				if s.abbrev[d.Issuer] == nil {
+					s.abbrev[d.Issuer] = map[string]bool{}
+				}
+				s.abbrev[d.Issuer][short] = true
+			}
+		}
 		clear(seen)
 		for w := range textWords(d.Text) {
 			seen[WordKey(w)] = struct{}{}
