@@ -836,6 +836,31 @@ type FigureAsk struct {
 	at      int
 }
 
+// pluralPhrase returns a name of two words or more with its last word in
+// the plural ("net losses" for "net loss"); "" for a one-word name or one
+// whose last word is plural already, or is no noun to pluralise.
+func pluralPhrase(name string) string {
+	ws := strings.Fields(name)
+	if len(ws) < 2 {
+		return ""
+	}
+	last := ws[len(ws)-1]
+	switch {
+	case len(last) < 3 || strings.ContainsAny(last, "&()0123456789"):
+		return ""
+	case strings.HasSuffix(last, "ss") || strings.HasSuffix(last, "sh") || strings.HasSuffix(last, "ch") || strings.HasSuffix(last, "x"):
+		last += "es"
+	case strings.HasSuffix(last, "s"):
+		return ""
+	case strings.HasSuffix(last, "y") && !strings.ContainsRune("aeiou", rune(last[len(last)-2])):
+		last = last[:len(last)-1] + "ies"
+	default:
+		last += "s"
+	}
+	ws[len(ws)-1] = last
+	return strings.Join(ws, " ")
+}
+
 // FindFigures returns the figures of the catalogues (tools.Metrics and
 // tools.DerivedMetrics) a question names, in the order named; a longer
 // name wins over one it holds ("operating margin" over "margin").
@@ -861,6 +886,11 @@ func FindFigures(question string) []FigureAsk {
 		}
 		for _, a := range phrases {
 			cands = append(cands, cand{normLabel(a), FigureAsk{Metric: m.Name}})
+			// Asked of several issuers or years, a name is plural: "both
+			// posted net losses".
+			if pl := pluralPhrase(normLabel(a)); pl != "" {
+				cands = append(cands, cand{pl, FigureAsk{Metric: m.Name}})
+			}
 		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return len(cands[i].phrase) > len(cands[j].phrase) })

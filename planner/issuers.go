@@ -1524,8 +1524,16 @@ func (r *resolver) weigh() {
 			if m.ok {
 				continue
 			}
-			if r.namedElsewhere(k) || r.listed(k) {
+			if r.namedElsewhere(k) || r.listed(k) || r.namedTwice(k) {
 				m.ok, changed = true, true
+			}
+		}
+	}
+	// A name read by its ticker's title is that issuer, reported once.
+	for k := range r.mentions {
+		for _, o := range r.mentions {
+			if o.ok && r.inTitle(o, r.mentions[k]) {
+				r.mentions[k].cik, r.mentions[k].ticker = o.cik, o.ticker
 			}
 		}
 	}
@@ -1578,6 +1586,46 @@ func (r *resolver) namedElsewhere(k int) bool {
 		}
 	}
 	return false
+}
+
+// namedTwice reports whether the issuer of mention k is also named by
+// another mention written otherwise, its ticker beside its name ("DIS: how
+// many Disney+ subscribers"): each alone may be a word, both together are
+// the issuer.
+func (r *resolver) namedTwice(k int) bool {
+	m := r.mentions[k]
+	for j, o := range r.mentions {
+		if j == k || o.asTicker == m.asTicker || strings.EqualFold(r.q[o.start:o.end], r.q[m.start:m.end]) {
+			continue
+		}
+		if o.identity() == m.identity() && (m.cik != 0 || m.corpus != "") || r.inTitle(m, o) || r.inTitle(o, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// inTitle reports whether mention name, a name the SEC list does not
+// resolve, is written with words of the SEC's title of mention ticker's
+// issuer ("Disney" of "Walt Disney Co", DIS).
+func (r *resolver) inTitle(ticker, name mention) bool {
+	if ticker.cik == 0 || !ticker.asTicker || name.cik != 0 || name.corpus != "" || name.written == "" {
+		return false
+	}
+	es := r.sec.list.ByCIK(ticker.cik)
+	if len(es) == 0 {
+		return false
+	}
+	title := map[string]bool{}
+	for _, t := range tokenize(es[0].Title) {
+		title[t.key] = true
+	}
+	for _, t := range tokenize(name.written) {
+		if t.letters > 0 && !title[t.key] {
+			return false
+		}
+	}
+	return true
 }
 
 // listed reports whether mention k sits in a list next to a mention that
