@@ -36,7 +36,10 @@ import (
 //     heading over lines, not a figure for each part. Such a row's label
 //     names no one figure, so its cells are facts of the part's figure
 //     (Label the figure's heading, Dimensions the part) and not of the
-//     label alone.
+//     label alone. The same matrix printed the other way round, the parts
+//     as headings ("Greater China:") over the figures as rows ("Net
+//     sales", "Operating income"), is read the same way
+//     (tableTransposedParts).
 //   - Tables one after another of the same rows, each titled by a line of
 //     its own just above its header ("Walmart U.S. Segment", "Sam's Club
 //     Segment"; "Latin America (LATAM)", "Asia-Pacific (APAC)"): the
@@ -157,6 +160,37 @@ func tableParts(t *tableState) {
 		if row.unlabeled {
 			row.label = p.part // for its unit, read as the part's rows are
 		}
+	}
+	tableTransposedParts(t, parts)
+}
+
+// tableTransposedParts marks the rows of a table whose headings name the
+// parts and whose rows name the figures, the same figures under each part
+// ("Greater China:" over "Net sales" and "Operating income", as over every
+// other region): a row is its heading's part's figure where its label is
+// no part's name, the heading's is, and the label is printed under two
+// headings or more. A one-word part needs three parts to a table.
+func tableTransposedParts(t *tableState, parts []assignedPart) {
+	under := map[string]map[string]bool{} // figure -> the headings it is under
+	heads := map[string]bool{}
+	for _, p := range parts {
+		if t.rows[p.row].unlabeled || t.rows[p.row].part != "" {
+			continue
+		}
+		k := tableLabelKey(p.part)
+		if under[k] == nil {
+			under[k] = map[string]bool{}
+		}
+		under[k][tableLabelKey(p.measure)] = true
+		heads[tableLabelKey(p.measure)] = true
+	}
+	for _, p := range parts {
+		row := &t.rows[p.row]
+		if row.unlabeled || row.part != "" || tablePartName(p.part) || !tablePartName(p.measure) ||
+			len(under[tableLabelKey(p.part)]) < 2 || len(strings.Fields(p.measure)) == 1 && len(heads) < 3 {
+			continue
+		}
+		row.part, row.partLabel, row.noPlain = p.measure, row.label, true
 	}
 }
 

@@ -272,3 +272,38 @@ func TestPrintedLabels(t *testing.T) {
 		t.Error("PartLabel")
 	}
 }
+
+func TestTablePartsAsHeadings(t *testing.T) {
+	// The parts as headings over the same figures.
+	doc := tableDoc(t, "10-Q", 2023, "2023-07-01", `Note 10 – Segment Information and Geographic Data
+The following table shows information by reportable segment for the three-month periods ended July 1, 2023 and June 25, 2022 (in millions):
+Three Months Ended
+July 1, June 25,
+2023 2022
+Americas:
+Net sales $ 35,383 $ 37,472
+Operating income $ 13,117 $ 13,914
+
+Europe:
+Net sales $ 20,205 $ 19,287
+Operating income $ 7,995 $ 7,124
+
+Greater China:
+Net sales $ 15,758 $ 14,604
+Operating income $ 6,207 $ 5,760
+`)
+	facts := TableFacts(doc)
+	tableCheckSpans(t, doc, facts)
+	const q = "2023-04-02..2023-07-01"
+	got := partFacts(facts, "Greater China")
+	if got["Net sales "+q] != "15758000000" || got["Operating income "+q] != "6207000000" {
+		t.Errorf("Greater China: %v", got)
+	}
+	if got := partFacts(facts, "Europe"); got["Operating income "+q] != "7995000000" {
+		t.Errorf("Europe: %v", got)
+	}
+	// "Net sales" alone is each region's: no fact of its own.
+	if plainLabels(facts)["Net sales"] {
+		t.Error("a fact labelled \"Net sales\" alone")
+	}
+}

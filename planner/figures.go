@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ledgerline/research/configs"
 	"github.com/ledgerline/research/corpus"
@@ -697,7 +698,8 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 	var merged []Segment
 	for _, s := range out {
 		if i := slices.IndexFunc(merged, func(o Segment) bool {
-			return slices.ContainsFunc(o.Members, func(m string) bool { return slices.Contains(s.Members, m) })
+			return slices.ContainsFunc(o.Members, func(m string) bool { return slices.Contains(s.Members, m) }) ||
+				abbreviates(o.Name, s.Name) || abbreviates(s.Name, o.Name)
 		}); i >= 0 {
 			for _, m := range s.Members {
 				if !slices.Contains(merged[i].Members, m) {
@@ -709,6 +711,23 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 		merged = append(merged, s)
 	}
 	return merged
+}
+
+// abbreviates reports whether short is the initials of the words of long
+// ("AWS" of "Amazon Web Services"): one part by two names.
+func abbreviates(long, short string) bool {
+	ws := wordsOf(long)
+	if len(ws) < 2 || strings.ContainsRune(short, ' ') {
+		return false
+	}
+	var b strings.Builder
+	for _, w := range ws {
+		if !isAnd(w) {
+			r, _ := utf8.DecodeRuneInString(w)
+			b.WriteRune(unicode.ToUpper(r))
+		}
+	}
+	return strings.EqualFold(b.String(), short)
 }
 
 // isMetricName reports whether name is the name of a catalogue figure

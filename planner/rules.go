@@ -473,6 +473,16 @@ func formSection(form, section string) string {
 	return ""
 }
 
+// partNames returns the names of the parts of issuer t's business the
+// question names, in lower case.
+func (b *builder) partNames(t string) []string {
+	var out []string
+	for _, s := range b.cat.SegmentsIn(b.question, t) {
+		out = appendNew(out, strings.ToLower(s.Name))
+	}
+	return out
+}
+
 // planAspect plans one aspect of one issuer for one period and returns the
 // ids of its required figure requirements.
 func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []string {
@@ -490,12 +500,22 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 				groups = append(groups, DriverWords)
 			}
 		}
+	}
+	if a.Name == "general" || a.Name == "segments" {
 		if terms := b.figureTerms(); len(terms) > 0 && asksWhy(b.question) {
 			// Why a named figure moved: a sentence naming the figure with
 			// a reason, as an aspect's explanation is, whatever verbs the
-			// question used for the move ("pushed up", "higher").
+			// question used for the move ("pushed up", "higher"); of a
+			// segment, the segment's figure ("Why did Amazon's North
+			// America segment swing to an operating loss").
 			groups = [][]string{terms, DriverWords}
 			topic = b.figurePhrases()
+			if a.Name == "segments" {
+				if parts := b.partNames(t); len(parts) > 0 {
+					groups = [][]string{parts, terms, DriverWords}
+					query = strings.Join(parts, " ") + " " + topic + " primarily due to"
+				}
+			}
 		}
 	}
 	countOf := false

@@ -71,6 +71,14 @@ func (b *builder) lookupFigure(t string, p filingPeriod, aspect, metric, period 
 			// net sales by category table.
 			key, _ = b.cat.resolveRow(p.doc.ID, segs[0].Name, metric)
 		}
+		if _, mem, _ := tools.SplitFigureKey(key); strings.HasPrefix(mem, corpus.TablePartPrefix) {
+			// A table's part stands alone: named by itself, not with the
+			// other parts the question was read to name.
+			what = segmentName(mem) + " " + mt.Label
+			if narrowed != nil {
+				what = segmentName(mem) + " " + strings.Join(narrowed, " ")
+			}
+		}
 		switch {
 		case key != "":
 		case len(segs) > 0:
@@ -145,9 +153,11 @@ func memberChoices(segs []Segment) []string {
 				switch {
 				case prefix == "":
 					next = append(next, m)
-				case strings.HasPrefix(m, corpus.TablePartPrefix) || strings.HasPrefix(prefix, corpus.TablePartPrefix):
-					// A table's part is one part: it is never tagged
-					// within another.
+				case strings.HasPrefix(prefix, corpus.TablePartPrefix):
+					// A table's part is one part, never tagged within
+					// another: it stands for the part alone.
+					next = appendNew(next, prefix)
+				case strings.HasPrefix(m, corpus.TablePartPrefix):
 				default:
 					next = append(next, tools.JoinMembers(append(strings.Split(prefix, ","), m)...))
 				}

@@ -120,3 +120,27 @@ func TestMemberChoicesTableParts(t *testing.T) {
 		t.Errorf("memberChoices = %v, want %v", got, want)
 	}
 }
+
+// Why a segment's figure moved is asked of the segment's figure: a
+// sentence naming the segment and the figure with a reason, not what the
+// filing says of segments.
+func TestWhyOfSegmentFigure(t *testing.T) {
+	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+	cat := NewCatalog([]corpus.Document{
+		{ID: "a22", Ticker: "AMZN", Company: "Amazon.com, Inc.", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-12-31"), Format: corpus.FormatText},
+	})
+	cat.SetFigures("a22", partRows("2022-01-01", "2022-12-31",
+		[3]string{"Operating income (loss)", "North America", "-2847000000"},
+		[3]string{"Operating income (loss)", "International", "-7746000000"},
+		[3]string{"Net sales", "North America", "315880000000"},
+		[3]string{"Net sales", "International", "118007000000"},
+	))
+	_, g := planFor(t, cat, "Why did Amazon's North America segment swing to an operating loss in 2022?", 0)
+	ok := slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+		all := r.Completion.AllOf
+		return r.Required && len(all) == 3 && slices.Contains(all[0], "north america") && slices.Equal(all[2], DriverWords)
+	})
+	if !ok {
+		t.Errorf("requirements %+v; want North America's operating loss explained", g.Requirements)
+	}
+}
