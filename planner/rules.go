@@ -473,6 +473,35 @@ func formSection(form, section string) string {
 	return ""
 }
 
+// planPartGrowth plans the growth of the parts' figure the lookup l
+// reads: its level against the year before, which the filing prints
+// beside it ("Google Cloud revenue growth in 2024"; a 10-Q's quarter
+// against the same quarter a year before). It returns the requirement.
+func (b *builder) planPartGrowth(t string, p filingPeriod, segs []Segment, l looked, m reqMeta) string {
+	period := tools.PeriodLabel(p.fy)
+	var names []string
+	for _, s := range segs {
+		names = append(names, s.Name)
+	}
+	what := strings.Join(names, " ") + " revenue growth"
+	id := t + "-" + period + "-figure-" + slug(what)
+	if b.addReq(Requirement{
+		ID: id, Issuer: t, Period: period, Aspect: "revenue_growth", Kind: KindCalculation, Required: true,
+		Need: fmt.Sprintf("%s's %s for %s: its revenue against the year before, as its %s %s prints them", b.cat.ShortName(t), what, period,
+			tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+		Completion: Condition{Kind: CondCalculation, Issuer: t, Period: period, Topic: what, Of: []string{l.req}},
+	}, m) {
+		b.addNode(tools.Calculate, tools.CalculateArgs{
+			Expression: "(revenue - revenue_prior) / revenue_prior",
+			Facts: map[string]tools.FactRef{
+				"revenue":       {Ticker: t, Concept: l.key, Period: period},
+				"revenue_prior": {Ticker: t, Concept: l.key, Period: period, Prior: true},
+			},
+		}, []string{id}, l.node)
+	}
+	return id
+}
+
 // partNames returns the names of the parts of issuer t's business the
 // question names, in lower case.
 func (b *builder) partNames(t string) []string {
@@ -579,6 +608,9 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 				figures = append(figures, l.req)
 				if asksShare(b.question) {
 					b.planShare(t, p, a, metric, segs, l, m)
+				}
+				if a.Name == "revenue_growth" && metric == "revenue" {
+					figures = append(figures, b.planPartGrowth(t, p, segs, l, m))
 				}
 			}
 		}

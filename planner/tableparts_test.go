@@ -144,3 +144,33 @@ func TestWhyOfSegmentFigure(t *testing.T) {
 		t.Errorf("requirements %+v; want North America's operating loss explained", g.Requirements)
 	}
 }
+
+// A part's growth is computed from the part's figure and the year before
+// it, which the filing prints beside it; the level alone is no growth.
+func TestPartGrowthOfSegment(t *testing.T) {
+	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+	cat := NewCatalog([]corpus.Document{
+		{ID: "w22", Ticker: "WMT", Company: "Walmart Inc.", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-01-31"), Format: corpus.FormatText},
+	})
+	cat.SetFigures("w22", partRows("2021-02-01", "2022-01-31",
+		[3]string{"Net sales", "Walmart U.S.", "393247000000"},
+		[3]string{"Net sales", "Sam's Club", "73556000000"},
+		[3]string{"Total revenues", "", "572754000000"},
+	))
+	_, g := planFor(t, cat, "What was Walmart U.S. net sales growth in fiscal 2022?", 0)
+	var found bool
+	for _, n := range g.Nodes {
+		if n.Tool != tools.Calculate {
+			continue
+		}
+		var a tools.CalculateArgs
+		if err := json.Unmarshal(n.Args, &a); err != nil {
+			t.Fatal(err)
+		}
+		now, prior := a.Facts["revenue"], a.Facts["revenue_prior"]
+		found = found || now.Concept == "table:Net sales[part:Walmart U.S.]" && prior.Concept == now.Concept && prior.Prior
+	}
+	if !found {
+		t.Errorf("nodes %+v; want Walmart U.S.'s net sales growth computed from its row and the year before", g.Nodes)
+	}
+}
