@@ -42,3 +42,27 @@ func TestGuidanceSearchedInTheFilingsWords(t *testing.T) {
 		}
 	}
 }
+
+// A part named at length is met by a sentence naming one of its rarer and
+// one of its commoner words, not every word: the sentence stating what the
+// useful lives' change added to net income names the equipment, not the
+// useful lives.
+func TestLongPartNamedByItsWords(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{Issuer: "AAPL", Text: "Our server and network equipment has useful lives of years. Equipment lives vary."},
+		{Issuer: "META", Text: "Network equipment lives. Equipment."},
+		{Issuer: "NVDA", Text: "Equipment and its lives."},
+	}))
+	q := "In FY2024, how much did Apple's change in server and network equipment useful lives add to net income?"
+	_, g := planFor(t, cat, q, 0)
+	var got [][]string
+	for _, r := range g.Requirements {
+		if r.Kind == KindFigure && len(r.Completion.AllOf) > 0 {
+			got = r.Completion.AllOf
+		}
+	}
+	if len(got) != 4 || !slices.Contains(got[0], "server") || !slices.Contains(got[1], "equipment") {
+		t.Errorf("condition %q; want one of the rarer words, one of the commoner, the figure and an amount", got)
+	}
+}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"github.com/shopspring/decimal"
@@ -500,6 +501,16 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 		}
 		groups = append(groups, g)
 	}
+	// A part named at length ("server and network equipment useful
+	// lives") is named by one of its rarer and one of its commoner words:
+	// the sentence that states its amount need not repeat every one ("the
+	// effect of this change in estimate ... server and network equipment
+	// ... an increase in operating income of $2.7 billion").
+	if stats := b.cat.TextStats(); len(groups) > maxPartGroups && stats.Documents() > 0 {
+		slices.SortStableFunc(groups, func(x, y []string) int { return cmp.Compare(stats.IDF(y[0]), stats.IDF(x[0])) })
+		half := (len(groups) + 1) / 2
+		groups = [][]string{slices.Concat(groups[:half]...), slices.Concat(groups[half:]...)}
+	}
 	// A part the filing writes by its initials ("DCG" for Data Center
 	// Group) is named by either.
 	var partWords []string
@@ -540,6 +551,11 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, strings.Join(content, " "), "", 8), []string{id})
 	return id
 }
+
+// maxPartGroups is how many words of a part a sentence stating its figure
+// must name each of; a part of more words is named by a rarer and a
+// commoner of them.
+const maxPartGroups = 3
 
 // growthName returns the figure a name of its change names ("sales" for
 // "sales growth", "revenue" for "revenue increase").
