@@ -3,6 +3,8 @@ package corpus
 import (
 	"strings"
 	"unicode"
+
+	"github.com/shopspring/decimal"
 )
 
 // Parts of the business in a filing's tables.
@@ -266,7 +268,7 @@ func tableSums(rows []tableRow, idx []int, cells []tableCell) bool {
 		if c.absent || c.pct {
 			return false
 		}
-		sum := c.value.Sub(c.value) // zero
+		sum := decimal.Zero
 		for _, i := range idx {
 			if j >= len(rows[i].cells) || rows[i].cells[j].absent || rows[i].cells[j].pct {
 				return false

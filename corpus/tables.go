@@ -194,7 +194,7 @@ type tableState struct {
 	quiet     int    // lines without a row since the last row or the header
 	heading   string // last label-only line ("Earnings per share:")
 	headings  []string
-	title     string // a short line above the header naming the table ("Walmart U.S. Segment"); "" when none
+	title     string // a short line above the header naming the table (a segment's name); "" when none
 }
 
 // tableRow is a row matched to the header's period columns.

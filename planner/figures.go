@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/ledgerline/research/configs"
 	"github.com/ledgerline/research/corpus"
@@ -716,18 +715,8 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 // abbreviates reports whether short is the initials of the words of long
 // ("AWS" of "Amazon Web Services"): one part by two names.
 func abbreviates(long, short string) bool {
-	ws := wordsOf(long)
-	if len(ws) < 2 || strings.ContainsRune(short, ' ') {
-		return false
-	}
-	var b strings.Builder
-	for _, w := range ws {
-		if !isAnd(w) {
-			r, _ := utf8.DecodeRuneInString(w)
-			b.WriteRune(unicode.ToUpper(r))
-		}
-	}
-	return strings.EqualFold(b.String(), short)
+	ac := initialsOf(slices.DeleteFunc(wordsOf(long), isAnd))
+	return ac != "" && strings.EqualFold(ac, short)
 }
 
 // isMetricName reports whether name is the name of a catalogue figure

@@ -1,11 +1,8 @@
 package planner
 
 import (
-	"encoding/json"
 	"slices"
 	"testing"
-
-	"github.com/ledgerline/research/tools"
 )
 
 // Guidance asked of the year after a report is searched in the filing's
@@ -23,17 +20,7 @@ func TestGuidanceSearchedInTheFilingsWords(t *testing.T) {
 		{"What does Amazon expect for net sales in 2025?", false},
 	} {
 		_, g := planFor(t, cat, tt.question, 0)
-		var queries []string
-		for _, n := range g.Nodes {
-			if n.Tool != tools.SearchFilings {
-				continue
-			}
-			var a tools.SearchArgs
-			if err := json.Unmarshal(n.Args, &a); err != nil {
-				t.Fatal(err)
-			}
-			queries = append(queries, a.Query)
-		}
+		queries := searchQueries(g)
 		if !slices.Contains(queries, "net sales expect") {
 			t.Errorf("%q: searches %q; want the filing's name for the figure", tt.question, queries)
 		}

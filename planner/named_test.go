@@ -38,3 +38,18 @@ func TestPluralFigureNames(t *testing.T) {
 		t.Errorf("FindFigures = %+v; want net income", got)
 	}
 }
+
+// One part by two names: its initials are one of them.
+func TestAbbreviates(t *testing.T) {
+	for _, tt := range []struct {
+		long, short string
+		want        bool
+	}{
+		{"Amazon Web Services", "AWS", true}, {"Productivity and Business Processes", "PBP", true},
+		{"Amazon Web Services", "AW", false}, {"Services", "S", false}, {"Data Center Group", "dcg", true},
+	} {
+		if got := abbreviates(tt.long, tt.short); got != tt.want {
+			t.Errorf("abbreviates(%q, %q) = %v, want %v", tt.long, tt.short, got, tt.want)
+		}
+	}
+}

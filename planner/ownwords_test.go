@@ -36,16 +36,7 @@ func TestSearchesInOwnWords(t *testing.T) {
 		row{"Provision for income taxes", 1_925}, row{"Income before income taxes", 7_840},
 		row{"Effective tax rate", 25},
 	))
-	queries := func(g *Graph) []string {
-		var out []string
-		for _, n := range g.Nodes {
-			var a tools.SearchArgs
-			if n.Tool == tools.SearchFilings && json.Unmarshal(n.Args, &a) == nil {
-				out = append(out, a.Query)
-			}
-		}
-		return out
-	}
+	queries := searchQueries
 	_, g := planFor(t, cat, "Why did Costco's revenue grow in fiscal 2022?", 0)
 	if q := queries(g); !slices.Contains(q, "net revenues primarily due to") {
 		t.Errorf("searches %q; want one in the filing's own label", q)
@@ -60,4 +51,16 @@ func TestSearchesInOwnWords(t *testing.T) {
 	}) {
 		t.Errorf("requirements %v; want the rate as the filing prints it", g.Requirements)
 	}
+}
+
+// searchQueries returns the queries of a graph's search_filings nodes.
+func searchQueries(g *Graph) []string {
+	var out []string
+	for _, n := range g.Nodes {
+		var a tools.SearchArgs
+		if n.Tool == tools.SearchFilings && json.Unmarshal(n.Args, &a) == nil {
+			out = append(out, a.Query)
+		}
+	}
+	return out
 }

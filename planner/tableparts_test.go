@@ -29,6 +29,12 @@ func partRows(start, end string, rows ...[3]string) []FigureEntry {
 	return FigureEntries(facts)
 }
 
+// textCatalog is a catalog of one converted 10-K.
+func textCatalog(id, ticker, company string, fiscalYear int, periodEnd string) *Catalog {
+	end, _ := time.Parse(time.DateOnly, periodEnd)
+	return NewCatalog([]corpus.Document{{ID: id, Ticker: ticker, Company: company, Form: "10-K", FiscalYear: fiscalYear, PeriodEnd: end, Format: corpus.FormatText}})
+}
+
 // A part of the business a converted filing's table prints (a segment
 // under its figure's heading, a region's titled table) is the part's
 // figure: "What operating income did Intel's Data Center Group post" looks
@@ -81,15 +87,8 @@ func TestTablePartFigures(t *testing.T) {
 	for _, tt := range tests {
 		_, g := planFor(t, cat, tt.question, 0)
 		var keys []string
-		for _, n := range g.Nodes {
-			if n.Tool != tools.LookupFact {
-				continue
-			}
-			var a tools.LookupFactArgs
-			if err := json.Unmarshal(n.Args, &a); err != nil {
-				t.Fatal(err)
-			}
-			keys = append(keys, a.Concept)
+		for _, k := range lookups(t, g) { // key and period
+			keys = append(keys, k[:strings.LastIndexByte(k, ' ')])
 		}
 		if !slices.Contains(keys, tt.key) {
 			t.Errorf("%q: lookups %v; want %s", tt.question, keys, tt.key)
@@ -125,10 +124,7 @@ func TestMemberChoicesTableParts(t *testing.T) {
 // sentence naming the segment and the figure with a reason, not what the
 // filing says of segments.
 func TestWhyOfSegmentFigure(t *testing.T) {
-	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
-	cat := NewCatalog([]corpus.Document{
-		{ID: "a22", Ticker: "AMZN", Company: "Amazon.com, Inc.", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-12-31"), Format: corpus.FormatText},
-	})
+	cat := textCatalog("a22", "AMZN", "Amazon.com, Inc.", 2022, "2022-12-31")
 	cat.SetFigures("a22", partRows("2022-01-01", "2022-12-31",
 		[3]string{"Operating income (loss)", "North America", "-2847000000"},
 		[3]string{"Operating income (loss)", "International", "-7746000000"},
@@ -148,10 +144,7 @@ func TestWhyOfSegmentFigure(t *testing.T) {
 // A part's growth is computed from the part's figure and the year before
 // it, which the filing prints beside it; the level alone is no growth.
 func TestPartGrowthOfSegment(t *testing.T) {
-	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
-	cat := NewCatalog([]corpus.Document{
-		{ID: "w22", Ticker: "WMT", Company: "Walmart Inc.", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-01-31"), Format: corpus.FormatText},
-	})
+	cat := textCatalog("w22", "WMT", "Walmart Inc.", 2022, "2022-01-31")
 	cat.SetFigures("w22", partRows("2021-02-01", "2022-01-31",
 		[3]string{"Net sales", "Walmart U.S.", "393247000000"},
 		[3]string{"Net sales", "Sam's Club", "73556000000"},
