@@ -203,3 +203,27 @@ func TestPaidFor(t *testing.T) {
 		t.Errorf("requirements %v: the cash balance planned for a payment", reqIDs(g))
 	}
 }
+
+// TestJoinsAnother: a label joining the asked figure to another by "and"
+// names the two together and does not resolve the asked one; a name that
+// itself holds "and", or a label whose "and" joins two words the question
+// names or two it does not, does.
+func TestJoinsAnother(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		label, asked string
+		want         bool
+	}{
+		{"r&d and mg&a as a percentage of revenue", "r&d as a percentage of revenue", true},
+		{"cost of sales and operating expenses", "cost of sales", true},
+		{"research and development", "research and development", false},
+		{"general and administrative", "general and administrative expense", false},
+		{"property and equipment net", "net", false},
+		{"gross margin percentage", "gross margin", false},
+	} {
+		want := stems(strings.Fields(tt.asked))
+		if got := joinsAnother(strings.Fields(tt.label), want); got != tt.want {
+			t.Errorf("joinsAnother(%q, %q) = %v, want %v", tt.label, tt.asked, got, tt.want)
+		}
+	}
+}

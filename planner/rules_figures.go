@@ -534,7 +534,7 @@ func (c *Catalog) ResolvePhrase(documentID string, words []string, member string
 				have = append(have, stem5(w))
 			}
 		}
-		if !allIn(want, have) {
+		if !allIn(want, have) || joinsAnother(strings.Fields(normLabel(e.Label)), want) {
 			continue
 		}
 		extra := len(slices.Compact(slices.Sorted(slices.Values(have)))) - len(want)
@@ -547,6 +547,27 @@ func (c *Catalog) ResolvePhrase(documentID string, words []string, member string
 		}
 	}
 	return best, best != ""
+}
+
+// joinsAnother reports whether a label joins a figure the question names
+// to another by "and" ("R&D and MG&A as a percentage of revenue" for "R&D
+// as a percentage of revenue"): the label's figure is the two together, not
+// the one asked. want holds the question's stems (stem5); a question that
+// itself joins two names ("general and administrative") is met by labels
+// that do.
+func joinsAnother(label, want []string) bool {
+	if slices.Contains(want, "and") {
+		return false
+	}
+	for i := 1; i+1 < len(label); i++ {
+		if label[i] != "and" {
+			continue
+		}
+		if slices.Contains(want, stem5(label[i-1])) != slices.Contains(want, stem5(label[i+1])) {
+			return true
+		}
+	}
+	return false
 }
 
 // ResolvePartRow returns the key of the figure a filing prints under a
