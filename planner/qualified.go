@@ -56,6 +56,7 @@ type qualifierToken struct {
 	lower string // text in lower case
 	stop  bool   // a word that cannot narrow a figure
 	after bool   // punctuation stands between it and the word before ("Target: total revenue")
+	slash bool   // that punctuation is a slash alone, which joins two names ("server/network equipment")
 }
 
 // qualifierTokens splits a question into words, marking those that cannot
@@ -76,10 +77,11 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 	inWord := func(r rune) bool {
 		return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '&' || r == '\''
 	}
-	punct := false
+	punct, slash := false, false
 	for i := 0; i < len(question); {
 		r, size := utf8.DecodeRuneInString(question[i:])
 		if !inWord(r) {
+			slash = r == '/' && !punct || slash && unicode.IsSpace(r)
 			punct = punct || !unicode.IsSpace(r)
 			i += size
 			continue
@@ -94,8 +96,8 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 		}
 		w := question[i:j]
 		i = j
-		after := punct
-		punct = false
+		after, joined := punct, punct && slash
+		punct, slash = false, false
 		text := strings.Trim(w, "-'")
 		w = strings.ToLower(text)
 		possessive := strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "s'")
@@ -105,11 +107,11 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
 		stop := possessive && !cat.partOf(issuers, text) || len(w) < 2 || skip[w] || questionStopwords[w] || phraseStopwords[w] || wholeWords[w] ||
 			strings.ContainsAny(w, "0123456789&'") || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ly") ||
-			askingWords[w] || causingWords[w] || fallWords.MatchString(w) || riseWords.MatchString(w)
+			askingWords[w] || causingWords[w] || affecting[w] || fallWords.MatchString(w) || riseWords.MatchString(w)
 		if w == "&" {
 			w, text, stop = "and", "and", true
 		}
-		out = append(out, qualifierToken{text: text, lower: w, stop: stop, after: after})
+		out = append(out, qualifierToken{text: text, lower: w, stop: stop, after: after, slash: joined})
 	}
 	return out
 }
@@ -149,6 +151,7 @@ func issuerWordSet(cat *Catalog, issuers []string) map[string]bool {
 // is left out.
 func qualifiedFigures(question string, cat *Catalog, issuers, others []string, names map[string][]string) []qualifiedFigure {
 	toks := qualifierTokens(question, cat, issuers, others)
+	effect := asksHowMuch.MatchString(question)
 	type name struct {
 		metric string
 		words  []string
@@ -210,7 +213,7 @@ func qualifiedFigures(question string, cat *Catalog, issuers, others []string, n
 			if len(part) > 0 {
 				// "How much did Activision add to Microsoft's gaming
 				// revenue": the part of the part that contributes.
-				if c := contributorBefore(toks, i-len(part)); len(c) > 0 {
+				if c := contributorBefore(toks, i-len(part), effect); len(c) > 0 {
 					part = append(c, part...)
 				}
 			}
@@ -222,7 +225,7 @@ func qualifiedFigures(question string, cat *Catalog, issuers, others []string, n
 				// revenues": the part is what contributes to the figure;
 				// "how much revenue did Activision contribute": the same,
 				// named after the figure.
-				part = contributorBefore(toks, i)
+				part = contributorBefore(toks, i, effect)
 				if len(part) == 0 {
 					part = contributorAfter(toks, i+len(n.words))
 				}
@@ -278,10 +281,20 @@ func PartsAsked(question string, cat *Catalog, rt Route) []string {
 // contributing that stands, across words that narrow nothing ("to",
 // "Oracle's", "total"), before toks[at]: Cerner in "Cerner contributed to
 // Oracle's total revenues".
-func contributorBefore(toks []qualifierToken, at int) []string {
+//
+// A question asking how much (effect) may name the part by what it did
+// to the figure: "by how much did stretching server/network equipment
+// useful lives lift Microsoft's operating income" asks for the amount the
+// change added, a part of operating income. A gerund leading the part
+// ("stretching") is the action, not the name.
+func contributorBefore(toks []qualifierToken, at int, effect bool) []string {
 	for k := at - 1; k >= 0; k-- {
-		if contributing[toks[k].lower] {
-			return qualifiersBefore(toks, k)
+		if contributing[toks[k].lower] || effect && affecting[toks[k].lower] {
+			part := qualifiersBefore(toks, k)
+			if len(part) > 1 && strings.HasSuffix(strings.ToLower(part[0]), "ing") && affecting[toks[k].lower] {
+				part = part[1:]
+			}
+			return part
 		}
 		if !toks[k].stop || toks[k+1].after {
 			return nil
@@ -324,6 +337,17 @@ var auxiliary = map[string]bool{"did": true, "does": true, "do": true, "has": tr
 // asked with.
 var contributing = map[string]bool{"contribute": true, "contributed": true, "contributes": true, "contributing": true, "add": true, "added": true, "adds": true}
 
+// affecting are the verbs a question asking how much names a part's effect
+// on a figure with, either way ("lift", "hurt"). They narrow no figure.
+// ("benefit" is left out: "employee benefits" is a figure's name.)
+var affecting = map[string]bool{"lift": true, "lifted": true, "lifts": true, "boost": true, "boosted": true, "boosts": true,
+	"raise": true, "raised": true, "raises": true,
+	"hurt": true, "hurts": true, "reduce": true, "reduced": true, "reduces": true, "lower": true, "lowered": true, "lowers": true,
+	"cut": true, "cuts": true, "weigh": true, "weighed": true}
+
+// asksHowMuch finds a question asking for an amount: "how much", "by how much".
+var asksHowMuch = regexp.MustCompile(`(?i)\bhow\s+much\b`)
+
 func tokensAre(toks []qualifierToken, words []string) bool {
 	for i, w := range words {
 		if l := toks[i].lower; l != w && l != strings.TrimSuffix(w, "s") && l+"s" != w {
@@ -338,7 +362,7 @@ func tokensAre(toks []qualifierToken, words []string) bool {
 func qualifiersBefore(toks []qualifierToken, at int) []string {
 	start := at
 	for k := at - 1; k >= 0; k-- {
-		if toks[k+1].after {
+		if toks[k+1].after && !toks[k+1].slash {
 			break // punctuation ends the phrase
 		}
 		switch {
