@@ -378,6 +378,12 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		{"what squeezed netflix operating margin in 2022", []string{
 			"\"The decrease in operating margin is primarily due to revenues growing at a slower rate",
 		}},
+		// The company's figure is explained by what moved it, not by what
+		// moved a segment's ("The gross margin of our Compute &
+		// Networking segment decreased ... due to").
+		{"What pulled NVIDIA's gross margin down in fiscal 2023?", []string{
+			"explanation of gross margin, FY2023: \"Gross margin for fiscal year 2023 declined from a year ago, driven by $2.17 billion of inventory charges",
+		}},
 		{"What drove Apple's Greater China sales growth in fiscal 2024?", []string{
 			"FY2023 (fiscal year ended 2023-09-30)",
 			"The reported figures do not bear out the question",

@@ -1655,6 +1655,12 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 			case !namesAny(s, subject) && namesAny(s, w.otherParts(e.Ticker, subject)):
 				score -= 3
 			}
+		} else if planner.Explains(s, withAmpersands(w.otherParts(e.Ticker, nil))) {
+			// A question about the whole ("why did NVIDIA's gross margin
+			// fall") is not answered by what moved a part's figure ("The
+			// gross margin of our Compute & Networking segment decreased
+			// ... due to"), ahead of what moved the company's.
+			score -= 3
 		}
 	}
 	return score
@@ -1777,6 +1783,19 @@ func (w *writer) otherParts(t string, subject []string) []string {
 			continue
 		}
 		out = append(out, l)
+	}
+	return out
+}
+
+// withAmpersands returns names with, beside each name joining words by
+// "and", its form with "&" ("compute & networking"), as filings write
+// them either way.
+func withAmpersands(names []string) []string {
+	out := slices.Clone(names)
+	for _, n := range names {
+		if strings.Contains(n, " and ") {
+			out = append(out, strings.ReplaceAll(n, " and ", " & "))
+		}
 	}
 	return out
 }

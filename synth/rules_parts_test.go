@@ -1,6 +1,9 @@
 package synth
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestNamesAny: a part's name counts as words of their own, in any case;
 // an abbreviation inside another word does not.
@@ -76,5 +79,16 @@ func TestColumnRuns(t *testing.T) {
 		if n := columnRuns(s); n >= 3 {
 			t.Errorf("columnRuns(%q) = %d, want fewer than 3", s, n)
 		}
+	}
+}
+
+// TestWithAmpersands: a part joining words by "and" is also named with
+// "&", as filings write it either way.
+func TestWithAmpersands(t *testing.T) {
+	t.Parallel()
+	got := withAmpersands([]string{"compute and networking", "gaming"})
+	want := []string{"compute and networking", "gaming", "compute & networking"}
+	if !slices.Equal(got, want) {
+		t.Errorf("withAmpersands = %q, want %q", got, want)
 	}
 }
