@@ -275,3 +275,42 @@ func TestEveryListedItemIsAsked(t *testing.T) {
 		}
 	}
 }
+
+// What part of a figure went somewhere ("how much of Costco's capex went
+// to warehouses") is the row so labelled just above the figure's total in
+// its table, and the total is asked as well; a row of that label elsewhere
+// in the filing is not the part, and a filing without such a row leaves
+// the part a gap, never the total alone.
+func TestPartThatWentToARow(t *testing.T) {
+	q := "How much of Costco's fiscal 2022 capex went to warehouses, and what was total capex?"
+	for _, tt := range []struct {
+		name string
+		rows []row
+		part string // the part's fact key; "" for a passage (a gap unless stated)
+	}{
+		{"row above the total", []row{{"Warehouses", 2_100}, {"Depots", 900}, {"Total capital expenditures", 3_891}}, "table:Warehouses"},
+		{"row in another table", []row{{"Warehouses", 838}, {"Net sales", 222_730}, {"Membership fees", 4_224}, {"Total revenue", 226_954},
+			{"Merchandise costs", 199_382}, {"Operating income", 7_793}, {"Net income", 5_844}, {"Inventories", 17_907}, {"Receivables", 2_241},
+			{"Depots", 900}, {"Total capital expenditures", 3_891}}, ""},
+		{"no such row", []row{{"Depots", 900}, {"Total capital expenditures", 3_891}}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cat := smallCatalog()
+			cat.SetFigures("c22", tableRows("2021-08-30", "2022-08-28", tt.rows...))
+			_, g := planFor(t, cat, q, 0)
+			var part, total bool
+			for _, r := range g.Requirements {
+				if r.Kind != KindFigure || !r.Required {
+					continue
+				}
+				if strings.Contains(r.Completion.Topic, "warehouses") {
+					part = tt.part == "" && r.Completion.Kind == CondPassage || slices.Contains(r.Completion.Concepts, tt.part)
+				}
+				total = total || slices.Contains(r.Completion.Concepts, "table:Total capital expenditures")
+			}
+			if !part || !total {
+				t.Errorf("part %v (want %q), total %v: %v", part, tt.part, total, g.Requirements)
+			}
+		})
+	}
+}

@@ -45,6 +45,7 @@ type qualifiedFigure struct {
 	Words  []string // the part's words in the question's order, the metric's name among them
 	Part   []string // the words that narrow it
 	Name   string   // the metric's name as the question writes it
+	Whole  bool     // the question asks for the whole too ("how much of capex went to remodels, and what was total capex")
 }
 
 // What is the figure as a reader writes it: "membership fee revenue".
@@ -152,6 +153,7 @@ func issuerWordSet(cat *Catalog, issuers []string) map[string]bool {
 func qualifiedFigures(question string, cat *Catalog, issuers, others []string, names map[string][]string) []qualifiedFigure {
 	toks := qualifierTokens(question, cat, issuers, others)
 	effect := asksHowMuch.MatchString(question)
+	share := asksHowMuchOf.MatchString(question)
 	type name struct {
 		metric string
 		words  []string
@@ -210,6 +212,10 @@ func qualifiedFigures(question string, cat *Catalog, issuers, others []string, n
 			}
 			part := qualifiersBefore(toks, i)
 			after := qualifiersAfter(toks, i+len(n.words))
+			var dest []string
+			if share && len(after) == 0 {
+				dest = destinationAfter(toks, i+len(n.words))
+			}
 			if len(part) > 0 {
 				// "How much did Activision add to Microsoft's gaming
 				// revenue": the part of the part that contributes.
@@ -217,8 +223,15 @@ func qualifiedFigures(question string, cat *Catalog, issuers, others []string, n
 					part = append(c, part...)
 				}
 			}
+			whole := total[n.metric] && len(dest) > 0
 			if total[n.metric] {
 				part, after = nil, nil
+			}
+			if len(dest) > 0 {
+				// "How much of Walmart's capex went to remodels, and
+				// what was total capex": the part the figure went to,
+				// whatever narrows it before; the total is asked too.
+				part, after = dest, nil
 			}
 			if len(part) == 0 && len(after) == 0 {
 				// "How much did Cerner contribute to Oracle's total
@@ -237,7 +250,7 @@ func qualifiedFigures(question string, cat *Catalog, issuers, others []string, n
 			for _, t := range toks[i : i+len(n.words)] {
 				written = append(written, t.lower)
 			}
-			q := qualifiedFigure{Metric: n.metric, Name: strings.Join(written, " ")}
+			q := qualifiedFigure{Metric: n.metric, Name: strings.Join(written, " "), Whole: whole}
 			if len(part) > 0 {
 				q.Part = part
 				q.Words = append(slices.Clone(part), written...)
@@ -344,6 +357,36 @@ var affecting = map[string]bool{"lift": true, "lifted": true, "lifts": true, "bo
 	"raise": true, "raised": true, "raises": true,
 	"hurt": true, "hurts": true, "reduce": true, "reduced": true, "reduces": true, "lower": true, "lowered": true, "lowers": true,
 	"cut": true, "cuts": true, "weigh": true, "weighed": true}
+
+// asksHowMuchOf finds a question asking for a part of a figure: "how much
+// of Walmart's capex went to remodels".
+var asksHowMuchOf = regexp.MustCompile(`(?i)\bhow\s+much\s+of\b`)
+
+// destinationAfter returns the narrowing words after a verb that sends a
+// figure somewhere at toks[at] ("capex went to remodels", "was spent on
+// new stores", "came from fuel"); nil when the name is not followed so.
+func destinationAfter(toks []qualifierToken, at int) []string {
+	k := at
+	for k < len(toks) && !toks[k].after && (auxiliary[toks[k].lower] || toks[k].lower == "was" || toks[k].lower == "were" || toks[k].lower == "is") {
+		k++
+	}
+	if k+1 >= len(toks) || toks[k].after || toks[k+1].after {
+		return nil
+	}
+	prep, ok := sending[toks[k].lower]
+	if !ok || !slices.Contains(prep, toks[k+1].lower) {
+		return nil
+	}
+	return qualifiersAfter(append([]qualifierToken{{lower: "from", stop: true}}, toks[k+2:]...), 0)
+}
+
+// sending are the verbs, each with its prepositions, that say where a part
+// of a figure went or came from.
+var sending = map[string][]string{
+	"went": {"to", "toward", "towards", "into"}, "go": {"to", "toward", "towards", "into"}, "goes": {"to", "toward", "towards", "into"},
+	"spent": {"on"}, "spend": {"on"}, "allocated": {"to"},
+	"came": {"from"}, "come": {"from"}, "comes": {"from"},
+}
 
 // asksHowMuch finds a question asking for an amount: "how much", "by how much".
 var asksHowMuch = regexp.MustCompile(`(?i)\bhow\s+much\b`)
@@ -982,7 +1025,47 @@ func (b *builder) partKey(documentID string, q qualifiedFigure, content []string
 	if key, ok := b.cat.ResolvePhrase(documentID, content, ""); ok {
 		return key, true
 	}
-	return b.cat.ResolvePartRow(documentID, q.Part, strings.Fields(q.Name))
+	if key, ok := b.cat.ResolvePartRow(documentID, q.Part, strings.Fields(q.Name)); ok {
+		return key, true
+	}
+	if mt, ok := tools.MetricByName(q.Metric); ok {
+		if whole, ok := b.cat.ResolveMetric(documentID, mt, "", ""); ok {
+			return b.cat.rowAbove(documentID, whole, q.Part)
+		}
+	}
+	return "", false
+}
+
+// rowsAbove is how many rows above a table's total row its parts are looked
+// for.
+const rowsAbove = 8
+
+// rowAbove returns the key of a table row labelled part, word for word
+// (forms aside), among the rows just above the row whole in a converted
+// filing's table: "Remodels 3,278" above "Total capital expenditures
+// 13,106" is the part of capital expenditures that went to remodels. A
+// one-word part is found so only where it stands in the whole's own table,
+// not anywhere in the filing ("International" is a row of many tables).
+func (c *Catalog) rowAbove(documentID, whole string, part []string) (string, bool) {
+	want := stems(slices.DeleteFunc(slices.Clone(part), isAnd))
+	if len(want) == 0 {
+		return "", false
+	}
+	entries := c.figures[documentID]
+	at := slices.IndexFunc(entries, func(e FigureEntry) bool { return e.Key == whole && e.Table })
+	if at < 0 {
+		return "", false
+	}
+	for k := at - 1; k >= max(0, at-rowsAbove); k-- {
+		e := entries[k]
+		if !e.Table || e.Member != "" {
+			return "", false // the table ends
+		}
+		if slices.Equal(stems(slices.DeleteFunc(strings.Fields(normLabel(e.Label)), isAnd)), want) {
+			return e.Key, true
+		}
+	}
+	return "", false
 }
 
 // filingNames returns the words a sentence names a figure by: the

@@ -590,6 +590,9 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		if id := b.planQualifiedFigure(t, p, q, m); id != "" {
 			figures = append(figures, id)
 		}
+		if q.Whole && b.canLookup(p, a.Metrics) {
+			figures = append(figures, b.planFacts(t, p, a, m)...)
+		}
 	} else if len(a.Metrics) > 0 && len(segs) > 0 {
 		// The named parts' figures, never the company's; of an aspect's
 		// figures, those the question names when it names some ("Google

@@ -359,6 +359,9 @@ func (b *builder) planFigureAsks() {
 					b.planDerived(t, p, "figures", ask.Derived, segs, m)
 				} else if q, ok := b.qualifiedFor(t, ask.Metric); ok {
 					b.planQualifiedFigure(t, p, q, m)
+					if q.Whole {
+						b.lookupFigure(t, p, "figures", ask.Metric, tools.PeriodLabel(p.fy), segs, true, m)
+					}
 				} else if _, ok := b.lookupFigure(t, p, "figures", ask.Metric, tools.PeriodLabel(p.fy), segs, true, m); !ok && len(segs) == 0 {
 					// The filing prints no row the catalogue names ("total
 					// operating expenses" in a statement that lists each
