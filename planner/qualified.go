@@ -367,7 +367,9 @@ var asksHowMuchOf = regexp.MustCompile(`(?i)\bhow\s+much\s+of\b`)
 // new stores", "came from fuel"); nil when the name is not followed so.
 func destinationAfter(toks []qualifierToken, at int) []string {
 	k := at
-	for k < len(toks) && !toks[k].after && (auxiliary[toks[k].lower] || toks[k].lower == "was" || toks[k].lower == "were" || toks[k].lower == "is") {
+	// The figure's period may stand between ("growth in fiscal 2021 came
+	// from"), and an auxiliary ("was spent on").
+	for k < len(toks) && !toks[k].after && toks[k].stop && (auxiliary[toks[k].lower] || periodWords[toks[k].lower] || strings.ContainsAny(toks[k].lower, "0123456789")) {
 		k++
 	}
 	if k+1 >= len(toks) || toks[k].after || toks[k+1].after {
@@ -379,6 +381,11 @@ func destinationAfter(toks []qualifierToken, at int) []string {
 	}
 	return qualifiersAfter(append([]qualifierToken{{lower: "from", stop: true}}, toks[k+2:]...), 0)
 }
+
+// periodWords are the words, besides years, of a period written after a
+// figure's name, and the forms of "be".
+var periodWords = map[string]bool{"in": true, "for": true, "during": true, "fiscal": true, "the": true, "year": true,
+	"quarter": true, "was": true, "were": true, "is": true}
 
 // sending are the verbs, each with its prepositions, that say where a part
 // of a figure went or came from.

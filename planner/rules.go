@@ -337,6 +337,7 @@ func (b *builder) build() {
 		}
 	}
 	b.planUncoveredItems()
+	b.planUnmentionedNames()
 	b.planQuestionSearches()
 }
 
