@@ -384,6 +384,10 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		{"What pulled NVIDIA's gross margin down in fiscal 2023?", []string{
 			"explanation of gross margin, FY2023: \"Gross margin for fiscal year 2023 declined from a year ago, driven by $2.17 billion of inventory charges",
 		}},
+		// Guidance is named by the year it is for, and the filing by its own.
+		{"Amazon's guidance for Q1 2025 net sales?", []string{
+			"- Outlook on revenue for 2025, from the FY2024 filing, in management's words (forward-looking statements, quoted as written): \"• Net sales are expected to be between $151.0 billion and $155.5 billion",
+		}},
 		{"What drove Apple's Greater China sales growth in fiscal 2024?", []string{
 			"FY2023 (fiscal year ended 2023-09-30)",
 			"The reported figures do not bear out the question",

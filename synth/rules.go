@@ -1369,10 +1369,18 @@ func (w *writer) passageLabel(r planner.Requirement) string {
 		// "How many employees": a number asked of a topic, stated in a
 		// sentence.
 		return fmt.Sprintf("%s, %s, as the filing states it", upperFirst(topic), r.Period)
-	case r.Kind == planner.KindOutlook && (topic == "outlook" || topic == "the question"):
-		return fmt.Sprintf("Outlook, %s, in management's words (forward-looking statements, quoted as written)", r.Period)
 	case r.Kind == planner.KindOutlook:
-		return fmt.Sprintf("Outlook on %s, %s, in management's words (forward-looking statements, quoted as written)", topic, r.Period)
+		on := ""
+		if topic != "outlook" && topic != "the question" {
+			on = " on " + topic
+		}
+		// Guidance for a year after the filing's, as the question asks it
+		// ("Q1 2025 net sales" from the FY2024 10-K), is named by that
+		// year, and the filing it is read from by its own.
+		if ahead := w.yearAhead(r.Period); ahead > 0 {
+			return fmt.Sprintf("Outlook%s for %d, from the %s filing, in management's words (forward-looking statements, quoted as written)", on, ahead, r.Period)
+		}
+		return fmt.Sprintf("Outlook%s, %s, in management's words (forward-looking statements, quoted as written)", on, r.Period)
 	case r.Kind == planner.KindRisk:
 		if strings.Contains(topic, "risk") {
 			return fmt.Sprintf("Risk factors, %s", r.Period)
@@ -1728,6 +1736,21 @@ func (w *writer) questionYears() []int {
 		w.qYears = append([]int{}, corpus.AnalyzeQuestion(w.in.Question, nil, nil).Years...)
 	}
 	return w.qYears
+}
+
+// yearAhead returns the first year the question names after the fiscal
+// year of period (a filing's "FY2024"), or 0 for none.
+func (w *writer) yearAhead(period string) int {
+	fy, ok := planner.FiscalYearOf(period)
+	if !ok {
+		return 0
+	}
+	for _, y := range w.questionYears() {
+		if y > fy {
+			return y
+		}
+	}
+	return 0
 }
 
 // questionYear matches a year, as a question or a sentence names it.
