@@ -908,8 +908,14 @@ func (w *writer) calculation(r planner.Requirement) []string {
 	result := readableAmount(calc.Result, inputs[names[0]].Unit)
 	switch {
 	case ratioDifference(calc.Expression):
-		// A ratio less the ratio a year before: a move in points.
+		// A ratio less the ratio a year before: a move in points, from
+		// the two ratios, each stated with its period ("6.8% for the
+		// fiscal year ended 2023-05-31 - 12.2% for the fiscal year
+		// ended 2022-05-31").
 		result = calc.Result.Mul(oneHundred).StringFixed(1) + " percentage points"
+		if sides := ratioSides(calc.Expression, inputs); sides != "" {
+			result = sides + " = " + result
+		}
 	case strings.Contains(calc.Expression, "/"):
 		result = calc.Result.Mul(oneHundred).StringFixed(1) + "%"
 	}
@@ -920,6 +926,23 @@ func (w *writer) calculation(r planner.Requirement) []string {
 	marks := dedupMarkers(markers.String())
 	w.calcs = append(w.calcs, calc.Clone())
 	return []string{fmt.Sprintf("- %s = %s = %s = %s %s.", w.calcLabel(r), words, numbers, result, marks)}
+}
+
+// ratioSides states the two ratios of a ratio difference ("(a / b) -
+// (a_prior / b_prior)") as percentages, each with its numerator's period;
+// "" where a side is not one name over another or divides by zero.
+func ratioSides(expr string, inputs map[string]*ledger.Fact) string {
+	l, r, _ := strings.Cut(expr, ") - (")
+	var out []string
+	for _, side := range []string{l, r} {
+		names := exprNamePattern.FindAllString(side, -1)
+		if len(names) != 2 || inputs[names[0]] == nil || inputs[names[1]] == nil || inputs[names[1]].Value.IsZero() {
+			return ""
+		}
+		ratio := inputs[names[0]].Value.Div(inputs[names[1]].Value)
+		out = append(out, ratio.Mul(oneHundred).StringFixed(1)+"% "+factPeriodText(inputs[names[0]].Period))
+	}
+	return out[0] + " - " + out[1]
 }
 
 // ratioDifference reports whether an expression is one ratio less

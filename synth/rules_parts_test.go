@@ -3,6 +3,10 @@ package synth
 import (
 	"slices"
 	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/ledger"
 )
 
 // TestNamesAny: a part's name counts as words of their own, in any case;
@@ -90,5 +94,31 @@ func TestWithAmpersands(t *testing.T) {
 	want := []string{"compute and networking", "gaming", "compute & networking"}
 	if !slices.Equal(got, want) {
 		t.Errorf("withAmpersands = %q, want %q", got, want)
+	}
+}
+
+// TestRatioSides: a ratio's move in points states both ratios, each with
+// its period; a side that is not one figure over another, or divides by
+// zero, states none.
+func TestRatioSides(t *testing.T) {
+	t.Parallel()
+	fact := func(v int64, period string) *ledger.Fact {
+		return &ledger.Fact{Value: decimal.NewFromInt(v), Period: period}
+	}
+	inputs := map[string]*ledger.Fact{
+		"tax":          fact(623, "2022-06-01/2023-05-31"),
+		"pretax":       fact(9126, "2022-06-01/2023-05-31"),
+		"tax_prior":    fact(932, "2021-06-01/2022-05-31"),
+		"pretax_prior": fact(7649, "2021-06-01/2022-05-31"),
+		"zero":         fact(0, "2021-06-01/2022-05-31"),
+	}
+	for _, tt := range []struct{ expr, want string }{
+		{"(tax / pretax) - (tax_prior / pretax_prior)", "6.8% for the fiscal year ended 2023-05-31 - 12.2% for the fiscal year ended 2022-05-31"},
+		{"(tax / pretax) - (tax_prior / zero)", ""},
+		{"(tax / pretax) - (tax_prior - pretax_prior / pretax)", ""},
+	} {
+		if got := ratioSides(tt.expr, inputs); got != tt.want {
+			t.Errorf("ratioSides(%q) = %q, want %q", tt.expr, got, tt.want)
+		}
 	}
 }
