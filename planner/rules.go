@@ -203,6 +203,17 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 			if b.rt.Quarterly {
 				d, ok = b.cat.Filing(t, fy, "10-Q")
 			}
+			if !ok && b.rt.Quarterly && !b.rt.Outlook && asksOneQuarter.MatchString(b.question) {
+				// "Meta's Q3 2024 revenue" where the corpus holds Meta's
+				// 10-K for 2024 alone: the annual report states the year,
+				// not the quarter asked, so the quarter's figures are
+				// gaps, never the year's in their place.
+				if annual, found := b.cat.Filing(t, fy, "10-K"); found {
+					b.note("The corpus holds no 10-Q of %s for fiscal %d; its %s 10-K reports the year, not the quarter asked, so the quarter's figures are reported as gaps.", t, fy, tools.PeriodLabel(annual.FiscalYear))
+				}
+				ps = append(ps, filingPeriod{fy: fy, doc: corpus.Document{Ticker: t, Form: "10-Q", FiscalYear: fy}})
+				continue
+			}
 			if !ok {
 				d, ok = b.cat.Filing(t, fy, "")
 			}
@@ -266,6 +277,11 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 	b.periods[t] = ps
 	return ps
 }
+
+// asksOneQuarter finds a question naming one quarter ("Q3 2024", "the
+// third quarter", "the June quarter", "three months ended"), not a
+// quarterly figure of the year ("quarterly dividends").
+var asksOneQuarter = regexp.MustCompile(`(?i)\b(q[1-4]|(first|second|third|fourth|1st|2nd|3rd|4th)\s+(fiscal\s+)?quarter|three\s+months|quarter\s+end(ed|ing)?|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(\s+\d{4})?\s+(quarter|qtr))\b`)
 
 func (b *builder) build() {
 	rt := b.rt
@@ -441,6 +457,11 @@ func (b *builder) searchArgs(t string, p filingPeriod, query, section string, k 
 		FiscalYears: []int{p.fy},
 		K:           k,
 	}
+	if !p.found {
+		// A quarter the corpus holds no 10-Q for is looked for in 10-Qs
+		// alone, not in the year's annual report (periodsOf).
+		args.Form = p.doc.Form
+	}
 	if p.found {
 		args.FiscalYears = []int{p.doc.FiscalYear}
 		args.Form = p.doc.Form
@@ -563,9 +584,13 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 	}
 	if !p.found {
 		id := prefix + "-" + kindSuffix(a.Kind)
+		need := fmt.Sprintf("%s's %s for fiscal %d; the corpus holds no filing for that year", company, a.Label, p.fy)
+		if p.doc.Form != "" {
+			need = fmt.Sprintf("%s's %s for the quarter asked, fiscal %d; the corpus holds no %s of that year, and an annual report does not state a quarter", company, a.Label, p.fy, p.doc.Form)
+		}
 		b.addReq(Requirement{
 			ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: a.Kind, Required: true,
-			Need:       fmt.Sprintf("%s's %s for fiscal %d; the corpus holds no filing for that year", company, a.Label, p.fy),
+			Need:       need,
 			Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: a.Label, AllOf: groups},
 		}, m)
 		b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, "", 8), []string{id})

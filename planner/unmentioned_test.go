@@ -1,9 +1,12 @@
 package planner
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ledgerline/research/tools"
 )
 
 // TestUnmentionedNames: a name the question writes with a capital that no
@@ -41,5 +44,35 @@ func TestUnmentionedNames(t *testing.T) {
 		if got := titleCase(w); got != want {
 			t.Errorf("titleCase(%q) = %v, want %v", w, got, want)
 		}
+	}
+}
+
+// TestQuarterWithoutItsReport: a quarter asked where the corpus holds the
+// year's annual report alone is a gap, looked for in quarterly reports
+// only, never the year's figure in its place; a quarterly figure of the
+// year ("quarterly dividends") is read from the annual report.
+func TestQuarterWithoutItsReport(t *testing.T) {
+	cat := smallCatalog()
+	_, g := planFor(t, cat, "What was Meta's Q3 2024 revenue?", 0)
+	for _, r := range g.Requirements {
+		if r.Completion.Kind == CondFact {
+			t.Errorf("requirement %s looks up a figure of the annual report: %v", r.ID, r.Completion.Concepts)
+		}
+	}
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.Need, "no 10-Q of that year") }) {
+		t.Errorf("requirements %v: no gap for the quarter", g.Requirements)
+	}
+	for _, n := range g.Nodes {
+		var a tools.SearchArgs
+		if n.Tool != tools.SearchFilings {
+			continue
+		}
+		if err := json.Unmarshal(n.Args, &a); err != nil || a.Form != "10-Q" {
+			t.Errorf("node %s searches form %q (%v); want 10-Q only", n.ID, a.Form, err)
+		}
+	}
+	_, g = planFor(t, cat, "How much did Meta pay in quarterly dividends in 2024?", 0)
+	if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.Need, "no 10-Q of that year") }) {
+		t.Errorf("quarterly dividends of a year: requirements %v; want the annual report read", g.Requirements)
 	}
 }
