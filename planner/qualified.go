@@ -124,7 +124,10 @@ var causingWords = map[string]bool{"drive": true, "drives": true, "drove": true,
 	// Comparatives rank a figure; they do not narrow it ("the richer margin").
 	"higher": true, "lower": true, "bigger": true, "smaller": true, "larger": true, "richer": true,
 	"better": true, "worse": true, "stronger": true, "weaker": true, "wider": true, "narrower": true,
-	"greater": true, "fatter": true, "thinner": true}
+	"greater": true, "fatter": true, "thinner": true,
+	// A sign, or the measure as reported, is the figure itself: "positive
+	// free cash flow", "GAAP operating margin".
+	"positive": true, "negative": true, "gaap": true}
 
 // issuerWordSet is every word naming one of the issuers, in lower case:
 // tickers, the words of company names, and the names the catalogue knows
@@ -465,6 +468,11 @@ func metricNames(metrics []string) map[string][]string {
 	for _, metric := range metrics {
 		mt, ok := tools.MetricByName(metric)
 		if !ok {
+			// A derived figure by its names ("operating margin"), so
+			// that "Costco's e-commerce operating margin" is a part's.
+			if d, found := tools.DerivedByName(metric); found {
+				out[metric] = append(out[metric], d.Aliases...)
+			}
 			continue
 		}
 		out[metric] = append(out[metric], mt.Aliases...)
@@ -608,8 +616,8 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 	// ("comparable sales growth") by any figure, in words of change:
 	// "Comparable sales increased 14% during 2022".
 	figure := FigureTerm
-	if !strings.Contains(q.Metric, "shares") {
-		figure = AmountTerm
+	if _, derived := tools.DerivedByName(q.Metric); !derived && !strings.Contains(q.Metric, "shares") {
+		figure = AmountTerm // a ratio is stated by a rate
 	}
 	if base, ok := growthName(name); ok {
 		groups = append(groups, b.filingNames(base, q.Metric), ChangeWords, []string{FigureTerm})

@@ -351,6 +351,13 @@ func (b *builder) planFigureAsks() {
 				}
 				m := reqMeta{aspect: 0, issuer: ii}
 				if ask.Derived != "" {
+					if q, ok := b.qualifiedFor(t, ask.Derived); ok && len(segs) == 0 && b.narrows(q.Part) {
+						// "Costco's e-commerce operating margin": a part's
+						// ratio, as the filing states it or a gap, never
+						// the company's.
+						b.planQualifiedFigure(t, p, q, m)
+						continue
+					}
 					if d, ok := tools.DerivedByName(ask.Derived); ok && len(segs) == 0 {
 						// The ratio as the filing prints it ("Effective
 						// tax rate 16.7 %"), beside the one computed.
@@ -372,6 +379,14 @@ func (b *builder) planFigureAsks() {
 			}
 		}
 	}
+}
+
+// narrows reports whether a part's words narrow a figure: one of them, at
+// least, is not a word every filing of the corpus uses ("positive",
+// "adjusted" and "overall" are; "e-commerce" is not).
+func (b *builder) narrows(part []string) bool {
+	stats := b.cat.TextStats()
+	return slices.ContainsFunc(part, func(w string) bool { return !isAnd(w) && !stats.Everywhere(w) })
 }
 
 // planDerived plans a derived figure: a lookup of each input (as a figure

@@ -76,3 +76,33 @@ func TestQuarterWithoutItsReport(t *testing.T) {
 		t.Errorf("quarterly dividends of a year: requirements %v; want the annual report read", g.Requirements)
 	}
 }
+
+// TestPartOfARatio: a ratio narrowed to a part ("Costco's e-commerce
+// operating margin") is the part's, stated or a gap, never the company's
+// computed one; a word every filing uses ("positive") narrows nothing.
+func TestPartOfARatio(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("c22", tableRows("2021-08-30", "2022-08-28", row{"Operating income", 7_793}, row{"Total revenue", 226_954}))
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{ID: "c22", Issuer: "COST", Text: "Our e-commerce sales grew. Results were positive and healthy."},
+		{ID: "a22", Issuer: "AAPL", Text: "Results were positive and healthy."},
+		{ID: "z24", Issuer: "AMZN", Text: "Results were positive and healthy."},
+	}))
+	for _, tt := range []struct {
+		q          string
+		calculated bool // the company's margin computed
+	}{
+		{"Costco's e-commerce operating margin in fiscal 2022?", false},
+		{"Did Costco have a positive operating margin in fiscal 2022?", true},
+		{"What was Costco's healthy operating margin in fiscal 2022?", true},
+	} {
+		_, g := planFor(t, cat, tt.q, 0)
+		calc := slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Kind == KindCalculation })
+		part := slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+			return r.Required && r.Completion.Kind == CondPassage && strings.Contains(r.Completion.Topic, "e-commerce operating margin")
+		})
+		if calc != tt.calculated || part == tt.calculated {
+			t.Errorf("%q: company's margin computed %v, part asked %v; want computed %v", tt.q, calc, part, tt.calculated)
+		}
+	}
+}
