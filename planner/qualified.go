@@ -58,6 +58,7 @@ type qualifierToken struct {
 	stop  bool   // a word that cannot narrow a figure
 	after bool   // punctuation stands between it and the word before ("Target: total revenue")
 	slash bool   // that punctuation is a slash alone, which joins two names ("server/network equipment")
+	named bool   // a word of an issuer's name, or an owner ("Microsoft's", "its")
 }
 
 // qualifierTokens splits a question into words, marking those that cannot
@@ -112,7 +113,7 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 		if w == "&" {
 			w, text, stop = "and", "and", true
 		}
-		out = append(out, qualifierToken{text: text, lower: w, stop: stop, after: after, slash: joined})
+		out = append(out, qualifierToken{text: text, lower: w, stop: stop, after: after, slash: joined, named: skip[w] || possessive && stop || w == "its" || w == "their"})
 	}
 	return out
 }
@@ -329,21 +330,29 @@ func contributorAfter(toks []qualifierToken, at int) []string {
 		k++
 	}
 	var out []string
+	owned := false // the part is named as the issuer's ("Microsoft's gaming segment")
 	for ; k < len(toks); k++ {
 		switch {
-		case contributing[toks[k].lower]:
+		case contributing[toks[k].lower] || reporting[toks[k].lower] && owned && k > at && auxiliary[toks[at].lower]:
 			return out
 		case toks[k].after:
 			return nil
 		case !toks[k].stop:
 			out = append(out, toks[k].text)
-		case toks[k].lower == "the" && len(out) == 0:
+		case (toks[k].lower == "the" || toks[k].named) && len(out) == 0:
+			// "did the Activision", "did Microsoft's gaming segment"
+			owned = owned || toks[k].named
 		default:
 			return nil
 		}
 	}
 	return nil
 }
+
+// reporting are the verbs a question asks what a part of the business
+// reported with, after an auxiliary ("what operating income did
+// Microsoft's gaming segment report").
+var reporting = map[string]bool{"report": true, "post": true, "generate": true, "earn": true, "record": true, "make": true, "book": true, "deliver": true}
 
 // auxiliary are the verbs a question puts between what it asks and its
 // subject ("how much revenue did Activision contribute").

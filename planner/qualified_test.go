@@ -31,6 +31,8 @@ func TestQualifiedFigures(t *testing.T) {
 		{"How much did the tax law change reduce net income in 2022?", "net_income", []string{"tax", "law", "change", "net", "income"}},
 		{"Did lower fuel prices hurt net income in 2022?", "", nil},
 		{"Why did higher costs reduce operating income?", "", nil},
+		{"What operating income did Microsoft's gaming segment report in FY2022?", "operating_income", []string{"gaming", "segment", "operating", "income"}},
+		{"How much revenue did Netflix generate in 2024?", "", nil},
 		{"How much revenue did the company generate in 2022?", "", nil},
 		{"Retail revenue, FY2022: Walmart vs Costco total revenues.", "", nil},
 		{"Which of the two ran the richer net income in 2022?", "", nil},
