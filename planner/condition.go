@@ -341,6 +341,10 @@ var figurePattern = regexp.MustCompile(`\$ ?\d|\d ?%|\b\d{1,3}(?:,\d{3})+\b|\b\d
 // normalised text.
 var amountPattern = regexp.MustCompile(`\$ ?\d|\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)? ?(?:million|billion|thousand)\b`)
 
+// expectedFigure matches, in normalised text, a verb of expecting and then,
+// in its clause, a figure (ExpectedTerm).
+var expectedFigure = regexp.MustCompile(`\b(expect|anticipat|project|forecast|plan|estimat|guid|target|intend|intention|will be)\w*\b[^.;:]*?(\$ ?\d|\d ?%|\b\d+(?:\.\d+)? ?(?:million|billion|percent|basis points)\b)`)
+
 // StatesAmount reports whether a sentence states an amount (not only a
 // percentage): "$151.0 billion", "2,300".
 func StatesAmount(s string) bool { return amountPattern.MatchString(normalizeText(s)) }
@@ -413,6 +417,9 @@ func termIn(s, t string) bool {
 	}
 	if t == AmountTerm {
 		return amountPattern.MatchString(s)
+	}
+	if t == ExpectedTerm {
+		return expectedFigure.MatchString(s)
 	}
 	if noun, ok := strings.CutPrefix(t, NumberTerm); ok {
 		return statesNumberOf(s, noun)

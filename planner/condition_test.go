@@ -377,3 +377,25 @@ func FuzzStatesNumberOf(f *testing.F) {
 		termIn(normalizeText(text), NumberTerm+noun)
 	})
 }
+
+// TestExpectedFigure: a forecast asked as a number is met by a figure
+// stated as expected, not by a past figure beside an expectation of
+// something else.
+func TestExpectedFigure(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[string]bool{
+		"Net sales are expected to be between $151.0 billion and $155.5 billion.":                                 true,
+		"We anticipate making capital expenditures of approximately $60 billion to $65 billion in 2025.":          true,
+		"It is our current intention to spend approximately $3,800 to $4,000 during fiscal 2023.":                 true,
+		"As of December 31, 2024, total deferred revenue was $1,521 million, which is expected to be recognized.": false,
+		"We expect revenue to continue to grow.":                                                                  false,
+		"Revenue was $9.8 billion. We expect growth.":                                                             false,
+	} {
+		if got := termIn(normalizeText(s), ExpectedTerm); got != want {
+			t.Errorf("termIn(%q, ExpectedTerm) = %v, want %v", s, got, want)
+		}
+	}
+	if !asksForecastFigure.MatchString("What revenue does Netflix forecast for 2025?") || asksForecastFigure.MatchString("What does Apple expect for gross margin in fiscal 2025?") {
+		t.Error("asksForecastFigure: want a figure asked by name, not an expectation asked in words")
+	}
+}

@@ -67,6 +67,14 @@ const FigureTerm = "#figure"
 // stated by an amount, not by its growth rate.
 const AmountTerm = "#amount"
 
+// ExpectedTerm, in a condition group, matches a figure stated as what is
+// expected: a verb of expecting, then, in its clause, the figure ("Net
+// sales are expected to be between $151.0 billion and $155.5 billion", "We
+// anticipate making capital expenditures of approximately $60 billion");
+// not a figure of the past beside an expectation of something else ("total
+// deferred revenue was $1,521 million ... expected to be recognized").
+const ExpectedTerm = "#expected"
+
 // CountTerm, in a condition group, matches a count of things stated with
 // thousands separators ("approximately 154,000 full-time equivalent
 // employees"): not an amount of money, a percentage or a number of
@@ -84,7 +92,7 @@ const NumberTerm = "#number:"
 // IsNumberTerm reports whether a condition term matches a number
 // (FigureTerm, AmountTerm, CountTerm, NumberTerm) rather than a word.
 func IsNumberTerm(t string) bool {
-	return t == FigureTerm || t == AmountTerm || t == CountTerm || strings.HasPrefix(t, NumberTerm)
+	return t == FigureTerm || t == AmountTerm || t == ExpectedTerm || t == CountTerm || strings.HasPrefix(t, NumberTerm)
 }
 
 // DriverWords show that a sentence gives a reason or a direction.

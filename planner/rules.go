@@ -1569,6 +1569,13 @@ func (b *builder) planAhead(t string, p filingPeriod, a Aspect, m reqMeta) {
 		}
 		what = "the question's topic"
 	}
+	if (b.rt.AsksFigure || AsksGuidance.MatchString(b.question) || asksForecastFigure.MatchString(b.question)) && a.Kind != KindOutlook && a.Name != "general" {
+		// A forecast asked as a number ("what revenue does Netflix
+		// forecast for 2025", "Amazon's Q1 2025 net sales guide") is met
+		// by an expectation that states one, not by any sentence that
+		// expects something of the figure.
+		groups = append(slices.Clone(groups), []string{ExpectedTerm})
+	}
 	year := strconv.Itoa(p.ahead)
 	if p.ahead > p.doc.FiscalYear+1 {
 		groups = append(slices.Clone(groups), []string{year})
@@ -1596,6 +1603,12 @@ func (b *builder) planAhead(t string, p filingPeriod, a Aspect, m reqMeta) {
 		b.addNode(tools.SearchFilings, b.searchArgs(t, p, name+" guidance expected to be", "", 6), []string{id})
 	}
 }
+
+// asksForecastFigure matches a question asking for an expected figure by
+// name ("what revenue does Netflix forecast for 2025", "how much does Meta
+// expect to spend"), not for what management expects of it in words
+// ("what does Apple expect for gross margin").
+var asksForecastFigure = regexp.MustCompile(`(?i)\b(what(\s+[a-z&-]+){1,3}|how\s+much)\s+(does|did|do|is|are|will)\b.*\b(forecast|project|expect|anticipat|plan|target)`)
 
 // AsksGuidance matches a question asking for an issuer's guidance, which is given
 // in numbers.
