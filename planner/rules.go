@@ -631,22 +631,26 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		if len(named) > 0 {
 			metrics = named
 		}
-		for _, metric := range metrics {
-			req := !(a.Name == "margins" && metric == "gross_profit")
-			if l, ok := b.lookupFigure(t, p, a.Name, metric, label, segs, req, m); ok && req {
-				figures = append(figures, l.req)
-				if asksShare(b.question) {
-					b.planShare(t, p, a, metric, segs, l, m)
-				}
-				if a.Name == "revenue_growth" && metric == "revenue" {
-					figures = append(figures, b.planPartGrowth(t, p, segs, l, m))
+		// "iPhone and Mac net sales": each part's figure; "Mac net
+		// sales in Europe": the one part of a part.
+		for _, segs := range listedSegments(b.question, segs) {
+			for _, metric := range metrics {
+				req := !(a.Name == "margins" && metric == "gross_profit")
+				if l, ok := b.lookupFigure(t, p, a.Name, metric, label, segs, req, m); ok && req {
+					figures = append(figures, l.req)
+					if asksShare(b.question) {
+						b.planShare(t, p, a, metric, segs, l, m)
+					}
+					if a.Name == "revenue_growth" && metric == "revenue" {
+						figures = append(figures, b.planPartGrowth(t, p, segs, l, m))
+					}
 				}
 			}
-		}
-		if a.Name == "margins" && (len(named) == 0 || slices.ContainsFunc(b.rt.Figures, func(f FigureAsk) bool { return f.Derived == "gross_margin" })) {
-			// "Products gross margin %": the part's margin, computed from
-			// the part's revenue and cost as the company's is.
-			b.planDerived(t, p, a.Name, "gross_margin", segs, m)
+			if a.Name == "margins" && (len(named) == 0 || slices.ContainsFunc(b.rt.Figures, func(f FigureAsk) bool { return f.Derived == "gross_margin" })) {
+				// "Products gross margin %": the part's margin, computed
+				// from the part's revenue and cost as the company's is.
+				b.planDerived(t, p, a.Name, "gross_margin", segs, m)
+			}
 		}
 	} else if len(a.Metrics) > 0 {
 		if b.canLookup(p, a.Metrics) {

@@ -71,7 +71,13 @@ func (b *builder) lookupFigure(t string, p filingPeriod, aspect, metric, period 
 			// net sales by category table.
 			key, _ = b.cat.resolveRow(p.doc.ID, segs[0].Name, metric)
 		}
-		if _, mem, _ := tools.SplitFigureKey(key); strings.HasPrefix(mem, corpus.TablePartPrefix) {
+		if _, mem, _ := tools.SplitFigureKey(key); strings.HasPrefix(mem, corpus.TablePartPrefix) && !hasFacts(p.doc) &&
+			partOfPart(b.question, segs, wordsOf(strings.ToLower(strings.Join(append([]string{mt.Label}, mt.Aliases...), " ")))) {
+			// "Mac net sales in Europe": a part of a part, which a table
+			// of each part alone does not print. It is looked up as
+			// asked, so the gap names it, never as one of the parts.
+			key = tools.TablePartKey(mt.Label, corpus.TablePartPrefix+segName)
+		} else if strings.HasPrefix(mem, corpus.TablePartPrefix) {
 			// A table's part stands alone: named by itself, not with the
 			// other parts the question was read to name.
 			what = segmentName(mem) + " " + mt.Label
@@ -187,8 +193,11 @@ func (b *builder) narrowedWithin(t, metric string, segs []Segment) []string {
 	if len(segs) == 0 {
 		return nil
 	}
+	// Every part the question names, not only segs: the others of a list
+	// ("Europe and Japan net sales") are parts of their own, not words
+	// narrowing this one's figure.
 	var own []string
-	for _, s := range segs {
+	for _, s := range append(slices.Clone(segs), b.cat.SegmentsIn(b.question, t)...) {
 		own = append(own, wordsOf(s.Name)...)
 	}
 	mt, ok := tools.MetricByName(metric)

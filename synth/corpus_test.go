@@ -384,6 +384,12 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		{"What pulled NVIDIA's gross margin down in fiscal 2023?", []string{
 			"explanation of gross margin, FY2023: \"Gross margin for fiscal year 2023 declined from a year ago, driven by $2.17 billion of inventory charges",
 		}},
+		// Parts listed are each asked; a part of a part no table prints is
+		// a gap, never one of the parts.
+		{"What were Apple's Europe and Japan net sales in fiscal 2022?", []string{
+			"- Europe revenue, FY2022: $95.12 billion", "- Japan revenue, FY2022: $25.98 billion",
+		}},
+		{"What was Apple's Mac revenue in Europe in fiscal 2022?", []string{"Not found: Apple's Europe Mac revenue for FY2022"}},
 		// Guidance is named by the year it is for, and the filing by its own.
 		{"Amazon's guidance for Q1 2025 net sales?", []string{
 			"- Outlook on revenue for 2025, from the FY2024 filing, in management's words (forward-looking statements, quoted as written): \"• Net sales are expected to be between $151.0 billion and $155.5 billion",

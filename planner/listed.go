@@ -1,0 +1,113 @@
+package planner
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Parts named together either list several parts, each asked on its own
+// ("iPhone and Mac net sales", "Europe and Japan"), or narrow one figure
+// twice ("Mac revenue in Europe"): the part of one part, which a filing
+// that tabulates each alone does not print.
+
+// partsListed is what stands between two parts of a list: a comma, "and",
+// "&", "or", a slash or "vs".
+var partsListed = regexp.MustCompile(`(?i)^(,|&|/|and|or|vs\.?|versus|plus|,\s*and|,\s*or)(\s+the)?$`)
+
+// listedSegments returns segs as the groups the question asks a figure of:
+// each part alone where the question lists them, or all of them as one
+// part of a part otherwise (also where a part's name is not found in the
+// question's words).
+func listedSegments(question string, segs []Segment) [][]Segment {
+	between := segmentsBetween(question, segs)
+	if between == nil {
+		return [][]Segment{segs}
+	}
+	for _, b := range between {
+		if !partsListed.MatchString(b) {
+			return [][]Segment{segs}
+		}
+	}
+	out := make([][]Segment, len(segs))
+	for i, s := range segs {
+		out[i] = []Segment{s}
+	}
+	return out
+}
+
+// partOfPart reports whether the question names segs as one part of
+// another, each name close after the one before with a word of narrowing
+// between ("Mac net sales in Europe", "Europe's Mac revenue"): at most
+// three words, each "in", "of", "within", "for", "from", "the" or a word of
+// the figure's name.
+func partOfPart(question string, segs []Segment, figure []string) bool {
+	between := segmentsBetween(question, segs)
+	if between == nil {
+		return false
+	}
+	for _, b := range between {
+		ws := strings.Fields(b)
+		if len(ws) > 3 {
+			return false
+		}
+		for _, w := range ws {
+			switch w {
+			case "in", "of", "within", "for", "from", "the", "'s", "’s":
+			default:
+				if !slices.Contains(figure, w) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// segmentsBetween returns, lower case, the text between each two of the
+// parts' names in the order the question names them; nil where fewer than
+// two are named or a name is not found as words of its own.
+func segmentsBetween(question string, segs []Segment) []string {
+	if len(segs) < 2 {
+		return nil
+	}
+	lower := strings.ToLower(question)
+	type mention struct{ at, end int }
+	var ms []mention
+	for _, s := range segs {
+		name := strings.ToLower(s.Name)
+		at := wordIndex(lower, name)
+		if at < 0 {
+			return nil
+		}
+		ms = append(ms, mention{at, at + len(name)})
+	}
+	slices.SortFunc(ms, func(a, b mention) int { return a.at - b.at })
+	var out []string
+	for i := 1; i < len(ms); i++ {
+		if ms[i].at < ms[i-1].end {
+			return nil
+		}
+		b := strings.TrimSpace(lower[ms[i-1].end:ms[i].at])
+		b = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(b, "'s"), "’s"))
+		out = append(out, b)
+	}
+	return out
+}
+
+// wordIndex returns where name stands in s as words of their own, or -1.
+func wordIndex(s, name string) int {
+	for from := 0; from < len(s); {
+		i := strings.Index(s[from:], name)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(name)
+		if (i == 0 || !isWordByte(s[i-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return i
+		}
+		from = i + 1
+	}
+	return -1
+}

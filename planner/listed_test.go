@@ -1,0 +1,29 @@
+package planner
+
+import "testing"
+
+// TestListedSegments: parts a question lists are each asked on its own;
+// one part narrowed by another is one part of a part; parts named apart
+// are neither.
+func TestListedSegments(t *testing.T) {
+	t.Parallel()
+	segs := []Segment{{Name: "Mac"}, {Name: "Europe"}}
+	figure := []string{"net", "sales", "revenue"}
+	for _, tt := range []struct {
+		q              string
+		listed, nested bool
+	}{
+		{"What were Apple's Mac and Europe net sales in fiscal 2022?", true, false},
+		{"Mac, Europe: net sales in fiscal 2022", true, false},
+		{"What was Apple's Mac revenue in Europe in fiscal 2022?", false, true},
+		{"Europe's Mac net sales in fiscal 2022?", false, true},
+		{"Mac net sales for fiscal 2022, and what did management say about Europe?", false, false},
+		{"What were Apple's Mac net sales in fiscal 2022?", false, false},
+	} {
+		listed := len(listedSegments(tt.q, segs)) == 2
+		nested := partOfPart(tt.q, segs, figure)
+		if listed != tt.listed || nested != tt.nested {
+			t.Errorf("%q: listed %v, part of a part %v; want %v, %v", tt.q, listed, nested, tt.listed, tt.nested)
+		}
+	}
+}
