@@ -75,8 +75,16 @@ func segmentsBetween(question string, segs []Segment) []string {
 	type mention struct{ at, end int }
 	var ms []mention
 	for _, s := range segs {
-		name := strings.ToLower(s.Name)
-		at := wordIndex(lower, name)
+		// By its name, or by its initials ("AWS" for Amazon Web Services).
+		at, name := -1, ""
+		for _, n := range []string{s.Name, initialsOf(wordsOf(s.Name))} {
+			if n = strings.ToLower(n); n != "" {
+				if at = wordIndex(lower, n); at >= 0 {
+					name = n
+					break
+				}
+			}
+		}
 		if at < 0 {
 			return nil
 		}

@@ -27,3 +27,13 @@ func TestListedSegments(t *testing.T) {
 		}
 	}
 }
+
+// TestListedByInitials: a part written by its initials ("AWS") is found
+// in the list as by its name.
+func TestListedByInitials(t *testing.T) {
+	t.Parallel()
+	segs := []Segment{{Name: "Amazon Web Services"}, {Name: "North America"}}
+	if got := listedSegments("Compare Amazon's AWS and North America operating income in 2024", segs); len(got) != 2 {
+		t.Errorf("listedSegments = %v; want each part alone", got)
+	}
+}

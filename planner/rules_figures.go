@@ -372,11 +372,18 @@ func (b *builder) planFigureAsks() {
 						// tax rate 16.7 %"), beside the one computed.
 						b.planReportedRatio(t, p, "figures", strings.Fields(normLabel(d.Label)), m)
 					}
-					b.planDerived(t, p, "figures", ask.Derived, segs, m)
+					for _, segs := range listedSegments(b.question, segs) {
+						b.planDerived(t, p, "figures", ask.Derived, segs, m)
+					}
 				} else if q, ok := b.qualifiedFor(t, ask.Metric); ok {
 					b.planQualifiedFigure(t, p, q, m)
 					if q.Whole {
 						b.lookupFigure(t, p, "figures", ask.Metric, tools.PeriodLabel(p.fy), segs, true, m)
+					}
+				} else if len(segs) > 1 && len(listedSegments(b.question, segs)) > 1 {
+					// Each part of a list its own figure.
+					for _, one := range listedSegments(b.question, segs) {
+						b.lookupFigure(t, p, "figures", ask.Metric, tools.PeriodLabel(p.fy), one, true, m)
 					}
 				} else if _, ok := b.lookupFigure(t, p, "figures", ask.Metric, tools.PeriodLabel(p.fy), segs, true, m); !ok && len(segs) == 0 {
 					// The filing prints no row the catalogue names ("total

@@ -390,6 +390,10 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 			"- Europe revenue, FY2022: $95.12 billion", "- Japan revenue, FY2022: $25.98 billion",
 		}},
 		{"What was Apple's Mac revenue in Europe in fiscal 2022?", []string{"Not found: Apple's Europe Mac revenue for FY2022"}},
+		{"AWS and North America operating margin in 2024?", []string{
+			"- Amazon Web Services operating margin, FY2024 = operating income / revenue = 39,834 / 107,556 (millions) = 37.0% [",
+			"- North America operating margin, FY2024 = operating income / revenue = 24,967 / 387,497 (millions) = 6.4% [",
+		}},
 		// Guidance is named by the year it is for, and the filing by its own.
 		{"Amazon's guidance for Q1 2025 net sales?", []string{
 			"- Outlook on revenue for 2025, from the FY2024 filing, in management's words (forward-looking statements, quoted as written): \"• Net sales are expected to be between $151.0 billion and $155.5 billion",
