@@ -37,3 +37,21 @@ func TestListedByInitials(t *testing.T) {
 		t.Errorf("listedSegments = %v; want each part alone", got)
 	}
 }
+
+// TestTopicGroupsLeaveVerbs: the question's topic is named by its rarest
+// words that are not the verbs it asks with ("rise", "drove").
+func TestTopicGroupsLeaveVerbs(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{ID: "c22", Issuer: "COST", Text: "Membership fee income increased. Fees were paid."},
+		{ID: "a22", Issuer: "AAPL", Text: "Membership income fees."},
+		{ID: "z24", Issuer: "AMZN", Text: "Fee income membership grew."},
+	}))
+	b := &builder{cat: cat}
+	got := b.topicGroups([]string{"membership", "fee", "income", "rise", "drove"})
+	for _, g := range got {
+		if g[0] == "rise" || g[0] == "drove" {
+			t.Errorf("topicGroups = %v; a verb of the question names no topic", got)
+		}
+	}
+}

@@ -821,7 +821,15 @@ func (b *builder) topicGroups(words []string) [][]string {
 	if stats == nil || len(words) < 2 {
 		return [][]string{words}
 	}
-	rare := slices.Clone(words)
+	// The verbs a question asks with ("rise", "drove", "hurt") say how
+	// the topic moved or what is asked of it, not what it is: a sentence
+	// on the topic need not repeat them.
+	rare := slices.DeleteFunc(slices.Clone(words), func(w string) bool {
+		return fallWords.MatchString(w) || riseWords.MatchString(w) || causingWords[w] || affecting[w] || askingWords[w]
+	})
+	if len(rare) < 2 {
+		rare = slices.Clone(words)
+	}
 	slices.SortStableFunc(rare, func(x, y string) int { return cmp.Compare(stats.IDF(y), stats.IDF(x)) })
 	return [][]string{{rare[0]}, {rare[1]}}
 }
