@@ -558,7 +558,9 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 				Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), level, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
 				Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: level, Concepts: []string{key}},
 			}, m)
-			node := b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}, []string{id})
+			mt, known := tools.MetricByName(q.Metric)
+			flow := known && !mt.Instant && strings.HasPrefix(key, tools.TablePrefix)
+			node := b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period, Flow: flow}, []string{id})
 			if growth {
 				gid := t + "-" + period + "-figure-" + slug(what)
 				name := slugName(level)

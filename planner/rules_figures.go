@@ -98,7 +98,8 @@ func (b *builder) lookupFigure(t string, p filingPeriod, aspect, metric, period 
 		default:
 			return looked{}, false
 		}
-		args = tools.LookupFactArgs{Ticker: t, Concept: key, Period: period, Outflow: mt.Outflow && strings.HasPrefix(key, tools.TablePrefix)}
+		table := strings.HasPrefix(key, tools.TablePrefix)
+		args = tools.LookupFactArgs{Ticker: t, Concept: key, Period: period, Outflow: mt.Outflow && table, Flow: !mt.Instant && table}
 		concepts = []string{key}
 		if strings.HasPrefix(p.doc.Form, "10-Q") && yearToDate.MatchString(b.question) {
 			args.YearToDate = true

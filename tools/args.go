@@ -364,6 +364,8 @@ type lookupCall struct {
 	YearToDate bool
 	// Outflow records a table row's amount as its magnitude.
 	Outflow bool
+	// Flow reads durations only, never a balance at a date.
+	Flow bool
 	// Stated are the words of a sentence stating a count (Concepts holds
 	// its stated key); nil for a tagged or tabulated figure.
 	Stated []string
@@ -393,10 +395,10 @@ func metricNames() string {
 func checkLookup(raw json.RawMessage, scope Scope) (*lookupCall, error) {
 	const tool = LookupFact
 	var a LookupFactArgs
-	if err := decodeStrict(tool, "", raw, []string{"ticker", "concept", "label", "period", "year_to_date", "outflow", "stated"}, &a); err != nil {
+	if err := decodeStrict(tool, "", raw, []string{"ticker", "concept", "label", "period", "year_to_date", "outflow", "flow", "stated"}, &a); err != nil {
 		return nil, err
 	}
-	c := lookupCall{YearToDate: a.YearToDate, Outflow: a.Outflow}
+	c := lookupCall{YearToDate: a.YearToDate, Outflow: a.Outflow, Flow: a.Flow}
 	t, err := checkTicker(tool, "ticker", a.Ticker, scope)
 	if err != nil {
 		return nil, err
@@ -405,7 +407,7 @@ func checkLookup(raw json.RawMessage, scope Scope) (*lookupCall, error) {
 	concept, label := strings.TrimSpace(a.Concept), strings.TrimSpace(a.Label)
 	switch {
 	case len(a.Stated) > 0:
-		if label != "" || a.YearToDate || a.Outflow {
+		if label != "" || a.YearToDate || a.Outflow || a.Flow {
 			return nil, argErr(tool, "stated", "a stated count is asked by a %q concept alone, without label, year_to_date or outflow", StatedPrefix)
 		}
 		key, terms, err := checkStated(tool, concept, a.Stated)

@@ -56,7 +56,7 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 		for _, concept := range c.Concepts {
 			found := false
 			for _, d := range filings {
-				cur, err := ff.current(d, concept, c.YearToDate)
+				cur, err := ff.current(d, concept, c.YearToDate, c.Flow)
 				if err != nil {
 					return nil, err
 				}
@@ -91,7 +91,7 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 			}
 			for _, concept := range c.Concepts {
 				for _, d := range later {
-					f, err := ff.current(d, concept, c.YearToDate)
+					f, err := ff.current(d, concept, c.YearToDate, c.Flow)
 					if err != nil {
 						return nil, err
 					}
@@ -280,7 +280,7 @@ func (ff *factFinder) facts(f corpus.FactFilter) ([]corpus.Fact, error) {
 // nearest to the filing's (a year for an annual report, a quarter for a
 // 10-Q, or the longest up to a year for its year to date), or an
 // instant; nil when there is none.
-func (ff *factFinder) current(d corpus.Document, key string, yearToDate bool) (*corpus.Fact, error) {
+func (ff *factFinder) current(d corpus.Document, key string, yearToDate, flow bool) (*corpus.Fact, error) {
 	facts, err := ff.statementsFirst(d, key, keyFilter(d, key, d.PeriodEnd))
 	if err != nil {
 		return nil, err
@@ -291,7 +291,7 @@ func (ff *factFinder) current(d corpus.Document, key string, yearToDate bool) (*
 	}
 	return nearest(facts, key, d.PeriodEnd, func(f *corpus.Fact) (int, bool) {
 		if f.Instant {
-			return 0, true
+			return 0, !flow
 		}
 		return abs(days(f) - want), true
 	}), nil

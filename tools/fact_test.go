@@ -526,3 +526,31 @@ Operating income (loss) 23,678 22,035
 		}
 	}
 }
+
+// A row label printed in a table of balances too ("Hardware" among
+// deferred revenues) is read as the period's figure where a flow is asked,
+// never as the balance; asked as it is, the balance at the period's end is
+// still found.
+func TestLookupFactFlowSkipsBalances(t *testing.T) {
+	text := `TXT Corp Annual Report 2023
+Revenues by offering (In millions)
+Year Ended May 31, 2023 2022
+Hardware 3,274 3,183
+Deferred revenues (In millions)
+May 31, 2023 2022
+Hardware 535 555
+`
+	fx := fixture{ticker: "TXT", form: "10-K", fiscalYear: 2023, periodEnd: "2023-05-31", text: text, facts: []fixtureFact{
+		{kind: corpus.FactTable, label: "Hardware", value: "535000000", unit: "USD", end: "2023-05-31", line: "Hardware 535", shown: "535"},
+		{kind: corpus.FactTable, label: "Hardware", value: "3274000000", unit: "USD", start: "2022-06-01", end: "2023-05-31", line: "Hardware 3,274", shown: "3,274"},
+	}}
+	env := newEnv(t, newFixtureStore(t, fx), Scope{Tenant: "acme", Tickers: []string{"TXT"}})
+	out := run(t, env, "l1", LookupFact, map[string]any{"ticker": "TXT", "concept": "table:Hardware", "period": "FY2023", "flow": true})
+	if len(out.Facts) == 0 || out.Facts[0].Value.String() != "3274000000" {
+		t.Fatalf("flow: facts %+v, want the year's 3,274", out.Facts)
+	}
+	out = run(t, env, "l2", LookupFact, map[string]any{"ticker": "TXT", "concept": "table:Hardware", "period": "FY2023"})
+	if len(out.Facts) == 0 || out.Facts[0].Value.String() != "535000000" {
+		t.Errorf("no flow asked: facts %+v, want the balance 535 (an instant of the period's end comes first)", out.Facts)
+	}
+}

@@ -81,6 +81,10 @@ type LookupFactArgs struct {
 	// magnitude, as the tagged concept of one is positive though a table
 	// may print it in parentheses.
 	Outflow bool `json:"outflow,omitempty"`
+	// Flow reads a figure over a period (revenue, income, a cash flow),
+	// never a balance at a date: a table row's label may be printed in a
+	// balance table too ("Hardware" among deferred revenues).
+	Flow bool `json:"flow,omitempty"`
 	// Stated reads a count a sentence of the filing states instead of a
 	// tagged fact or a table row ("we employed approximately 221,000
 	// people"): the words of which the sentence holds one, with Concept a
