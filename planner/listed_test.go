@@ -1,6 +1,9 @@
 package planner
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestListedSegments: parts a question lists are each asked on its own;
 // one part narrowed by another is one part of a part; parts named apart
@@ -52,6 +55,34 @@ func TestTopicGroupsLeaveVerbs(t *testing.T) {
 	for _, g := range got {
 		if g[0] == "rise" || g[0] == "drove" {
 			t.Errorf("topicGroups = %v; a verb of the question names no topic", got)
+		}
+	}
+}
+
+// TestMeasureBeyondTopic: a ratio asked within a topic the catalogue has
+// no figure for ("the debt-to-equity ratio", "dividends per share") must
+// be named by the sentence that states it; a count of the topic itself
+// ("how many employees") needs no more words.
+func TestMeasureBeyondTopic(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		q, want string
+	}{
+		{"What was TXTF's debt-to-equity ratio at the end of fiscal 2022?", "ratio"},
+		{"How much were TXTF's dividends per share in fiscal 2022?", "per share"},
+		{"How many employees did TXTF have at the end of fiscal 2022?", ""},
+	} {
+		g := planOf(t, tt.q, "TXTF")
+		got := ""
+		for _, r := range g.Requirements {
+			for _, grp := range r.Completion.AllOf {
+				if slices.Contains(grp, "ratio") || slices.Contains(grp, "per share") {
+					got = grp[0]
+				}
+			}
+		}
+		if got != tt.want {
+			t.Errorf("%q: measure named %q, want %q: %v", tt.q, got, tt.want, g.Requirements)
 		}
 	}
 }

@@ -534,6 +534,32 @@ func (b *builder) partNames(t string) []string {
 	return out
 }
 
+// wordsBeyond returns the words a question names a measure by beyond an
+// aspect's topic, a ratio of its figures ("the debt-to-equity ratio",
+// "inventory turnover", "dividends per share"), as one group a sentence
+// stating it must name; nil where it names none. The sentence must then
+// name the measure, not only the topic and any number.
+func (b *builder) wordsBeyond(a Aspect) []string {
+	q := normalizeText(b.question)
+	if m := perUnit.FindStringSubmatch(q); m != nil {
+		return []string{"per " + m[1]}
+	}
+	for _, w := range strings.Fields(q) {
+		w = strings.Trim(w, ".,;:?!()'\"")
+		if ratioNouns[w] && !slices.ContainsFunc(append(slices.Clone(a.Terms), a.Triggers...), func(t string) bool { return strings.Contains(strings.ToLower(t), w) }) {
+			return wordForms(w)
+		}
+	}
+	return nil
+}
+
+// ratioNouns name a measure that relates two figures; perUnit finds one
+// written "per" a unit ("dividends per share").
+var (
+	ratioNouns = map[string]bool{"ratio": true, "ratios": true, "turnover": true, "yield": true, "coverage": true, "multiple": true, "payout": true}
+	perUnit    = regexp.MustCompile(`\bper (share|member|user|subscriber|employee|unit|store|warehouse|square foot)\b`)
+)
+
 // planAspect plans one aspect of one issuer for one period and returns the
 // ids of its required figure requirements.
 func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []string {
@@ -581,6 +607,12 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		}
 		groups = append(slices.Clone(groups), []string{number})
 		countOf = true
+		// A figure the question names beyond the topic ("the
+		// debt-to-equity ratio", "dividends per share"): the sentence
+		// must name it too, not only the topic and any number.
+		if named := b.wordsBeyond(a); len(named) > 0 {
+			groups = append(groups, named)
+		}
 	}
 	if !p.found {
 		id := prefix + "-" + kindSuffix(a.Kind)
