@@ -325,7 +325,10 @@ func allCaps(s string) bool {
 func stemWords(s string) string {
 	ws := strings.Fields(normLabel(s))
 	for i, w := range ws {
-		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		switch {
+		case len(w) > 4 && strings.HasSuffix(w, "ies"):
+			ws[i] = w[:len(w)-3] + "y" // "inventories" is "inventory"
+		case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
 			ws[i] = w[:len(w)-1]
 		}
 	}

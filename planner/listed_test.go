@@ -86,3 +86,26 @@ func TestMeasureBeyondTopic(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedRatioAsked: a ratio the question names beside figures the plan
+// gathers ("inventory turnover") is asked as itself, stated or a gap.
+func TestNamedRatioAsked(t *testing.T) {
+	t.Parallel()
+	g := planOf(t, "How did TXTF's inventory turnover compare with the year before in fiscal 2022?", "TXTF")
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+		return r.Required && r.Completion.Topic == "inventory turnover"
+	}) {
+		t.Errorf("requirements %v: the inventory turnover is not asked", reqIDs(g))
+	}
+}
+
+// TestStemWordsPlurals: a label's plural reads as its singular, "-ies"
+// as "-y".
+func TestStemWordsPlurals(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"Inventories": "inventory", "Total revenues": "total revenue", "Gross margin": "gross margin", "Loss": "loss"} {
+		if got := stemWords(in); got != want {
+			t.Errorf("stemWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

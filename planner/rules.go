@@ -353,6 +353,7 @@ func (b *builder) build() {
 		}
 	}
 	b.planUncoveredItems()
+	b.planNamedRatio()
 	b.planUnmentionedNames()
 	b.planQuestionSearches()
 }
@@ -551,6 +552,33 @@ func (b *builder) wordsBeyond(a Aspect) []string {
 		}
 	}
 	return nil
+}
+
+// planNamedRatio plans a ratio the question names ("inventory turnover")
+// that no requirement of the plan names: the figure as the filing states
+// it, or its gap, so that the figures around it do not answer in its
+// place. The ratio is named by its noun and the word before it.
+func (b *builder) planNamedRatio() {
+	if !b.rt.AsksFigure && !comparesFigures(b.question) && !asksHowMuch.MatchString(b.question) && !strings.Contains(strings.ToLower(b.question), "compare") {
+		return
+	}
+	ws := strings.FieldsFunc(normalizeText(withoutAsides(b.question)), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+	for i, w := range ws {
+		if !ratioNouns[w] || i == 0 {
+			continue
+		}
+		for _, r := range b.g.Requirements {
+			if strings.Contains(strings.ToLower(r.Completion.Topic), w) || slices.ContainsFunc(r.Completion.AllOf, func(g []string) bool { return slices.Contains(g, w) }) {
+				return
+			}
+		}
+		prev := strings.TrimSuffix(ws[i-1], "'s")
+		if questionStopwords[prev] || phraseStopwords[prev] || len(prev) < 3 {
+			return
+		}
+		b.planPhraseFigureOf([]string{prev, w})
+		return
+	}
 }
 
 // ratioNouns name a measure that relates two figures; perUnit finds one
