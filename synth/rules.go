@@ -616,7 +616,7 @@ func (w *writer) comparisonTable(issuers []string) []string {
 			for i, rw := range ranked {
 				parts[i] = w.name(rw.issuer) + " " + rw.cells[col]
 			}
-			lines = append(lines, "", fmt.Sprintf("Ranked by %s, %s: %s.", strings.ToLower(col[:1])+col[1:], first, strings.Join(parts, ", ")))
+			lines = append(lines, "", fmt.Sprintf("Ranked by %s, %s: %s.", lowerFirst(col), first, strings.Join(parts, ", ")))
 		}
 	}
 	return lines
@@ -2076,6 +2076,22 @@ func thousands(s string) string {
 // upperFirst capitalises the first letter of s, unless its first word is
 // written with a capital inside it ("iPhone", "eCommerce"): a name keeps
 // its own spelling.
+// lowerFirst returns s with its first letter in lower case, for use
+// inside a sentence, unless its first word is an abbreviation or a name
+// with an inner capital ("R&D as a percentage of revenue", "AWS revenue",
+// "iPhone revenue").
+func lowerFirst(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 {
+		return s
+	}
+	word, _, _ := strings.Cut(s, " ")
+	if strings.ContainsFunc(word[size:], unicode.IsUpper) || strings.ContainsAny(word, "&0123456789") {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[size:]
+}
+
 func upperFirst(s string) string {
 	r, size := utf8.DecodeRuneInString(s)
 	if size == 0 {

@@ -48,6 +48,18 @@ func TestUpperFirst(t *testing.T) {
 	}
 }
 
+// TestLowerFirst: a column's name inside a sentence starts in lower case
+// unless its first word is an abbreviation or a name with an inner capital.
+func TestLowerFirst(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"Operating margin": "operating margin", "R&D as a percentage of revenue": "R&D as a percentage of revenue",
+		"AWS operating income": "AWS operating income", "iPhone revenue": "iPhone revenue", "": ""} {
+		if got := lowerFirst(in); got != want {
+			t.Errorf("lowerFirst(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // TestContainsWord: a year counts where it stands as a word, not inside a
 // longer number or a name.
 func TestContainsWord(t *testing.T) {
