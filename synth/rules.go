@@ -1387,7 +1387,7 @@ func (w *writer) passageLabel(r planner.Requirement) string {
 		cause, effect := w.causeEffect(r)
 		return fmt.Sprintf("Sentences of the %s filing that mention %s and %s together (quoted as written)", r.Period, cause, effect)
 	case r.Kind == planner.KindFigure:
-		return fmt.Sprintf("%s, %s, as the filing states it", upperFirst(topic), r.Period)
+		return fmt.Sprintf("%s, %s, as the filing states it", upperFirst(asWritten(topic, w.in.Question)), r.Period)
 	case r.Aspect != "general" && slices.ContainsFunc(r.Completion.AllOf, func(g []string) bool { return slices.Equal(g, []string{planner.CountTerm}) }):
 		// "How many employees": a number asked of a topic, stated in a
 		// sentence.
@@ -2076,6 +2076,27 @@ func thousands(s string) string {
 // upperFirst capitalises the first letter of s, unless its first word is
 // written with a capital inside it ("iPhone", "eCommerce"): a name keeps
 // its own spelling.
+// asWritten returns topic with each word the question writes in capitals
+// ("TAC", "GMV") written so, not as the lower-case topic has it.
+func asWritten(topic, question string) string {
+	if strings.ToUpper(question) == question {
+		return topic // a question typed in capitals says nothing of its words
+	}
+	caps := map[string]string{}
+	for _, w := range strings.FieldsFunc(question, func(r rune) bool { return !unicode.IsLetter(r) && r != '&' }) {
+		if len(w) > 1 && strings.ToUpper(w) == w {
+			caps[strings.ToLower(w)] = w
+		}
+	}
+	ws := strings.Fields(topic)
+	for i, w := range ws {
+		if c, ok := caps[w]; ok {
+			ws[i] = c
+		}
+	}
+	return strings.Join(ws, " ")
+}
+
 // lowerFirst returns s with its first letter in lower case, for use
 // inside a sentence, unless its first word is an abbreviation or a name
 // with an inner capital ("R&D as a percentage of revenue", "AWS revenue",

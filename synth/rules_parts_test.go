@@ -60,6 +60,18 @@ func TestLowerFirst(t *testing.T) {
 	}
 }
 
+// TestAsWritten: a topic's word the question writes in capitals is
+// written so.
+func TestAsWritten(t *testing.T) {
+	t.Parallel()
+	if got := asWritten("tac rate", "What was Alphabet's TAC rate in 2024?"); got != "TAC rate" {
+		t.Errorf("asWritten = %q, want %q", got, "TAC rate")
+	}
+	if got := asWritten("revenue", "WHAT WAS REVENUE?"); got != "revenue" {
+		t.Errorf("asWritten = %q", got)
+	}
+}
+
 // TestContainsWord: a year counts where it stands as a word, not inside a
 // longer number or a name.
 func TestContainsWord(t *testing.T) {
