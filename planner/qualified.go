@@ -58,7 +58,7 @@ type qualifierToken struct {
 	stop  bool   // a word that cannot narrow a figure
 	after bool   // punctuation stands between it and the word before ("Target: total revenue")
 	slash bool   // that punctuation is a slash alone, which joins two names ("server/network equipment")
-	named bool   // a word of an issuer's name, or an owner ("Microsoft's", "its")
+	named bool   // a word of an issuer's name, or an owner (a possessive, "its")
 }
 
 // qualifierTokens splits a question into words, marking those that cannot
@@ -330,7 +330,7 @@ func contributorAfter(toks []qualifierToken, at int) []string {
 		k++
 	}
 	var out []string
-	owned := false // the part is named as the issuer's ("Microsoft's gaming segment")
+	owned := false // the part is named as the issuer's (a possessive before it)
 	for ; k < len(toks); k++ {
 		switch {
 		case contributing[toks[k].lower] || reporting[toks[k].lower] && owned && k > at && auxiliary[toks[at].lower]:
@@ -1085,7 +1085,7 @@ func (c *Catalog) rowAbove(documentID, whole string, part []string) (string, boo
 	for k := at - 1; k >= max(0, at-rowsAbove); k-- {
 		e := entries[k]
 		if !e.Table || e.Member != "" {
-			return "", false // the table ends
+			return "", false // a tagged figure or a part's row: no row of this table
 		}
 		if slices.Equal(stems(slices.DeleteFunc(strings.Fields(normLabel(e.Label)), isAnd)), want) {
 			return e.Key, true

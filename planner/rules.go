@@ -462,8 +462,7 @@ func (b *builder) searchArgs(t string, p filingPeriod, query, section string, k 
 		// A quarter the corpus holds no 10-Q for is looked for in 10-Qs
 		// alone, not in the year's annual report (periodsOf).
 		args.Form = p.doc.Form
-	}
-	if p.found {
+	} else {
 		args.FiscalYears = []int{p.doc.FiscalYear}
 		args.Form = p.doc.Form
 		// Item headings of converted text and PDF filings are found
@@ -541,12 +540,10 @@ func (b *builder) partNames(t string) []string {
 // stating it must name; nil where it names none. The sentence must then
 // name the measure, not only the topic and any number.
 func (b *builder) wordsBeyond(a Aspect) []string {
-	q := normalizeText(b.question)
-	if m := perUnit.FindStringSubmatch(q); m != nil {
+	if m := perUnit.FindStringSubmatch(normalizeText(b.question)); m != nil {
 		return []string{"per " + m[1]}
 	}
-	for _, w := range strings.Fields(q) {
-		w = strings.Trim(w, ".,;:?!()'\"")
+	for _, w := range ratioWords(b.question) {
 		if ratioNouns[w] && !slices.ContainsFunc(append(slices.Clone(a.Terms), a.Triggers...), func(t string) bool { return strings.Contains(strings.ToLower(t), w) }) {
 			return wordForms(w)
 		}
@@ -554,15 +551,21 @@ func (b *builder) wordsBeyond(a Aspect) []string {
 	return nil
 }
 
+// ratioWords returns the question's words, lower case, asides left out,
+// as the ratio nouns are looked for among them.
+func ratioWords(question string) []string {
+	return strings.FieldsFunc(normalizeText(withoutAsides(question)), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+}
+
 // planNamedRatio plans a ratio the question names ("inventory turnover")
 // that no requirement of the plan names: the figure as the filing states
 // it, or its gap, so that the figures around it do not answer in its
 // place. The ratio is named by its noun and the word before it.
 func (b *builder) planNamedRatio() {
-	if !b.rt.AsksFigure && !comparesFigures(b.question) && !asksHowMuch.MatchString(b.question) && !strings.Contains(strings.ToLower(b.question), "compare") {
+	if !b.rt.AsksFigure && !comparesFigures(b.question) && !asksHowMuch.MatchString(b.question) {
 		return
 	}
-	ws := strings.FieldsFunc(normalizeText(withoutAsides(b.question)), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+	ws := ratioWords(b.question)
 	for i, w := range ws {
 		if !ratioNouns[w] || i == 0 {
 			continue
