@@ -22,6 +22,7 @@ const (
 	CondFact        ConditionKind = "fact"        // the fact Concepts[i] (any of them) for Issuer and Period
 	CondCalculation ConditionKind = "calculation" // a calculation from supported facts
 	CondComparable  ConditionKind = "comparable"  // every issuer's requirement of Of supported, periods stated
+	CondPrinted     ConditionKind = "printed"     // a line of Issuer's filing printing the result of the calculation Of[0]
 )
 
 // Condition is a requirement's completion condition: concrete, checkable
@@ -37,7 +38,7 @@ type Condition struct {
 	// effect's words in one sentence, not in two filings.
 	AllOf    [][]string `json:"all_of,omitempty"`
 	Concepts []string   `json:"concepts,omitempty"` // for fact: any of these concepts
-	Of       []string   `json:"of,omitempty"`       // for calculation and comparable: the requirement ids it builds on
+	Of       []string   `json:"of,omitempty"`       // for calculation, comparable and printed: the requirement ids it builds on
 	// Sign, for calculation: when set, the result must be above zero (1)
 	// or below it (-1). A change the question asserts ("why did revenue
 	// decline") is a premise the figures must bear out.

@@ -545,6 +545,12 @@ func (rs *runState) evaluate(ctx context.Context) (map[string]bool, error) {
 	slices.SortStableFunc(order, func(a, b planner.Requirement) int { return rank(a) - rank(b) })
 	for _, r := range order {
 		ids, ok := planner.Check(r, led, calcs, met)
+		if r.Completion.Kind == planner.CondPrinted && len(r.Completion.Of) > 0 && calcs[r.Completion.Of[0]] {
+			rs.mu.Lock()
+			calc := rs.calcs[r.Completion.Of[0]]
+			rs.mu.Unlock()
+			ids, ok = planner.CheckPrinted(r, led, calc)
+		}
 		if !ok {
 			continue
 		}
@@ -565,7 +571,7 @@ func rank(r planner.Requirement) int {
 	switch r.Completion.Kind {
 	case planner.CondCalculation:
 		return 1
-	case planner.CondComparable:
+	case planner.CondComparable, planner.CondPrinted:
 		return 2
 	}
 	return 0

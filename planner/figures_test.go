@@ -78,6 +78,7 @@ func figureCatalog(t *testing.T) *Catalog {
 		{Kind: corpus.FactTable, Label: "Interest expense", Value: decimal.NewFromInt(1), Start: 7, End: 8},
 		{Kind: corpus.FactTable, Label: "Gross margin percentage", Value: decimal.NewFromInt(60), Start: 9, End: 10},
 		{Kind: corpus.FactTable, Label: "Mobileye", Value: decimal.NewFromInt(3), Start: 11, End: 12},
+		{Kind: corpus.FactTable, Label: "Effective tax rate", Value: decimal.NewFromInt(21), Start: 13, End: 14},
 	}))
 	return cat
 }

@@ -32,6 +32,7 @@ const (
 	CondFact        = contract.CondFact
 	CondCalculation = contract.CondCalculation
 	CondComparable  = contract.CondComparable
+	CondPrinted     = contract.CondPrinted
 )
 
 // Condition is a requirement's completion condition.

@@ -558,6 +558,8 @@ func conditionText(c Condition) string {
 		return "a calculation from " + strings.Join(c.Of, ", ")
 	case CondComparable:
 		return "each of " + strings.Join(c.Of, ", ") + " met, periods stated"
+	case CondPrinted:
+		return fmt.Sprintf("a line of %s %s naming %s and printing the result of %s", c.Issuer, c.Period, c.Topic, strings.Join(c.Of, ", "))
 	}
 	return string(c.Kind)
 }

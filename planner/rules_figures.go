@@ -453,6 +453,9 @@ func (b *builder) planDerived(t string, p filingPeriod, aspect, name string, seg
 		Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what, Of: of},
 	}, m)
 	b.addNode(tools.Calculate, tools.CalculateArgs{Expression: d.Expression, Facts: facts}, []string{id}, deps...)
+	if len(names) == 0 {
+		b.planPrinted(t, p, d, id, m)
+	}
 }
 
 // figureShaped shows that a question asks for a number: "what was", "how

@@ -229,7 +229,10 @@ func checkConditions(v *validation) {
 			if len(c.Concepts) == 0 || slices.Contains(c.Concepts, "") {
 				v.add(p+".concepts", "a fact condition needs the concepts that can meet it, none empty")
 			}
-		case CondCalculation, CondComparable:
+		case CondCalculation, CondComparable, CondPrinted:
+			if c.Kind == CondPrinted && len(c.AllOf) == 0 {
+				v.add(p+".all_of", "a printed condition needs the names a line may give the figure")
+			}
 			if len(c.Of) == 0 {
 				v.add(p+".of", "a %s condition names the requirements it builds on", c.Kind)
 			}
@@ -242,7 +245,7 @@ func checkConditions(v *validation) {
 				}
 			}
 		default:
-			v.add(p+".kind", "%q is not passage, fact, calculation or comparable", c.Kind)
+			v.add(p+".kind", "%q is not passage, fact, calculation, comparable or printed", c.Kind)
 		}
 	}
 }

@@ -551,6 +551,9 @@ func (w *writer) comparisonTable(issuers []string) []string {
 				continue
 			}
 			value, number = calc.Result.Mul(oneHundred).StringFixed(1)+"% "+dedupMarkers(marks.String()), calc.Result
+			if printed, ok := w.printed(r, calc); ok {
+				value += " (printed: " + printed + ")"
+			}
 		default:
 			continue
 		}
@@ -925,7 +928,38 @@ func (w *writer) calculation(r planner.Requirement) []string {
 	}
 	marks := dedupMarkers(markers.String())
 	w.calcs = append(w.calcs, calc.Clone())
-	return []string{fmt.Sprintf("- %s = %s = %s = %s %s.", w.calcLabel(r), words, numbers, result, marks)}
+	line := fmt.Sprintf("- %s = %s = %s = %s %s", w.calcLabel(r), words, numbers, result, marks)
+	if printed, ok := w.printed(r, calc); ok {
+		line += "; the filing prints " + printed
+	}
+	return []string{line + "."}
+}
+
+// printed returns the calculation r's ratio as the filing prints it
+// ("42% [6]", citing the line that prints it), where its printed
+// requirement (planner.PrintedID) is met.
+func (w *writer) printed(r planner.Requirement, calc *tools.Calculation) (string, bool) {
+	id := planner.PrintedID(r.ID)
+	if !w.in.Met[id] {
+		return "", false
+	}
+	for _, pr := range w.reqs {
+		if pr.ID != id {
+			continue
+		}
+		ids, _ := planner.CheckPrinted(pr, w.l, calc)
+		names := planner.PrintedNames(pr, w.l, calc)
+		for _, eid := range ids {
+			e := w.evidence[eid]
+			if e == nil {
+				continue
+			}
+			if line, number, ok := planner.PrintedLine(e.Excerpt, names, calc.Result); ok {
+				return number + " " + w.cite(e.ID, line), true
+			}
+		}
+	}
+	return "", false
 }
 
 // ratioSides states the two ratios of a ratio difference ("(a / b) -

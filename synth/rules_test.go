@@ -164,7 +164,11 @@ func (f *fixture) recheck() {
 	}
 	met := map[string]bool{}
 	for _, r := range f.in.Graph.Requirements {
-		if _, ok := planner.Check(r, f.in.Ledger, calcs, met); ok {
+		_, ok := planner.Check(r, f.in.Ledger, calcs, met)
+		if r.Completion.Kind == planner.CondPrinted {
+			_, ok = planner.CheckPrinted(r, f.in.Ledger, f.in.Calculations[r.Completion.Of[0]])
+		}
+		if ok {
 			met[r.ID] = true
 		}
 	}
@@ -797,4 +801,42 @@ func TestComparisonRanked(t *testing.T) {
 			t.Errorf("%q: no line %q in:\n%s", tt.q, tt.want, ans.Answer)
 		}
 	}
+}
+
+// A ratio the filing prints is stated beside the one computed, citing the
+// line that prints it, in the issuer's section and in the comparison
+// table; one it does not print adds nothing.
+func TestPrintedRatioStated(t *testing.T) {
+	f := setupMargins(t)
+	const calc = "AAPL-FY2024-margins-calculation"
+	const row = "Total gross margin percentage | 46.2% | 44.1% | 43.3%"
+	printed := planner.Requirement{ID: planner.PrintedID(calc), Issuer: "AAPL", Period: "FY2024", Aspect: "margins", Kind: planner.KindFigure,
+		Need:       "Apple's gross margin as its 10-K prints it",
+		Completion: planner.Condition{Kind: planner.CondPrinted, Issuer: "AAPL", Period: "FY2024", Topic: "gross margin", AllOf: [][]string{{"gross margin"}}, Of: []string{calc}}}
+	e := testEvidence("docAAPL2024", 20000, ledger.KindPassage, "AAPL", "FY2024", "Gross margin percentages were as follows:\n"+row)
+	f.in.Ledger.Evidence = append(f.in.Ledger.Evidence, e)
+	f.in.Ledger.Requirements = append(f.in.Ledger.Requirements, ledger.Requirement{ID: printed.ID, Evidence: []string{e.ID}})
+	f.in.Graph.Requirements = append(f.in.Graph.Requirements, printed)
+	f.recheck()
+	if !f.in.Met[printed.ID] {
+		t.Fatal("the printed gross margin is not met")
+	}
+	ans, err := Rules{}.Synthesize(context.Background(), f.in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := slices.IndexFunc(ans.Citations, func(c validator.Citation) bool { return c.Excerpt == row })
+	if n < 0 {
+		t.Fatalf("the printed row is not cited:\n%s", ans.Answer)
+	}
+	marker := "[" + strconv.Itoa(ans.Citations[n].Index) + "]"
+	for _, want := range []string{"the filing prints 46.2% " + marker, "(printed: 46.2% " + marker + ")"} {
+		if !strings.Contains(ans.Answer, want) {
+			t.Errorf("the answer does not say %q:\n%s", want, ans.Answer)
+		}
+	}
+	if strings.Count(ans.Answer, "print") != 2 {
+		t.Errorf("a printed figure is stated for NVIDIA, whose filing was not found printing one:\n%s", ans.Answer)
+	}
+	assertVerbatim(t, f.in.Ledger, ans)
 }

@@ -124,6 +124,8 @@ func DescribeCondition(c contract.Condition) string {
 		return s
 	case contract.CondComparable:
 		return "every issuer's requirement among " + orNone(c.Of) + " supported, with its period stated"
+	case contract.CondPrinted:
+		return "a line of the " + scope + " filing naming " + c.Topic + " and printing the result of " + orNone(c.Of)
 	default:
 		return fmt.Sprintf("a %q condition", c.Kind)
 	}
