@@ -1,9 +1,15 @@
 package planner
 
 import (
+	"cmp"
+	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ledgerline/research/tools"
 )
 
 // Abbreviations a filing defines.
@@ -25,9 +31,14 @@ const (
 	maxShortForm = 8
 )
 
-// definedAbbreviations returns the short forms text defines, each once.
-func definedAbbreviations(text string) []string {
-	var out []string
+// abbreviation is a short form a text defines and the long form it
+// stands for, in lower case ("reality labs" for "RL").
+type abbreviation struct{ Short, Long string }
+
+// definedAbbreviations returns the short forms text defines, each once,
+// with the long form of its first definition.
+func definedAbbreviations(text string) []abbreviation {
+	var out []abbreviation
 	seen := map[string]bool{}
 	for i := 0; ; {
 		open := strings.IndexByte(text[i:], '(')
@@ -53,9 +64,10 @@ func definedAbbreviations(text string) []string {
 		if len(words) > n {
 			words = words[len(words)-n:]
 		}
-		if longFormOf(short, strings.Join(words, " ")) {
+		before := strings.Join(words, " ")
+		if start, ok := longFormStart(short, before); ok {
 			seen[short] = true
-			out = append(out, short)
+			out = append(out, abbreviation{Short: short, Long: strings.ToLower(string([]rune(before)[start:]))})
 		}
 	}
 	return out
@@ -88,10 +100,11 @@ func shortForm(s string) bool {
 	return upper >= 2
 }
 
-// longFormOf reports whether long ends in a long form of short: the
+// longFormStart reports whether long ends in a long form of short: the
 // short form's letters and digits found in long in order, right to left,
-// case aside, the first of them at the start of a word.
-func longFormOf(short, long string) bool {
+// case aside, the first of them at the start of a word; and where, in
+// runes, that long form starts.
+func longFormStart(short, long string) (int, bool) {
 	s := []rune(strings.ToLower(short))
 	l := []rune(strings.ToLower(long))
 	li := len(l) - 1
@@ -104,11 +117,11 @@ func longFormOf(short, long string) bool {
 			li--
 		}
 		if li < 0 {
-			return false
+			return 0, false
 		}
 		li--
 	}
-	return true
+	return li + 1, true
 }
 
 // Defines reports whether a filing of issuer defines short as an
@@ -117,5 +130,72 @@ func (s *TextStats) Defines(issuer, short string) bool {
 	if s == nil {
 		return false
 	}
-	return s.abbrev[issuer][short]
+	_, ok := s.abbrev[issuer][short]
+	return ok
+}
+
+// ShortForms returns, for each long form a filing of issuer defines a
+// short form of in several words ("reality labs"), that short form
+// ("RL"). The map is the stats' own: read it, do not change it.
+func (s *TextStats) ShortForms(issuer string) map[string]string {
+	if s == nil {
+		return nil
+	}
+	return s.long[issuer]
+}
+
+// shortForms lets the plan find what a filing says under its own short
+// forms: Meta's discussion writes "RL operating losses" once it has
+// defined "Reality Labs (RL)". A search of an issuer's filings whose query
+// holds a long form the issuer defines is also run with the short form in
+// its place, and a term of a passage condition holding one gains the same
+// term under the short form.
+func (b *builder) shortForms() {
+	stats := b.cat.TextStats()
+	replace := func(issuer, s string) (string, bool) {
+		forms := stats.ShortForms(issuer)
+		if len(forms) == 0 {
+			return s, false
+		}
+		longs := slices.Collect(maps.Keys(forms))
+		slices.SortFunc(longs, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+		out := strings.ToLower(s)
+		changed := false
+		for _, long := range longs {
+			if termIn(out, long) {
+				out = strings.ReplaceAll(out, long, strings.ToLower(forms[long]))
+				changed = true
+			}
+		}
+		return out, changed
+	}
+	for i, n := 0, len(b.g.Nodes); i < n; i++ {
+		node := b.g.Nodes[i]
+		if node.Tool != tools.SearchFilings {
+			continue
+		}
+		var args tools.SearchArgs
+		if err := json.Unmarshal(node.Args, &args); err != nil || len(args.Tickers) != 1 {
+			continue
+		}
+		q, ok := replace(args.Tickers[0], args.Query)
+		if !ok {
+			continue
+		}
+		args.Query = q
+		b.addNode(tools.SearchFilings, args, slices.Clone(node.Serves), slices.Clone(node.DependsOn)...)
+	}
+	for i := range b.g.Requirements {
+		r := &b.g.Requirements[i]
+		if r.Completion.Kind != CondPassage {
+			continue
+		}
+		for j, grp := range r.Completion.AllOf {
+			for _, term := range grp {
+				if short, ok := replace(cmp.Or(r.Completion.Issuer, r.Issuer), term); ok && !slices.Contains(grp, short) {
+					r.Completion.AllOf[j] = append(r.Completion.AllOf[j], short)
+				}
+			}
+		}
+	}
 }

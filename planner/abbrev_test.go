@@ -1,9 +1,12 @@
 package planner
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ledgerline/research/tools"
 )
 
 func TestDefinedAbbreviations(t *testing.T) {
@@ -12,7 +15,8 @@ func TestDefinedAbbreviations(t *testing.T) {
 		"See Note 2 (Revenues). The company (AAPL) is not a definition. Net sales (NS) fell (see below).\n" +
 		"Research and development (R&D) expense rose. Earnings per share (EPS) were higher. (TAC) again.\n"
 	got := definedAbbreviations(text)
-	want := []string{"TAC", "APAC", "RPO", "NS", "R&D", "EPS"}
+	want := []abbreviation{{"TAC", "traffic acquisition costs"}, {"APAC", "asia-pacific"}, {"RPO", "remaining performance obligations"},
+		{"NS", "net sales"}, {"R&D", "research and development"}, {"EPS", "earnings per share"}}
 	if !slices.Equal(got, want) {
 		t.Errorf("definedAbbreviations = %q, want %q", got, want)
 	}
@@ -54,10 +58,63 @@ func FuzzDefinedAbbreviations(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, short := range definedAbbreviations(text) {
-			if !shortForm(short) || !strings.Contains(text, "("+short+")") {
-				t.Fatalf("%q: short form %q", text, short)
+		for _, a := range definedAbbreviations(text) {
+			if !shortForm(a.Short) || !strings.Contains(text, "("+a.Short+")") || len(strings.Fields(a.Long)) == 0 {
+				t.Fatalf("%q: short form %q of %q", text, a.Short, a.Long)
+			}
+			for _, w := range strings.Fields(a.Long) {
+				if !strings.Contains(strings.ToLower(text), w) {
+					t.Fatalf("%q: the long form %q of %q holds %q, not in the text", text, a.Long, a.Short, w)
+				}
 			}
 		}
 	})
+}
+
+// A long form an issuer's filing defines a short form of is looked for
+// under both: the plan searches the issuer's filings with the short form
+// in its place too, a sentence writing the short form meets a condition
+// naming the long one, and it is as relevant to the question as one
+// writing the long form. Another issuer's filings, which define nothing,
+// are searched as asked.
+func TestShortFormsSearchedAndRelevant(t *testing.T) {
+	q := "Does Meta expect Reality Labs losses to keep growing?"
+	cat := smallCatalog()
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{Issuer: "META", Text: "We report two segments: Family of Apps (FoA) and Reality Labs (RL). Our losses grew."},
+		{Issuer: "AAPL", Text: "Our costs grew."},
+	}))
+	if got := cat.TextStats().ShortForms("META"); got["reality labs"] != "RL" || got["family of apps"] != "FoA" {
+		t.Fatalf("ShortForms(META) = %v", got)
+	}
+	_, g := planFor(t, cat, q, 0)
+	var queries []string
+	for _, n := range g.Nodes {
+		var a tools.SearchArgs
+		if n.Tool == tools.SearchFilings && json.Unmarshal(n.Args, &a) == nil {
+			queries = append(queries, a.Query)
+		}
+	}
+	long := slices.ContainsFunc(queries, func(s string) bool { return strings.Contains(strings.ToLower(s), "reality labs") })
+	short := slices.ContainsFunc(queries, func(s string) bool { return strings.Contains(s, "rl ") && !strings.Contains(s, "reality") })
+	if !long || !short {
+		t.Errorf("searches %q: want one for Reality Labs and one for RL", queries)
+	}
+	rel := NewRelevance(q, cat, []string{"META"})
+	withShort := rel.Score("We expect our RL operating losses to increase.")
+	withLong := rel.Score("We expect our Reality Labs operating losses to increase.")
+	if withShort != withLong || withShort == rel.Score("We expect our operating losses to increase.") {
+		t.Errorf("relevance: short form %.2f, long form %.2f; want equal, and above a sentence naming neither", withShort, withLong)
+	}
+	if other := NewRelevance(q, cat, []string{"AAPL"}); other.Score("We expect our RL losses to increase.") >= other.Score("We expect our Reality Labs losses to increase.") {
+		t.Error("relevance reads a short form another issuer defines")
+	}
+
+	// A passage condition's term holding the long form gains the short.
+	b := &builder{cat: cat, g: &Graph{Requirements: []Requirement{{ID: "r", Issuer: "META",
+		Completion: Condition{Kind: CondPassage, Issuer: "META", AllOf: [][]string{{"reality labs losses"}, DriverWords}}}}}}
+	b.shortForms()
+	if got := b.g.Requirements[0].Completion.AllOf[0]; !slices.Equal(got, []string{"reality labs losses", "rl losses"}) {
+		t.Errorf("condition group %q; want the short form beside the long", got)
+	}
 }

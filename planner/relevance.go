@@ -19,6 +19,10 @@ type Relevance struct {
 	weights []float64 // its IDF
 	total   float64
 	stats   *TextStats
+	// short holds, for each short form an issuer's filing defines of a
+	// long form the question writes, the keys of the long form's words:
+	// a sentence writing "RL" holds "Reality Labs".
+	short map[string][]string
 }
 
 // NewRelevance reads question's content words; cat gives the corpus's
@@ -36,6 +40,20 @@ func NewRelevance(question string, cat *Catalog, issuers []string) *Relevance {
 		}
 		for _, seg := range cat.SegmentsIn(question, t) {
 			words = append(words, strings.Fields(strings.ToLower(seg.Name))...)
+		}
+	}
+	q := normalizeText(question)
+	for _, t := range issuers {
+		for long, short := range r.stats.ShortForms(t) {
+			if !termIn(q, long) {
+				continue
+			}
+			if r.short == nil {
+				r.short = map[string][]string{}
+			}
+			for _, w := range strings.Fields(long) {
+				r.short[WordKey(short)] = append(r.short[WordKey(short)], WordKey(w))
+			}
 		}
 	}
 	for _, w := range words {
@@ -66,6 +84,13 @@ func (r *Relevance) Score(sentence string) float64 {
 		return 1
 	}
 	have := sentenceKeys(sentence)
+	for short, long := range r.short {
+		if have[short] {
+			for _, k := range long {
+				have[k] = true
+			}
+		}
+	}
 	got := 0.0
 	for i, k := range r.keys {
 		if have[k] {

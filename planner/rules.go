@@ -83,6 +83,7 @@ func (p *RulesPlanner) Plan(ctx context.Context, question string, rt Route, cat 
 		return g, nil
 	}
 	b.build()
+	b.shortForms()
 	b.trim((&Limits{MaxNodes: p.MaxNodes}).maxNodes())
 	b.finish()
 	causalCore(g)

@@ -32,7 +32,8 @@ type TextStats struct {
 	// least commonIssuers(issuers) issuers hold.
 	common []uint64
 	names  nameMask
-	abbrev map[string]map[string]bool // issuer -> the short forms its filings define
+	abbrev map[string]map[string]string // issuer -> the short forms its filings define -> their long forms
+	long   map[string]map[string]string // issuer -> long forms of several words -> their short forms
 }
 
 // Shingle size and the share of issuers that makes a shingle common.
@@ -54,7 +55,7 @@ func commonIssuers(issuers int) int {
 // Sentences come from Sentences over the text without its table rows
 // (lines holding " | "). The result depends on docs alone, not their order.
 func NewTextStats(docs []StatsDoc) *TextStats {
-	s := &TextStats{docs: len(docs), df: map[string]int32{}, abbrev: map[string]map[string]bool{}}
+	s := &TextStats{docs: len(docs), df: map[string]int32{}, abbrev: map[string]map[string]string{}, long: map[string]map[string]string{}}
 	var names []string
 	for _, d := range docs {
 		names = append(names, d.Names...)
@@ -71,11 +72,17 @@ func NewTextStats(docs []StatsDoc) *TextStats {
 	)
 	for _, d := range docs {
 		if d.Issuer != "" {
-			for _, short := range definedAbbreviations(d.Text) {
+			for _, a := range definedAbbreviations(d.Text) {
 				if s.abbrev[d.Issuer] == nil {
-					s.abbrev[d.Issuer] = map[string]bool{}
+					s.abbrev[d.Issuer], s.long[d.Issuer] = map[string]string{}, map[string]string{}
 				}
-				s.abbrev[d.Issuer][short] = true
+				if _, ok := s.abbrev[d.Issuer][a.Short]; ok {
+					continue // the first definition read stands
+				}
+				s.abbrev[d.Issuer][a.Short] = a.Long
+				if _, ok := s.long[d.Issuer][a.Long]; !ok && strings.Contains(a.Long, " ") {
+					s.long[d.Issuer][a.Long] = a.Short
+				}
 			}
 		}
 		clear(seen)
