@@ -144,4 +144,8 @@ func TestPartGrowthOfARow(t *testing.T) {
 	if len(n) != 1 || !strings.Contains(string(n[0].Args), `"prior":true`) || !strings.Contains(string(n[0].Args), "_prior) / ") {
 		t.Errorf("growth served by %v; want (level - prior) / prior over the row and its prior-year column", n)
 	}
+	// And as the filing prints it beside the row ("Cloud services $ 15,881 47% ...").
+	if p, ok := reqByID(g, PrintedID(r.ID)); !ok || p.Completion.Kind != CondPrinted || p.Required || len(servers(g, p.ID)) != 1 {
+		t.Errorf("printed growth %+v, %v; want an optional printed requirement served by a search", p, ok)
+	}
 }

@@ -31,31 +31,40 @@ const printedSuffix = "-printed"
 func PrintedID(calcID string) string { return calcID + printedSuffix }
 
 // planPrinted plans, beside the ratio d computed under calcID for issuer t
-// and period p, a search of the filing for the ratio as it prints it, and
-// an optional requirement it meets (CondPrinted): a line naming the ratio
-// (names) or its numerator that prints the computed result. A ratio the
-// filing tags or labels (planReportedRatio) is already read as reported.
+// and period p, a search of the filing for the ratio as it prints it (see
+// planPrintedAs). A ratio the filing tags or labels (planReportedRatio) is
+// already read as reported.
 func (b *builder) planPrinted(t string, p filingPeriod, d tools.Derived, calcID string, m reqMeta) {
-	if !d.Ratio || !p.found {
+	if !d.Ratio {
 		return
 	}
-	period := tools.PeriodLabel(p.fy)
-	prefix := t + "-" + period + "-"
+	prefix := t + "-" + tools.PeriodLabel(p.fy) + "-"
 	for _, r := range b.g.Requirements {
 		if strings.HasPrefix(r.ID, prefix) && strings.Contains(r.ID, "-reported-") && strings.HasSuffix(r.ID, slug(d.Label)) {
 			return
 		}
 	}
-	names := printedNames(d)
+	b.planPrintedAs(t, p, d.Label, printedNames(d), printedQuery(d), calcID, m)
+}
+
+// planPrintedAs plans the search for a computed ratio, what, as the filing
+// prints it (query), and the optional requirement it meets
+// (CondPrinted): a line naming the ratio (one of names) or its
+// numerator's row that prints the computed result.
+func (b *builder) planPrintedAs(t string, p filingPeriod, what string, names []string, query, calcID string, m reqMeta) {
+	if !p.found || len(names) == 0 {
+		return
+	}
+	period := tools.PeriodLabel(p.fy)
 	id := PrintedID(calcID)
 	if !b.addReq(Requirement{
 		ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: false,
-		Need:       fmt.Sprintf("%s's %s for %s as its %s %s prints it", b.cat.ShortName(t), d.Label, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-		Completion: Condition{Kind: CondPrinted, Issuer: t, Period: period, Topic: d.Label, AllOf: [][]string{names}, Of: []string{calcID}},
+		Need:       fmt.Sprintf("%s's %s for %s as its %s %s prints it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+		Completion: Condition{Kind: CondPrinted, Issuer: t, Period: period, Topic: what, AllOf: [][]string{names}, Of: []string{calcID}},
 	}, m) {
 		return
 	}
-	b.addNode(tools.SearchFilings, b.searchArgs(t, p, printedQuery(d), "", 8), []string{id})
+	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, "", 8), []string{id})
 }
 
 // printedNames are the lower-case names a line printing ratio d may give

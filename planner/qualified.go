@@ -577,6 +577,8 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 							name + "_prior": {Ticker: t, Concept: key, Period: period, Prior: true},
 						},
 					}, []string{gid}, node)
+					// The growth as the filing prints it beside the level.
+					b.planPrintedAs(t, p, what, []string{strings.ToLower(level)}, level+" percent change", gid, m)
 				}
 				return gid
 			}

@@ -521,6 +521,13 @@ func (b *builder) planPartGrowth(t string, p filingPeriod, segs []Segment, l loo
 				"revenue_prior": {Ticker: t, Concept: l.key, Period: period, Prior: true},
 			},
 		}, []string{id}, l.node)
+		// The filing prints the growth beside the part's figures
+		// ("Cloud services $ 15,881 47% 50% $ 10,809").
+		lower := make([]string, len(names))
+		for i, n := range names {
+			lower[i] = strings.ToLower(n)
+		}
+		b.planPrintedAs(t, p, what, lower, strings.Join(lower, " ")+" revenues percent change", id, m)
 	}
 	return id
 }
