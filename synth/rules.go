@@ -1393,7 +1393,24 @@ func tableRow(s string) bool {
 			numbers++
 		}
 	}
+	// Rows of a converted table run together ("Foreign currency –
+	// Revenue 10% decrease in foreign exchange rates $ (6,822) Earnings
+	// Foreign currency – Investments ...") hold figures but end as no
+	// sentence does. A closing bracket or quote is looked behind:
+	// "(see Note 5.)" ends a sentence, "(181)" a row.
+	if numbers >= 3 && !strings.ContainsAny(lastRune(strings.TrimRight(s, " \n)\"”’")), ".?!:;") {
+		return true
+	}
 	return numbers >= 3 && 10*numbers >= 4*len(words)
+}
+
+// lastRune returns the last character of s, "" for an empty one.
+func lastRune(s string) string {
+	r, n := utf8.DecodeLastRuneInString(s)
+	if n == 0 {
+		return ""
+	}
+	return string(r)
 }
 
 // numberPattern matches a number as filings print it: 513,983 or 514.0.

@@ -653,6 +653,9 @@ func TestHeadingsAndRows(t *testing.T) {
 		{s: "Net Sales Mix:", dropped: "Net Sales Mix:", heading: true},
 		{s: "For the fiscal year\nending January 31, 2023, we project capital expenditures will be approximately $18 billion.", dropped: "For the fiscal year\nending January 31, 2023, we project capital expenditures will be approximately $18 billion."},
 		{s: "The increase was primarily due to the following factors:", dropped: "The increase was primarily due to the following factors:"},
+		// A converted table's rows run together as one line of text.
+		{s: "Foreign currency – Revenue 10% decrease in foreign exchange rates $ (6,822) Earnings Foreign currency – Investments 10% decrease in foreign exchange rates (181)", dropped: "Foreign currency – Revenue 10% decrease in foreign exchange rates $ (6,822) Earnings Foreign currency – Investments 10% decrease in foreign exchange rates (181)", cell: true},
+		{s: "Revenue rose 10% to $5.2 billion in 2022 (see Note 5.)", dropped: "Revenue rose 10% to $5.2 billion in 2022 (see Note 5.)"},
 	}
 	for _, tc := range tests {
 		got := dropHeadings(tc.s)
