@@ -738,7 +738,8 @@ func isMetricName(name string) bool {
 // figureWords follow a part's name when a question asks for its figure.
 var figureWords = map[string]bool{
 	"revenue": true, "revenues": true, "sales": true, "net": true, "operating": true, "segment": true,
-	"income": true, "loss": true, "profit": true, "margin": true, "business": true, "unit": true,
+	"income": true, "loss": true, "profit": true, "margin": true, "gross": true, "cost": true, "costs": true,
+	"business": true, "unit": true,
 }
 
 // namedIn reports whether a name's words appear in the question's words.

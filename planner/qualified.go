@@ -855,6 +855,17 @@ func (b *builder) planRatioPremise(d tools.Derived, sign int) {
 	}
 }
 
+// ratioPremise returns the ratio whose move a one-issuer question asserts
+// ("why did the gross margin percentage fall") and the move's sign.
+func (b *builder) ratioPremise() (tools.Derived, int, bool) {
+	sign := assertedSign(b.question)
+	if sign == 0 || len(b.rt.Issuers) != 1 || b.rt.Outlook {
+		return tools.Derived{}, 0, false
+	}
+	d, ok := b.premiseRatio()
+	return d, sign, ok
+}
+
 // exprNames matches a name in a derived figure's expression.
 var exprNames = regexp.MustCompile(`[a-z_][a-z0-9_]*`)
 
@@ -869,7 +880,7 @@ func (b *builder) planPremises() {
 		return
 	}
 	var metrics []string
-	if d, ok := b.premiseRatio(); ok {
+	if d, _, ok := b.ratioPremise(); ok {
 		b.planRatioPremise(d, sign)
 		return
 	}

@@ -343,3 +343,36 @@ func TestPartOfRatio(t *testing.T) {
 		}
 	}
 }
+
+// A question on how a part's ratio moved ("Example Web Services operating
+// margin declined", "and in the year before") plans the ratio's change
+// from the prior-year column beside the ratio, optional; a question on the
+// ratio alone does not, and the company's own ratio asserted to move is
+// the premise's.
+func TestPlanRatioBefore(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]bool{
+		"Why did XMPL's Example Web Services operating margin decline in 2024?":       true,
+		"XMPL Example Web Services operating margin in 2024, and in the year before?": true,
+		"What was XMPL's Example Web Services operating margin in 2024?":              false,
+		"Why did XMPL's operating margin decline in 2024?":                            false,
+	} {
+		g := planOf(t, q, "XMPL")
+		i := slices.IndexFunc(g.Requirements, func(r Requirement) bool {
+			return strings.Contains(r.ID, "-calculation") && strings.HasSuffix(r.ID, "-change")
+		})
+		if (i >= 0) != want {
+			t.Errorf("%q: ratio change planned %v, want %v (%v)", q, i >= 0, want, reqIDs(g))
+			continue
+		}
+		if !want {
+			continue
+		}
+		r := g.Requirements[i]
+		n := servers(g, r.ID)
+		if r.Required || r.Completion.Kind != CondCalculation || len(n) != 1 ||
+			!strings.Contains(string(n[0].Args), ") - (") || !strings.Contains(string(n[0].Args), `"prior":true`) {
+			t.Errorf("%q: ratio change %+v served by %v; want an optional ratio less the prior year's", q, r, n)
+		}
+	}
+}

@@ -456,6 +456,50 @@ func (b *builder) planDerived(t string, p filingPeriod, aspect, name string, seg
 	if len(names) == 0 {
 		b.planPrinted(t, p, d, id, m)
 	}
+	b.planRatioBefore(t, p, d, what, id, facts, of, deps, m)
+}
+
+// planRatioBefore plans, for a question on how a ratio moved ("products
+// gross margin % went down y/y", "give the GM% both years"), the ratio's
+// change from the year before: the ratio less the same ratio over the
+// prior-year column of the filing that prints the inputs, so that the
+// answer shows both and the move between them. Optional: the question's
+// own period is the one asked first. A ratio whose move the question
+// asserts is the premise's to check (planRatioPremise).
+func (b *builder) planRatioBefore(t string, p filingPeriod, d tools.Derived, what, calcID string, facts map[string]tools.FactRef, of, deps []string, m reqMeta) {
+	if !d.Ratio || !p.found || (p.doc.Form != "10-K" && p.doc.Form != "10-Q") || !asksRatioMove(b.question) {
+		return
+	}
+	if premise, _, ok := b.ratioPremise(); ok && premise.Name == d.Name && what == d.Label {
+		return
+	}
+	both := map[string]tools.FactRef{}
+	for in, ref := range facts {
+		if strings.HasSuffix(in, "_prior") || ref.Prior {
+			return // the ratio is itself a change
+		}
+		both[in] = ref
+		ref.Prior = true
+		both[in+"_prior"] = ref
+	}
+	label := tools.PeriodLabel(p.fy)
+	id := calcID + "-change"
+	if b.addReq(Requirement{
+		ID: id, Issuer: t, Period: label, Aspect: "figures", Kind: KindCalculation, Required: false,
+		Need: fmt.Sprintf("how %s's %s moved over the year to the period of its %s %s, computed from its reported figures and those a year before",
+			b.cat.ShortName(t), what, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+		Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what + " change", Of: of},
+	}, m) {
+		prior := exprNames.ReplaceAllString(d.Expression, "${0}_prior")
+		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: "(" + d.Expression + ") - (" + prior + ")", Facts: both}, []string{id}, deps...)
+	}
+}
+
+// asksRatioMove reports whether a question asks how a figure moved over
+// the year, or for it in both years.
+func asksRatioMove(question string) bool {
+	norm := normalizeText(question)
+	return asksGrowth(norm) || anyTerm(norm, []string{"both years", "each year", "prior year", "year before", "year earlier", "a year ago"})
 }
 
 // figureShaped shows that a question asks for a number: "what was", "how

@@ -962,18 +962,22 @@ func (w *writer) printed(r planner.Requirement, calc *tools.Calculation) (string
 	return "", false
 }
 
-// ratioSides states the two ratios of a ratio difference ("(a / b) -
-// (a_prior / b_prior)") as percentages, each with its numerator's period;
-// "" where a side is not one name over another or divides by zero.
 func ratioSides(expr string, inputs map[string]*ledger.Fact) string {
 	l, r, _ := strings.Cut(expr, ") - (")
 	var out []string
-	for _, side := range []string{l, r} {
+	for _, side := range []string{strings.TrimPrefix(l, "("), strings.TrimSuffix(r, ")")} {
 		names := exprNamePattern.FindAllString(side, -1)
-		if len(names) != 2 || inputs[names[0]] == nil || inputs[names[1]] == nil || inputs[names[1]].Value.IsZero() {
+		vars := map[string]decimal.Decimal{}
+		for _, n := range names {
+			if inputs[n] == nil {
+				return ""
+			}
+			vars[n] = inputs[n].Value
+		}
+		ratio, err := tools.Evaluate(side, vars)
+		if len(names) == 0 || err != nil {
 			return ""
 		}
-		ratio := inputs[names[0]].Value.Div(inputs[names[1]].Value)
 		out = append(out, ratio.Mul(oneHundred).StringFixed(1)+"% "+factPeriodText(inputs[names[0]].Period))
 	}
 	return out[0] + " - " + out[1]

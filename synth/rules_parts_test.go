@@ -122,8 +122,7 @@ func TestWithAmpersands(t *testing.T) {
 }
 
 // TestRatioSides: a ratio's move in points states both ratios, each with
-// its period; a side that is not one figure over another, or divides by
-// zero, states none.
+// its period; a side missing an input, or dividing by zero, states none.
 func TestRatioSides(t *testing.T) {
 	t.Parallel()
 	fact := func(v int64, period string) *ledger.Fact {
@@ -139,7 +138,9 @@ func TestRatioSides(t *testing.T) {
 	for _, tt := range []struct{ expr, want string }{
 		{"(tax / pretax) - (tax_prior / pretax_prior)", "6.8% for the fiscal year ended 2023-05-31 - 12.2% for the fiscal year ended 2022-05-31"},
 		{"(tax / pretax) - (tax_prior / zero)", ""},
-		{"(tax / pretax) - (tax_prior - pretax_prior / pretax)", ""},
+		{"(tax / pretax) - (tax_prior / missing)", ""},
+		// A ratio of any shape on each side: a gross margin's move.
+		{"((pretax - tax) / pretax) - ((pretax_prior - tax_prior) / pretax_prior)", "93.2% for the fiscal year ended 2023-05-31 - 87.8% for the fiscal year ended 2022-05-31"},
 	} {
 		if got := ratioSides(tt.expr, inputs); got != tt.want {
 			t.Errorf("ratioSides(%q) = %q, want %q", tt.expr, got, tt.want)
