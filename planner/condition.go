@@ -282,10 +282,78 @@ func (m matcher) best(text string) (sentence string, score int, ok bool) {
 		}
 	}
 	if bestScore < 0 {
+		return m.bestPair(text)
+	}
+	return sentence, bestScore, true
+}
+
+// bestPair returns, for a condition that asks for a figure, the best run
+// of sentences of one paragraph whose last states the figure and takes its
+// subject from one at most pairReach sentences before it ("On October 19,
+// 2020, we signed an agreement with SK hynix to divest our NAND memory
+// business. [...] The transaction will occur over two closings for total
+// consideration of $9.0 billion"): together they hold every group, the
+// last alone holds the figure and opens by pointing back (PointsBack), and
+// every other group is one word or phrase of the question's. The run is a
+// verbatim part of text, as short as holds every group; it
+// scores one less than its terms, so that one sentence stating it all is
+// preferred.
+func (m matcher) bestPair(text string) (sentence string, score int, ok bool) {
+	figure := slices.IndexFunc(m.groups, func(g []string) bool {
+		return slices.ContainsFunc(g, func(t string) bool { return IsNumberTerm(t) && t != ExpectedTerm })
+	})
+	if figure < 0 || len(m.groups) < 2 {
+		return "", 0, false
+	}
+	for i, g := range m.groups {
+		if i != figure && len(g) != 1 {
+			// A topic of alternatives (a lexicon's words: "interest
+			// rate", "inflation", ...) is met by chance somewhere in a
+			// paragraph; only the question's own words, one to a group,
+			// name the subject a sentence points back to.
+			return "", 0, false
+		}
+	}
+	one := matcher{groups: [][]string{m.groups[figure]}, forward: m.forward}
+	bestScore := -1
+	for _, b := range blocks(text) {
+		spans := sentenceSpans(text[b[0]:b[1]])
+		for i := 1; i < len(spans); i++ {
+			second := text[b[0]+spans[i][0] : b[0]+spans[i][1]]
+			if _, has := one.score(second); !has || !PointsBack(second) {
+				continue
+			}
+			for j := i - 1; j >= max(0, i-pairReach); j-- {
+				pair := text[b[0]+spans[j][0] : b[0]+spans[i][1]]
+				if sc, all := m.score(pair); all {
+					if sc-1 > bestScore {
+						sentence, bestScore = pair, sc-1
+					}
+					break
+				}
+			}
+		}
+	}
+	if bestScore < 0 {
 		return "", 0, false
 	}
 	return sentence, bestScore, true
 }
+
+// PointsBack reports whether a sentence opens by pointing back to the one
+// before it ("The transaction", "This agreement", "Such payments"), so
+// that its subject is named there.
+func PointsBack(sentence string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(sentence), " ")
+	return pointingBack[strings.ToLower(first)]
+}
+
+// pairReach is how many sentences before a figure's sentence its subject
+// is looked for.
+const pairReach = 2
+
+var pointingBack = map[string]bool{"the": true, "this": true, "these": true, "those": true, "such": true, "it": true, "its": true,
+	"they": true, "their": true, "that": true}
 
 // score counts the distinct terms of s, at most two per group, and reports
 // whether every group has one.

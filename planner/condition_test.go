@@ -399,3 +399,42 @@ func TestExpectedFigure(t *testing.T) {
 		t.Error("asksForecastFigure: want a figure asked by name, not an expectation asked in words")
 	}
 }
+
+// A figure stated in a sentence that points back ("The transaction ...")
+// to one naming its subject a sentence or two before, in the same
+// paragraph, meets a condition on the question's own words; the run of
+// sentences is the match, verbatim. One sentence stating it all wins; a
+// sentence that does not point back, another paragraph, or a lexicon's
+// alternatives do not count.
+func TestSentenceMatchRun(t *testing.T) {
+	t.Parallel()
+	deal := "On October 19, 2020, we signed an agreement with SK hynix to divest our NAND memory business. " +
+		"Our Optane business is excluded from the transaction. " +
+		"The transaction will occur over two closings for total consideration of $9.0 billion in cash."
+	named := [][]string{{"nand"}, {"hynix"}, {FigureTerm}}
+	tests := []struct {
+		name, text string
+		groups     [][]string
+		want       string
+	}{
+		{"subject two sentences before", deal, named, deal},
+		{"one sentence states it all",
+			deal + " SK hynix will pay $2.0 billion more for the NAND business at the second closing.", named,
+			"SK hynix will pay $2.0 billion more for the NAND business at the second closing."},
+		{"does not point back",
+			"We signed an agreement with SK hynix to divest our NAND memory business. Revenue was $77.9 billion.", named, ""},
+		{"another paragraph",
+			"We signed an agreement with SK hynix to divest our NAND memory business.\n\nThe transaction is worth $9.0 billion.", named, ""},
+		{"too far before",
+			"We signed an agreement with SK hynix to divest our NAND memory business. It closes in 2021. It needs approvals. The price is $9.0 billion.", named, ""},
+		{"a lexicon's alternatives",
+			"We hedge changes attributable to interest rates. The total notional amount of these swaps was $12.0 billion.",
+			[][]string{{"interest rate", "inflation"}, {"attributable", "due to"}, {FigureTerm}}, ""},
+	}
+	for _, tt := range tests {
+		got, ok := SentenceMatch(tt.text, tt.groups)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("%s: SentenceMatch = %q, %v; want %q", tt.name, got, ok, tt.want)
+		}
+	}
+}

@@ -1069,6 +1069,7 @@ func (w *writer) passage(r planner.Requirement) []string {
 		heads := headingsOf(e.Excerpt)
 		cursor := 0
 		above := "" // a heading just above, whose words the next sentence takes
+		before := len(cands)
 		for _, s := range planner.Sentences(e.Excerpt) {
 			// A heading is not a statement: one standing alone is not
 			// quoted, and one run into the sentence below it is left out
@@ -1143,6 +1144,22 @@ func (w *writer) passage(r planner.Requirement) []string {
 				}
 			}
 			cands = append(cands, cand{s, id, score})
+		}
+		// No one sentence states the figure with its subject: a run of
+		// sentences of one paragraph may, whose last states the figure
+		// and points back to the one naming its subject ("... agreement
+		// with SK hynix to divest our NAND memory business. [...] The
+		// transaction will occur over two closings for total consideration
+		// of $9.0 billion"), as planner.Check reads it.
+		if len(cands) == before && asksFigure(groups) {
+			if run, ok := planner.SentenceMatch(e.Excerpt, groups); ok && len(planner.Sentences(run)) > 1 {
+				run = dropHeadings(run)
+				key := validator.Normalize(run)
+				if !seen[key] && (len(stated) == 0 || statesValue(run, stated)) {
+					seen[key] = true
+					cands = append(cands, cand{run, id, w.rank(run, e, groups) - 1})
+				}
+			}
 		}
 	}
 	// Whole sentences first: a passage that starts mid-sentence yields a
@@ -1383,6 +1400,14 @@ func heading(line string) bool {
 // holdsAmount matches an amount as a row prints it: a currency sign, a
 // percentage, or a number of three digits or more.
 var holdsAmount = regexp.MustCompile(`[$€£%]|\d[\d,.]*\d{2}`)
+
+// asksFigure reports whether condition groups ask for a figure: a group
+// matching a number other than an expected one.
+func asksFigure(groups [][]string) bool {
+	return slices.ContainsFunc(groups, func(g []string) bool {
+		return slices.ContainsFunc(g, func(t string) bool { return planner.IsNumberTerm(t) && t != planner.ExpectedTerm })
+	})
+}
 
 // tableRow reports whether s is a row of a table rather than a sentence:
 // cells set apart by bars, or mostly numbers.

@@ -843,3 +843,35 @@ func TestPrintedRatioStated(t *testing.T) {
 	}
 	assertVerbatim(t, f.in.Ledger, ans)
 }
+
+// A figure whose sentence points back to the one naming its subject ("The
+// transaction will occur ... for total consideration of $9.0 billion") is
+// quoted with that sentence, verbatim, as one quotation; the answer
+// validates.
+func TestFigureQuotedWithItsSubject(t *testing.T) {
+	f := setupMargins(t)
+	run := "On October 19, 2020, we signed an agreement with SK hynix to divest our NAND memory business. " +
+		"The transaction will occur over two closings for total consideration of $9.0 billion in cash."
+	e := testEvidence("docAAPL2024", 30000, ledger.KindPassage, "AAPL", "FY2024", "Divestitures\n"+run+"\n\nOther matters are described below.")
+	f.in.Ledger.Evidence = append(f.in.Ledger.Evidence, e)
+	r := planner.Requirement{ID: "AAPL-FY2024-general-explanation", Issuer: "AAPL", Period: "FY2024", Aspect: "general", Kind: planner.KindExplanation, Required: true,
+		Need:       "the figure the FY2024 10-K states on the question",
+		Completion: planner.Condition{Kind: planner.CondPassage, Issuer: "AAPL", Period: "FY2024", AllOf: [][]string{{"nand"}, {"hynix"}, {planner.FigureTerm}}}}
+	f.in.Graph.Requirements = append(f.in.Graph.Requirements, r)
+	f.in.Ledger.Requirements = append(f.in.Ledger.Requirements, ledger.Requirement{ID: r.ID, Evidence: []string{e.ID}})
+	f.recheck()
+	if !f.in.Met[r.ID] {
+		t.Fatal("the run of sentences does not meet the requirement")
+	}
+	ans, err := Rules{}.Synthesize(context.Background(), f.in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(ans.Answer, `"`+run+`" [`) {
+		t.Errorf("answer does not quote the two sentences as one:\n%s", ans.Answer)
+	}
+	assertVerbatim(t, f.in.Ledger, ans)
+	if _, rep := f.validate(t, ans); len(rep.Problems) != 0 {
+		t.Errorf("validator: %v", rep.Problems)
+	}
+}
