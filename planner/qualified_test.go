@@ -1,11 +1,14 @@
 package planner
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/tools"
 )
 
 // TestQualifiedFigures: the words a question writes around a catalogue
@@ -373,6 +376,29 @@ func TestPlanRatioBefore(t *testing.T) {
 		if r.Required || r.Completion.Kind != CondCalculation || len(n) != 1 ||
 			!strings.Contains(string(n[0].Args), ") - (") || !strings.Contains(string(n[0].Args), `"prior":true`) {
 			t.Errorf("%q: ratio change %+v served by %v; want an optional ratio less the prior year's", q, r, n)
+		}
+	}
+}
+
+// The question's own word is searched for when the aspect's searches do
+// not hold it ("headcount", where the aspect searches for "employees"),
+// and not twice when they do.
+func TestPlanQuestionWordSearched(t *testing.T) {
+	t.Parallel()
+	for q, word := range map[string]string{
+		"XMPL headcount at end of 2024?": "headcount",
+		"XMPL employees at end of 2024?": "employees",
+	} {
+		g := planOf(t, q, "XMPL")
+		n := 0
+		for _, node := range g.Nodes {
+			var a tools.SearchArgs
+			if node.Tool == tools.SearchFilings && json.Unmarshal(node.Args, &a) == nil && slices.Contains(strings.Fields(a.Query), word) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%q: %d searches hold %q, want 1 (%v)", q, n, word, g.Nodes)
 		}
 	}
 }

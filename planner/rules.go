@@ -426,7 +426,10 @@ func (b *builder) planUncoveredItems() {
 // asked.
 func (b *builder) planQuestionSearches() {
 	words := b.questionWords()
-	if len(words) < 2 {
+	if len(words) == 0 || len(words) == 1 && b.searched(words[0]) {
+		// One word of the question's is searched for on its own only
+		// where no search holds it ("Meta headcount at end of 2024?",
+		// whose aspect searches for "employees").
 		return
 	}
 	for _, t := range b.rt.Issuers {
@@ -449,6 +452,20 @@ func (b *builder) planQuestionSearches() {
 			}
 		}
 	}
+}
+
+// searched reports whether a search the plan holds has word in its query.
+func (b *builder) searched(word string) bool {
+	for _, n := range b.g.Nodes {
+		if n.Tool != tools.SearchFilings {
+			continue
+		}
+		var a tools.SearchArgs
+		if json.Unmarshal(n.Args, &a) == nil && slices.Contains(strings.Fields(strings.ToLower(a.Query)), word) {
+			return true
+		}
+	}
+	return false
 }
 
 // searchArgs are the arguments of a search of one issuer's filing.
