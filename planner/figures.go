@@ -292,7 +292,13 @@ func resolveFit(entries []FigureEntry, m tools.Metric, hint string, fit func(Fig
 				}
 			}
 		}
+		// A label holding every word of a name in another order or with
+		// more words ("Earnings per share—diluted"): the one holding the
+		// longest name, then the shortest label, so that "diluted earnings
+		// per share" is not read from "Earnings per share—basic" by the
+		// shorter alias "earnings per share".
 		var best *FigureEntry
+		bestName := 0
 		for i, e := range entries {
 			if e.Table != table || !fit(e) || e.Label == "" {
 				continue
@@ -303,8 +309,8 @@ func resolveFit(entries []FigureEntry, m tools.Metric, hint string, fit func(Fig
 				if len(nw) < 2 || strings.HasPrefix(n, "total ") || !allIn(nw, lw) {
 					continue
 				}
-				if best == nil || len(e.Label) < len(best.Label) {
-					best = &entries[i]
+				if best == nil || len(nw) > bestName || len(nw) == bestName && len(e.Label) < len(best.Label) {
+					best, bestName = &entries[i], len(nw)
 				}
 			}
 		}

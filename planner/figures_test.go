@@ -79,6 +79,8 @@ func figureCatalog(t *testing.T) *Catalog {
 		{Kind: corpus.FactTable, Label: "Gross margin percentage", Value: decimal.NewFromInt(60), Start: 9, End: 10},
 		{Kind: corpus.FactTable, Label: "Mobileye", Value: decimal.NewFromInt(3), Start: 11, End: 12},
 		{Kind: corpus.FactTable, Label: "Effective tax rate", Value: decimal.NewFromInt(21), Start: 13, End: 14},
+		{Kind: corpus.FactTable, Label: "Earnings per share—basic", Value: decimal.NewFromInt(5), Start: 15, End: 16},
+		{Kind: corpus.FactTable, Label: "Earnings per share—diluted", Value: decimal.NewFromInt(4), Start: 17, End: 18},
 	}))
 	return cat
 }
@@ -190,6 +192,10 @@ func TestResolveMetric(t *testing.T) {
 		{"t22", "revenue", "", "table:Revenue"},
 		{"t22", "cost_of_revenue", "", "table:Total cost of revenue"},
 		{"t22", "net_income", "", ""},
+		// The row holding the metric's whole name in another order, not
+		// the shorter one holding an alias ("earnings per share").
+		{"t22", "eps_diluted", "", "table:Earnings per share—diluted"},
+		{"t22", "eps_basic", "", "table:Earnings per share—basic"},
 	}
 	for _, tt := range tests {
 		got, ok := cat.ResolveMetric(tt.doc, metric(tt.metric), tt.member, "")

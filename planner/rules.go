@@ -229,6 +229,15 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 					d, ok, ahead, fy = prev, true, fy, fy-1
 				}
 			}
+			if ok && !b.rt.Quarterly && !b.rt.Outlook && strings.HasPrefix(d.Form, "10-Q") && !mentionsForm(b.question, "10-Q") {
+				// A year asked of which the corpus holds only a quarter's
+				// report: the quarter is not the year. A later annual
+				// report prints the year as a comparative; read it there.
+				if later, found := b.cat.Filing(t, fy+1, "10-K"); found && later.FiscalYear == fy+1 {
+					b.note("The corpus holds %s's 10-Q for fiscal %d, which reports a quarter, not the year; the year's figures are read from the prior-year columns of its 10-K for fiscal %d.", t, fy, fy+1)
+					d, next = later, true
+				}
+			}
 			if !ok && !b.rt.Quarterly {
 				// An annual report prints two or three years: a later
 				// 10-K holds the year as a comparative.
@@ -1613,6 +1622,12 @@ func (b *builder) asksOwnYear(t string, p filingPeriod) bool {
 	return slices.ContainsFunc(b.periodsOf(t), func(o filingPeriod) bool {
 		return o.ahead == 0 && o.found && o.doc.ID == p.doc.ID
 	})
+}
+
+// mentionsForm reports whether a question names a form ("10-Q", "10Q").
+func mentionsForm(question, form string) bool {
+	q := strings.ToUpper(question)
+	return strings.Contains(q, form) || strings.Contains(q, strings.ReplaceAll(form, "-", ""))
 }
 
 // ownReport reports whether d, found for fiscal year fy, is that year's own

@@ -385,3 +385,32 @@ func TestFormSection(t *testing.T) {
 		}
 	}
 }
+
+// A year asked of which the corpus holds only a 10-Q is read from the
+// prior-year columns of the next year's 10-K, not from the quarter; a
+// question on the quarter, or naming the 10-Q, keeps the 10-Q.
+func TestAnnualFigureFromLaterReport(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		q       string
+		wantDoc string
+	}{
+		{"Why did Apple's net sales fall in fiscal 2023?", "a24"},
+		{"Why did Apple's net sales fall in the June quarter of fiscal 2023?", "a23q"},
+		{"In its fiscal 2023 10-Q, why did Apple's net sales fall?", "a23q"},
+	}
+	for _, tt := range tests {
+		_, g := planFor(t, smallCatalog(), tt.q, 0)
+		var docs []string
+		for _, n := range g.Nodes {
+			var a tools.SearchArgs
+			if n.Tool == tools.SearchFilings && json.Unmarshal(n.Args, &a) == nil {
+				docs = appendNew(docs, a.Form+" FY"+strconv.Itoa(a.FiscalYears[0]))
+			}
+		}
+		want := map[string]string{"a24": "10-K FY2024", "a23q": "10-Q FY2023"}[tt.wantDoc]
+		if len(docs) == 0 || !slices.Contains(docs, want) || len(docs) != 1 {
+			t.Errorf("%q: searches %v; want %s alone", tt.q, docs, want)
+		}
+	}
+}
