@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -1327,6 +1328,9 @@ func (h *tableHeader) match(cells []tableCell) ([]tableCell, int, bool) {
 	if m, ok := h.matchAmountAndPercent(cells); ok {
 		return m, 0, true
 	}
+	if m, lead, ok := h.matchGroupedPercents(cells); ok {
+		return m, lead, true
+	}
 	if len(cells) == p {
 		// A row of percentages without a change: "Gross margin 68% 69%".
 		for _, c := range cells {
@@ -1391,6 +1395,47 @@ func (h *tableHeader) matchAmountAndPercent(cells []tableCell) ([]tableCell, boo
 		}
 	}
 	return cells[:p], true
+}
+
+// matchGroupedPercents maps a row of percentages that prints fewer change
+// cells than the header has change columns, the same number after each
+// group of periods: "Take rate (3) 13.25 % 11.93 % 1.32 % 11.93 % 10.15 %
+// 1.78 %" under "2022 2021 As Reported FX-Neutral 2021 2020 As Reported
+// FX-Neutral", whose change is one difference in points, not two rates.
+// The header's groups must all be alike (periods, then change columns).
+func (h *tableHeader) matchGroupedPercents(cells []tableCell) ([]tableCell, int, bool) {
+	groups := h.columnGroups()
+	if len(groups) == 0 {
+		return nil, 0, false
+	}
+	periods, changes := groups[0][0], groups[0][1]
+	for _, g := range groups {
+		if g != groups[0] {
+			return nil, 0, false
+		}
+	}
+	lead := 0
+	for lead < len(cells) && !cells[lead].pct {
+		lead++
+	}
+	body := cells[lead:]
+	if !tableLeftoverLabel(cells[:lead]) || len(body)%len(groups) != 0 {
+		return nil, 0, false
+	}
+	per := len(body) / len(groups)
+	if per < periods || per >= periods+changes {
+		return nil, 0, false
+	}
+	mapped := make([]tableCell, 0, len(h.periods))
+	for g := range groups {
+		for _, c := range body[g*per : g*per+per] {
+			if !c.pct || c.absent {
+				return nil, 0, false
+			}
+		}
+		mapped = append(mapped, body[g*per:g*per+periods]...)
+	}
+	return mapped, lead, true
 }
 
 // tableLeftoverLabel reports whether cells left of a row's columns can be part
@@ -1503,9 +1548,12 @@ var (
 		"change": true, "%": true, "actual": true, "constant": true, "percent": true, "percentage": true,
 		"increase": true, "decrease": true, "(decrease)": true, "increase/(decrease)": true,
 		"increase/decrease": true, "variance": true, "$": true, "growth": true, "currency": true,
+		// "As Reported" and "FX-Neutral" changes.
+		"as": true, "reported": true, "fx": true, "neutral": true, "fx-neutral": true,
 	}
 	tableChangeColumnEnd = map[string]bool{
 		"change": true, "actual": true, "constant": true, "variance": true, "growth": true,
+		"reported": true, "neutral": true, "fx-neutral": true,
 		"(decrease)": true, "increase/(decrease)": true, "increase/decrease": true,
 	}
 	tablePeriodWords = map[string]bool{"fiscal": true, "fy": true, "year": true, "years": true}
@@ -1758,6 +1806,13 @@ func (r *tableReader) headerIntro(top int) string {
 // reports false when they cannot be told.
 func (r *tableReader) periods(h *tableHeader, dates []tableHeaderItem, context string, monthDays []tableHeaderItem, intro func() string) bool {
 	p := len(dates)
+	// Groups of columns under the same month-day ("Year Ended December
+	// 31, % Change Year Ended December 31, % Change") share it.
+	if len(monthDays) > 1 && len(monthDays) != p && !slices.ContainsFunc(monthDays[1:], func(m tableHeaderItem) bool {
+		return m.month != monthDays[0].month || m.day != monthDays[0].day
+	}) {
+		monthDays = monthDays[:1]
+	}
 	// Month and day of each column.
 	md := make([]tableHeaderItem, p)
 	explicit := false
@@ -1901,14 +1956,53 @@ func (r *tableReader) periods(h *tableHeader, dates []tableHeaderItem, context s
 			}
 		}
 	}
+	chained := h.chainedGroups()
 	for j := range h.periods {
 		for k := j + 1; k < len(h.periods); k++ {
-			if h.periods[j] == h.periods[k] {
+			if h.periods[j] == h.periods[k] && !chained[[2]int{j, k}] {
 				return false // the same period twice: groups we cannot tell apart
 			}
 		}
 	}
 	return true
+}
+
+// columnGroups returns the header's groups of columns, each its periods
+// and then its change columns, in order; nil when a change column comes
+// before any period.
+func (h *tableHeader) columnGroups() [][2]int {
+	var groups [][2]int
+	for j, isPeriod := range h.cols {
+		switch {
+		case isPeriod && (j == 0 || !h.cols[j-1]):
+			groups = append(groups, [2]int{1, 0})
+		case isPeriod:
+			groups[len(groups)-1][0]++
+		case len(groups) == 0:
+			return nil
+		default:
+			groups[len(groups)-1][1]++
+		}
+	}
+	return groups
+}
+
+// chainedGroups returns the pairs of period indexes (j, k) where one group
+// of periods and changes ends on the period the next one starts with:
+// "2022 2021 % Change 2021 2020 % Change" compares 2022 with 2021, then
+// 2021 with 2020, and its two 2021 columns are one period printed twice.
+func (h *tableHeader) chainedGroups() map[[2]int]bool {
+	groups := h.columnGroups()
+	out := map[[2]int]bool{}
+	at := 0
+	for g := 0; g+1 < len(groups); g++ {
+		if groups[g][1] == 0 {
+			return nil // a group without changes: not a comparison
+		}
+		at += groups[g][0]
+		out[[2]int{at - 1, at}] = true
+	}
+	return out
 }
 
 // tableSpansMonths reports whether a duration lasts about months months.

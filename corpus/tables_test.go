@@ -415,6 +415,30 @@ Diluted earnings per share $ 9.65 $ 8.05 20%
 	}
 }
 
+// TestTableFactsGroupedChanges: a table of two groups of periods, each with
+// two change columns, whose ratio row prints one change per group (a
+// difference in points), gives the ratio of each period; the change cells
+// give none.
+func TestTableFactsGroupedChanges(t *testing.T) {
+	doc := tableDoc(t, "10-K", 2022, "2022-12-31", `The following table presents net revenues, GMV and take rate for the periods indicated (in millions, except percentages):
+Year Ended December 31, % Change Year Ended December 31, % Change
+2022 2021 As Reported FX-Neutral 2021 2020 As Reported FX-Neutral
+Net revenues (1) $ 9,795 $ 10,420 (6)% (4)% $ 10,420 $ 8,894 17 % 15 %
+Take rate (3) 13.25 % 11.93 % 1.32 % 11.93 % 10.15 % 1.78 %
+`)
+	facts := TableFacts(doc)
+	tableCheck(t, doc, facts, []tableWant{
+		{"Net revenues (1)", "9,795", "9795000000", "USD", "2022-01-01..2022-12-31"},
+		{"Take rate (3)", "13.25 %", "0.1325", "pure", "2022-01-01..2022-12-31"},
+		{"Take rate (3)", "10.15 %", "0.1015", "pure", "2020-01-01..2020-12-31"},
+	})
+	for _, f := range facts {
+		if s := doc.Text[f.Start:f.End]; s == "1.32 %" || s == "1.78 %" {
+			t.Errorf("a change cell gave a fact: %q %s", f.Label, s)
+		}
+	}
+}
+
 // TestTableFactsUnits reads units from captions, labels and headings, and
 // leaves out rows whose unit cannot be told.
 func TestTableFactsUnits(t *testing.T) {

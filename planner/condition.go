@@ -289,15 +289,14 @@ func (m matcher) best(text string) (sentence string, score int, ok bool) {
 
 // bestPair returns, for a condition that asks for a figure, the best run
 // of sentences of one paragraph whose last states the figure and takes its
-// subject from one at most pairReach sentences before it ("On October 19,
-// 2020, we signed an agreement with SK hynix to divest our NAND memory
-// business. [...] The transaction will occur over two closings for total
-// consideration of $9.0 billion"): together they hold every group, the
-// last alone holds the figure and opens by pointing back (PointsBack), and
-// every other group is one word or phrase of the question's. The run is a
-// verbatim part of text, as short as holds every group; it
-// scores one less than its terms, so that one sentence stating it all is
-// preferred.
+// subject from one at most pairReach sentences before it ("On March 3 we
+// agreed to sell our storage business to a buyer. [...] The transaction
+// will occur in two closings for total consideration of $9.0 billion"):
+// together they hold every group, the last alone holds the figure and
+// opens by pointing back (PointsBack), and every other group is one word
+// or phrase of the question's. The run is a verbatim part of text, as
+// short as holds every group; it scores one less than its terms, so that
+// one sentence stating it all is preferred.
 func (m matcher) bestPair(text string) (sentence string, score int, ok bool) {
 	figure := slices.IndexFunc(m.groups, func(g []string) bool {
 		return slices.ContainsFunc(g, func(t string) bool { return IsNumberTerm(t) && t != ExpectedTerm })

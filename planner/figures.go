@@ -262,11 +262,12 @@ func resolveFit(entries []FigureEntry, m tools.Metric, hint string, fit func(Fig
 				return key(*found), true
 			}
 		}
-		// A label the question itself uses, the longest first.
+		// A label the question itself uses, the longest first (footnote
+		// marks aside: "Net revenues (1)" is no longer than "Net revenues").
 		var hinted *FigureEntry
 		for i, e := range cands {
 			if slices.ContainsFunc(signVariants(e.Label), func(l string) bool { return strings.Contains(q, " "+stemWords(l)+" ") }) &&
-				(hinted == nil || len(e.Label) > len(hinted.Label)) {
+				(hinted == nil || len(normLabel(e.Label)) > len(normLabel(hinted.Label))) {
 				hinted = &cands[i]
 			}
 		}

@@ -81,6 +81,7 @@ func figureCatalog(t *testing.T) *Catalog {
 		{Kind: corpus.FactTable, Label: "Effective tax rate", Value: decimal.NewFromInt(21), Start: 13, End: 14},
 		{Kind: corpus.FactTable, Label: "Earnings per share—basic", Value: decimal.NewFromInt(5), Start: 15, End: 16},
 		{Kind: corpus.FactTable, Label: "Earnings per share—diluted", Value: decimal.NewFromInt(4), Start: 17, End: 18},
+		{Kind: corpus.FactTable, Label: "Order backlog", Value: decimal.NewFromInt(8), Start: 19, End: 20},
 	}))
 	return cat
 }

@@ -195,7 +195,7 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 	if len(words) == 0 {
 		return false
 	}
-	what := strings.Join(words, " ")
+	what := asWritten(b.question, words)
 	b.eachAskedPeriod(func(t string, p filingPeriod, m reqMeta) {
 		key, ok := "", false
 		if b.cat.KnowsFigures(p.doc.ID) {
@@ -245,7 +245,8 @@ func (b *builder) planNamedFigure(t string, p filingPeriod, m reqMeta, what, key
 			Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
 			Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: []string{key}},
 		}, m)
-		b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}, []string{id})
+		node := b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}, []string{id})
+		b.planNamedChange(t, p, m, what, key, id, node)
 		return
 	}
 	b.addReq(Requirement{
@@ -255,6 +256,67 @@ func (b *builder) planNamedFigure(t string, p filingPeriod, m reqMeta, what, key
 		Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: groups},
 	}, m)
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, what, "", 8), []string{id})
+}
+
+// asWritten returns words as the question writes them ("Greater China",
+// "GMV"), or joined as they are where the question does not hold them in
+// a run.
+func asWritten(question string, words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = regexp.QuoteMeta(w)
+	}
+	re, err := regexp.Compile(`(?i)\b` + strings.Join(quoted, `[\s\-]+`) + `\b`)
+	if err == nil {
+		if m := re.FindString(question); m != "" {
+			return strings.Join(strings.Fields(m), " ")
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// clauseOf returns the clause of question that names what (clauseSplit),
+// the whole question where none does.
+func clauseOf(question, what string) string {
+	for _, c := range clauseSplit.Split(question, -1) {
+		if termIn(normalizeText(c), normalizeTerm(what)) {
+			return c
+		}
+	}
+	return question
+}
+
+// planNamedChange plans, for a question asking in the clause naming a
+// figure how it changed ("what was the take rate change in 2022", "how
+// much did the backlog fall"), the change itself: the figure less the same
+// row's figure a year before, which the filing prints beside it, as a
+// required calculation; or, when the question asks a rate of change ("%
+// change", "growth"), that rate. The level alone does not answer a
+// question on its change.
+func (b *builder) planNamedChange(t string, p filingPeriod, m reqMeta, what, key, levelID, levelNode string) {
+	norm := normalizeText(clauseOf(b.question, what))
+	if !asksGrowth(norm) || p.next || (p.doc.Form != "10-K" && p.doc.Form != "10-Q") {
+		return
+	}
+	period := tools.PeriodLabel(p.fy)
+	name := slugName(what)
+	facts := map[string]tools.FactRef{
+		name:            {Ticker: t, Concept: key, Period: period},
+		name + "_prior": {Ticker: t, Concept: key, Period: period, Prior: true},
+	}
+	expr, topic := name+" - "+name+"_prior", what+" change"
+	if anyTerm(norm, []string{"%", "percent", "percentage", "growth", "grew", "grow", "rate of"}) && !anyTerm(norm, []string{"points", "basis points", "bps"}) {
+		expr, topic = fmt.Sprintf("(%s - %s_prior) / %s_prior", name, name, name), what+" growth"
+	}
+	id := levelID + "-change"
+	if b.addReq(Requirement{
+		ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindCalculation, Required: true,
+		Need: fmt.Sprintf("how %s's %s changed over the year to the period of its %s %s, from the figure it prints and the one a year before",
+			b.cat.ShortName(t), what, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+		Completion: Condition{Kind: CondCalculation, Issuer: t, Period: period, Topic: topic, Of: []string{levelID}},
+	}, m) {
+		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: expr, Facts: facts}, []string{id}, levelNode)
+	}
 }
 
 // planReportedRatio plans, beside a ratio computed from the catalogue's

@@ -343,11 +343,14 @@ func (b *builder) build() {
 		}
 	}
 	b.planFigureAsks()
-	if aspects != nil && !general && rt.Causal == nil && !b.plansFigure() && !b.asksAhead() {
+	if aspects != nil && !general && rt.Causal == nil && !b.asksAhead() && (!b.plansFigure() || b.asksUnplannedLabel()) {
 		// "Total deferred revenue at quarter-end, and what % did Apple
 		// expect to realize within a year?": an outlook (or a risk, an
 		// explanation) asked beside a figure the filings label. The figure
-		// is an asked item of its own, gathered or named as a gap.
+		// is an asked item of its own, gathered or named as a gap; so is
+		// one asked in a clause of its own beside the aspect's figures
+		// ("... What was the 2022 take rate?"), when a filing asked labels
+		// a row so and no figure planned is that row.
 		b.planLabelledFigure(false)
 	}
 	b.planPremises()
@@ -437,7 +440,7 @@ func (b *builder) planQuestionSearches() {
 	words := b.questionWords()
 	if len(words) == 0 || len(words) == 1 && b.searched(words[0]) {
 		// One word of the question's is searched for on its own only
-		// where no search holds it ("Meta headcount at end of 2024?",
+		// where no search holds it ("headcount at the end of 2024?",
 		// whose aspect searches for "employees").
 		return
 	}
@@ -1648,6 +1651,61 @@ func (b *builder) asksAhead() bool {
 }
 
 // plansFigure reports whether the plan gathers any figure.
+// asksUnplannedLabel reports whether a clause of the question shaped as a
+// figure's ("What was the 2022 take rate?") names, by the words of a row
+// label a filing asked prints, a row no requirement of the plan looks up.
+func (b *builder) asksUnplannedLabel() bool {
+	words := b.labelledFigure()
+	if len(words) == 0 || !figureClause(b.question, words) || namesCatalogueFigure(words) {
+		return false
+	}
+	for _, t := range b.rt.Issuers {
+		for _, p := range b.periodsOf(t) {
+			if !p.found || !b.cat.KnowsFigures(p.doc.ID) {
+				continue
+			}
+			key, ok := b.cat.ResolvePhrase(p.doc.ID, words, "")
+			if ok && !slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return slices.Contains(r.Completion.Concepts, key) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namesCatalogueFigure reports whether words are a name of a metric or
+// derived figure the catalogue plans by its aspects ("net loss" is net
+// income's): such a figure is planned as that metric, under whatever row
+// label its filing prints.
+func namesCatalogueFigure(words []string) bool {
+	w := stemWords(strings.Join(words, " "))
+	for _, m := range tools.Metrics {
+		if slices.ContainsFunc(append([]string{m.Label}, m.Aliases...), func(n string) bool { return stemWords(n) == w }) {
+			return true
+		}
+	}
+	for _, d := range tools.DerivedMetrics {
+		if slices.ContainsFunc(append([]string{d.Label}, d.Aliases...), func(n string) bool { return stemWords(n) == w }) {
+			return true
+		}
+	}
+	return false
+}
+
+// figureClause reports whether the clause of question that holds words
+// is shaped as a question for a number (figureShaped).
+func figureClause(question string, words []string) bool {
+	for _, c := range clauseSplit.Split(question, -1) {
+		if termIn(normalizeText(c), normalizeTerm(strings.Join(words, " "))) && figureShaped.MatchString(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// clauseSplit cuts a question into its sentences and clauses.
+var clauseSplit = regexp.MustCompile(`[?;!]|\.\s|\s[—–-]\s`)
+
 func (b *builder) plansFigure() bool {
 	return slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return r.Kind == KindFigure })
 }

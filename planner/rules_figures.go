@@ -762,7 +762,7 @@ func (b *builder) planPhraseFigureOf(words []string) bool {
 	if len(words) == 0 || len(words) > 4 {
 		return false
 	}
-	what := strings.Join(words, " ")
+	what := asWritten(b.question, words)
 	for ii, t := range b.rt.Issuers {
 		segs := b.cat.SegmentsIn(b.question, t)
 		for _, p := range b.periodsOf(t) {

@@ -414,3 +414,32 @@ func TestAnnualFigureFromLaterReport(t *testing.T) {
 		}
 	}
 }
+
+// A figure asked in a clause of its own beside an aspect's figures ("...
+// What was the 2022 order backlog?") is planned when a filing labels a row
+// so and no requirement looks that row up; a metric's own name ("net
+// loss", net income's) is the aspect's to plan; a question on how the row
+// moved plans its change too.
+func TestPlanUnplannedLabel(t *testing.T) {
+	t.Parallel()
+	backlog := func(g *Graph) (level, change bool) {
+		for _, r := range g.Requirements {
+			level = level || slices.Contains(r.Completion.Concepts, "table:Order backlog")
+			change = change || strings.HasSuffix(r.ID, "-figure-order-backlog-change") && r.Completion.Kind == CondCalculation && r.Required
+		}
+		return level, change
+	}
+	for _, tt := range []struct {
+		q             string
+		level, change bool
+	}{
+		{"Why did TXTF's revenue fall in fiscal 2022? What was the fiscal 2022 order backlog?", true, false},
+		{"Why did TXTF's revenue fall in fiscal 2022, and by how much did the order backlog fall?", true, true},
+		{"Why did TXTF's revenue fall in fiscal 2022? What was the net loss?", false, false},
+	} {
+		g := planOf(t, tt.q, "TXTF")
+		if level, change := backlog(g); level != tt.level || change != tt.change {
+			t.Errorf("%q: backlog level %v, change %v; want %v, %v (%v)", tt.q, level, change, tt.level, tt.change, reqIDs(g))
+		}
+	}
+}

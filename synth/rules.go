@@ -887,6 +887,7 @@ func (w *writer) calculation(r planner.Requirement) []string {
 	}
 	inputs := map[string]*ledger.Fact{}
 	scaled := true // every input is an amount of millions: shown in millions
+	rates := true  // every input is a rate ("13.25 %"): shown as printed
 	for _, n := range names {
 		f := w.facts[calc.Inputs[n]]
 		if f == nil || w.evidence[f.EvidenceID] == nil || strings.TrimSpace(w.evidence[f.EvidenceID].Excerpt) == "" {
@@ -896,12 +897,18 @@ func (w *writer) calculation(r planner.Requirement) []string {
 		if f.Value.Abs().Cmp(oneMillion) < 0 {
 			scaled = false
 		}
+		if !strings.EqualFold(f.Unit, "pure") || f.Value.IsInteger() {
+			rates = false
+		}
 	}
 	words := exprNamePattern.ReplaceAllStringFunc(calc.Expression, nameLabel)
 	numbers := exprNamePattern.ReplaceAllStringFunc(calc.Expression, func(n string) string {
 		v := inputs[n].Value
-		if scaled {
+		switch {
+		case scaled:
 			return thousands(v.Div(oneMillion).StringFixed(0))
+		case rates:
+			return v.Mul(oneHundred).String() + "%"
 		}
 		return thousands(v.String())
 	})
@@ -921,6 +928,9 @@ func (w *writer) calculation(r planner.Requirement) []string {
 		}
 	case strings.Contains(calc.Expression, "/"):
 		result = calc.Result.Mul(oneHundred).StringFixed(1) + "%"
+	case rates:
+		// One rate less another: a move in points.
+		result = calc.Result.Mul(oneHundred).String() + " percentage points"
 	}
 	var markers strings.Builder
 	for _, n := range names {
@@ -1147,10 +1157,10 @@ func (w *writer) passage(r planner.Requirement) []string {
 		}
 		// No one sentence states the figure with its subject: a run of
 		// sentences of one paragraph may, whose last states the figure
-		// and points back to the one naming its subject ("... agreement
-		// with SK hynix to divest our NAND memory business. [...] The
-		// transaction will occur over two closings for total consideration
-		// of $9.0 billion"), as planner.Check reads it.
+		// and points back to the one naming its subject ("... agreed to
+		// sell our storage business. [...] The transaction will occur in
+		// two closings for total consideration of $9.0 billion"), as
+		// planner.Check reads it.
 		if len(cands) == before && asksFigure(groups) {
 			if run, ok := planner.SentenceMatch(e.Excerpt, groups); ok && len(planner.Sentences(run)) > 1 {
 				run = dropHeadings(run)

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -299,7 +300,7 @@ func (ff *factFinder) current(d corpus.Document, key string, yearToDate, flow bo
 
 // statementsFirst returns the facts f selects, those of a table row in
 // the financial statements (see statementSection) before the same row
-// printed in the discussion or elsewhere: a row label recurs across a
+// printed in the discussion or elsewhere, each in the filing's order: a row label recurs across a
 // filing's tables ("Research and development" in the statement of
 // operations, in a stock-based compensation table and in the discussion's
 // own table), and the audited statement is the one to cite.
@@ -315,7 +316,9 @@ func (ff *factFinder) statementsFirst(d corpus.Document, key string, f corpus.Fa
 	outside := func(f corpus.Fact) int {
 		return boolInt(!statementSection(d.Form, sectionAt(t.sections, f.Start)))
 	}
-	slices.SortStableFunc(facts, func(a, b corpus.Fact) int { return outside(a) - outside(b) })
+	// Within each, the row printed first: the store's order of facts is
+	// not the filing's.
+	slices.SortStableFunc(facts, func(a, b corpus.Fact) int { return cmp.Or(outside(a)-outside(b), cmp.Compare(a.Start, b.Start)) })
 	return facts, nil
 }
 
