@@ -855,6 +855,76 @@ func (b *builder) planRatioPremise(d tools.Derived, sign int) {
 	}
 }
 
+// assertedLoss matches a question presupposing a loss: "what caused eBay
+// to post an operating loss", "why did the company report a net loss", "the
+// net loss was driven by". Its group names the line: operating or net.
+var assertedLoss = regexp.MustCompile(`(?i)\b(operating|net)\s+loss(?:es)?\b`)
+
+// lossUnasserted matches a question that names a loss without presupposing
+// it: "net income (loss)", "income or loss", "profit or loss", "if any".
+var lossUnasserted = regexp.MustCompile(`(?i)\b(?:income|profit|earnings)\s*(?:\(\s*loss\s*\)|or\s+(?:a\s+)?(?:net\s+|operating\s+)?loss)|\bor\s+(?:a\s+)?(?:net\s+|operating\s+)?(?:profit|income)\b|\bif\s+any\b|\bwhether\b|\bdid\b[^?]*\b(?:post|report|record|have)\s+an?\s+(?:net\s+|operating\s+)?loss\s*\?`)
+
+// planLossPremise plans the premise check of a question that takes a loss
+// for granted ("what caused X to post an operating loss in 2022?"): the
+// figure of that line for each issuer and period, which must be negative,
+// as the question says. A figure that is a profit contradicts the
+// question, and the answer says so instead of explaining a loss that was
+// not made.
+func (b *builder) planLossPremise() {
+	m := assertedLoss.FindStringSubmatch(b.question)
+	if m == nil || lossUnasserted.MatchString(b.question) || b.rt.Outlook {
+		return
+	}
+	norm := normalizeText(b.question)
+	if !asksWhy(b.question) && !causalVerbs.MatchString(norm) && !reverseCausal.MatchString(norm) {
+		return // "what was the net loss" asks the figure, whatever its sign
+	}
+	metric := "net_income"
+	if strings.EqualFold(m[1], "operating") {
+		metric = "operating_income"
+	}
+	mt, ok := tools.MetricByName(metric)
+	if !ok {
+		return
+	}
+	for ii, t := range b.rt.Issuers {
+		for _, p := range b.periodsOf(t) {
+			if !p.found || !b.cat.KnowsFigures(p.doc.ID) {
+				continue
+			}
+			label := tools.PeriodLabel(p.fy)
+			meta := reqMeta{aspect: 0, issuer: ii}
+			// A part's loss ("why did the North America segment swing to an
+			// operating loss") is the part's figure's, never the company's.
+			segs := b.cat.SegmentsIn(b.question, t)
+			if _, qualified := b.qualifiedPart(t, metric); qualified {
+				continue
+			}
+			now, found := b.lookupFigure(t, p, "figures", metric, label, segs, true, meta)
+			if !found || len(segs) > 0 && !strings.Contains(now.key, "[") {
+				continue
+			}
+			what := mt.Label
+			for _, sg := range segs {
+				what = sg.Name + " " + what
+			}
+			id := t + "-" + label + "-premise-loss-" + metric
+			if len(segs) > 0 {
+				id += "-" + slug(what)
+			}
+			if b.addReq(Requirement{
+				ID: id, Issuer: t, Period: label, Aspect: "figures", Kind: KindCalculation, Required: true,
+				Need: fmt.Sprintf("whether %s's %s for %s was a loss, as the question says, from its reported figure",
+					b.cat.ShortName(t), what, label),
+				Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what, Of: []string{now.req}, Sign: -1},
+			}, meta) {
+				b.addNode(tools.Calculate, tools.CalculateArgs{Expression: metric, Facts: map[string]tools.FactRef{metric: {Ticker: t, Concept: now.key, Period: label}}},
+					[]string{id}, now.node)
+			}
+		}
+	}
+}
+
 // ratioPremise returns the ratio whose move a one-issuer question asserts
 // ("why did the gross margin percentage fall") and the move's sign.
 func (b *builder) ratioPremise() (tools.Derived, int, bool) {

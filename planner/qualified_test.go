@@ -402,3 +402,28 @@ func TestPlanQuestionWordSearched(t *testing.T) {
 		}
 	}
 }
+
+// A question taking a loss for granted plans the loss as a premise on the
+// figure's sign; one asking the figure, or whether there was a loss, does
+// not.
+func TestPlanLossPremise(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]bool{
+		"What caused XMPL to post an operating loss in 2024?":       true,
+		"Why did XMPL report an operating loss in 2024?":            true,
+		"What was XMPL's net loss in 2024?":                         false,
+		"What was XMPL's operating income (loss) in 2024, and why?": false,
+		"Did XMPL post an operating loss in 2024?":                  false,
+		"Why did XMPL's operating income or loss change in 2024?":   false,
+	} {
+		g := planOf(t, q, "XMPL")
+		i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "-premise-loss-") })
+		if (i >= 0) != want {
+			t.Errorf("%q: loss premise planned %v, want %v (%v)", q, i >= 0, want, reqIDs(g))
+			continue
+		}
+		if want && (g.Requirements[i].Completion.Sign != -1 || !g.Requirements[i].Required) {
+			t.Errorf("%q: loss premise %+v; want a required negative sign", q, g.Requirements[i])
+		}
+	}
+}

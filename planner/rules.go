@@ -354,6 +354,7 @@ func (b *builder) build() {
 		b.planLabelledFigure(false)
 	}
 	b.planPremises()
+	b.planLossPremise()
 	b.planDifference()
 	b.planPeriodChange()
 	if c := rt.Causal; c != nil {

@@ -414,3 +414,51 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		})
 	}
 }
+
+// A loss the question takes for granted is checked against the figure: a
+// profit contradicts it, the run is not supported and the answer says what
+// the figure was; a loss the figures show meets it, and nothing but the
+// figure is stated for it.
+func TestLossPremise(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests the whole sample corpus")
+	}
+	store := corpustest.Store(t)
+	tests := []struct {
+		question string
+		met      bool
+		want     string
+	}{
+		{"What caused eBay to post an operating loss in 2022?", false,
+			"- The reported figures do not bear out the question: eBay's operating income for FY2022 was $2.35 billion (2,350 million), not a loss."},
+		{"What drove Amazon's net loss in 2022?", true, "- Net income, FY2022: -$2.72 billion (2,722 million)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.question, func(t *testing.T) {
+			in := gather(t, store, tc.question)
+			var premise *planner.Requirement
+			for i, r := range in.Graph.Requirements {
+				if strings.Contains(r.ID, "-premise-loss-") {
+					premise = &in.Graph.Requirements[i]
+				}
+			}
+			if premise == nil || !premise.Required || premise.Completion.Sign != -1 {
+				t.Fatalf("requirements %+v: no required loss premise planned", in.Graph.Requirements)
+			}
+			if in.Met[premise.ID] != tc.met {
+				t.Errorf("premise %s met = %v, want %v", premise.ID, in.Met[premise.ID], tc.met)
+			}
+			ans := synthesize(t, in)
+			out, _ := validator.Validate(&validator.Input{Answer: ans, Ledger: in.Ledger, Requirements: in.Graph.Requirements, Met: in.Met})
+			if !tc.met && out.Status == ledger.StatusSupported {
+				t.Errorf("status supported for a loss the figures contradict")
+			}
+			if !strings.Contains(ans.Answer, tc.want) {
+				t.Errorf("answer lacks %q:\n%s", tc.want, ans.Answer)
+			}
+			if strings.Contains(ans.Answer, "= net income =") || strings.Contains(ans.Answer, "= operating income =") {
+				t.Errorf("the figure is stated as a calculation of itself:\n%s", ans.Answer)
+			}
+		})
+	}
+}

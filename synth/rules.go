@@ -698,7 +698,11 @@ func (w *writer) requirement(r planner.Requirement) []string {
 			return []string{w.causalUnmet(r)}
 		}
 		if r.Completion.Sign != 0 && w.in.Calculations[r.ID] != nil {
-			if lines := w.calculation(r); len(lines) > 0 || w.calculated(w.in.Calculations[r.ID]) {
+			lines := w.calculation(r)
+			if identity(w.in.Calculations[r.ID].Expression) {
+				lines = nil // the figure itself, stated with the figures
+			}
+			if len(lines) > 0 || identity(w.in.Calculations[r.ID].Expression) || w.calculated(w.in.Calculations[r.ID]) {
 				// A premise the figures contradict: what they show.
 				moved := "rose"
 				if w.in.Calculations[r.ID].Result.IsNegative() {
@@ -715,6 +719,19 @@ func (w *writer) requirement(r planner.Requirement) []string {
 					moved = fmt.Sprintf("changed by %s%%, where the question states %s of %s%%,",
 						w.in.Calculations[r.ID].Result.Shift(2).StringFixed(1), asserted, rate.Abs().Shift(2).String())
 				}
+				calc := w.in.Calculations[r.ID]
+				if !strings.Contains(calc.Expression, "_prior") && r.Completion.Sign < 0 {
+					// A level, not a change: a loss the question takes for
+					// granted that the figure shows was a profit.
+					unit := "USD"
+					for _, id := range calc.Inputs {
+						if f := w.facts[id]; f != nil {
+							unit = f.Unit
+						}
+					}
+					return append([]string{fmt.Sprintf("- The reported figures do not bear out the question: %s's %s for %s was %s, not a loss.",
+						w.company(r.Issuer), r.Completion.Topic, r.Period, readableAmount(calc.Result, unit))}, lines...)
+				}
 				return append([]string{fmt.Sprintf("- The reported figures do not bear out the question: %s's %s %s over the period.",
 					w.company(r.Issuer), strings.TrimSuffix(r.Completion.Topic, " change"), moved)}, lines...)
 			}
@@ -729,8 +746,8 @@ func (w *writer) requirement(r planner.Requirement) []string {
 	case planner.CondFact:
 		lines = w.figure(r)
 	case planner.CondCalculation:
-		if c := w.in.Calculations[r.ID]; c != nil && w.calculated(c) {
-			return nil // stated above, for another requirement
+		if c := w.in.Calculations[r.ID]; c != nil && (w.calculated(c) || identity(c.Expression)) {
+			return nil // stated above, for another requirement, or the figure itself
 		}
 		lines = w.calculation(r)
 	case planner.CondPassage:
@@ -1410,6 +1427,12 @@ func heading(line string) bool {
 // holdsAmount matches an amount as a row prints it: a currency sign, a
 // percentage, or a number of three digits or more.
 var holdsAmount = regexp.MustCompile(`[$€£%]|\d[\d,.]*\d{2}`)
+
+// identity reports whether a calculation's expression is one figure
+// itself (a premise on its sign): nothing to show beyond the figure.
+func identity(expr string) bool {
+	return exprNamePattern.FindString(strings.TrimSpace(expr)) == strings.TrimSpace(expr)
+}
 
 // asksFigure reports whether condition groups ask for a figure: a group
 // matching a number other than an expected one.
