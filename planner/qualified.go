@@ -675,8 +675,10 @@ func growthName(name string) (string, bool) {
 // the answer shows the change as it was.
 
 var (
-	fallWords  = regexp.MustCompile(`(?i)\b(declin(e|ed|es|ing)|drop(ped|s|ping)?|fell|fall(en|s|ing)?|decreas(e|ed|es|ing)|shr(ank|ink|inks|inking|unk)|slump(ed|s)?|went down|gone down|go down)\b`)
-	riseWords  = regexp.MustCompile(`(?i)\b(r(ise|ose|isen|ises|ising)|gr(ew|ow|own|ows|owing)|increas(e|ed|es|ing)|jump(ed|s)?|surg(e|ed|es|ing)|climb(ed|s)?|soar(ed|s)?|went up|gone up|go up)\b`)
+	fallWords = regexp.MustCompile(`(?i)\b(declin(e|ed|es|ing)|drop(ped|s|ping)?|fell|fall(en|s|ing)?|decreas(e|ed|es|ing)|shr(ank|ink|inks|inking|unk)|slump(ed|s)?|went down|gone down|go down|` +
+		`collaps(e|ed|es|ing)|plung(e|ed|es|ing)|plummet(ed|ing|s)?|tumbl(e|ed|es|ing)|s(ank|ink|inks|inking|unk)|crater(ed|s)?|tank(ed|ing)|nosedived?|dipped|slid|deteriorat(e|ed|es|ing))\b`)
+	riseWords = regexp.MustCompile(`(?i)\b(r(ise|ose|isen|ises|ising)|gr(ew|ow|own|ows|owing)|increas(e|ed|es|ing)|jump(ed|s)?|surg(e|ed|es|ing)|climb(ed|s)?|soar(ed|s)?|went up|gone up|go up|` +
+		`spiked|rebound(ed|s)?|le(apt|aped)|skyrocket(ed|s)?|balloon(ed|s)?|swelled)\b`)
 	growthNoun = regexp.MustCompile(`(?i)\bgrowth\b`)
 	// statedRate finds a change the question states in numbers: "41%
 	// total revenue growth", "grew 8%", "a 27% decline", "down 3.5
@@ -704,6 +706,25 @@ func assertedSign(question string) int {
 	}
 	return 0
 }
+
+// assertingSentence returns the first sentence of question that asserts a
+// move (fallWords, riseWords), the whole question where none does.
+func assertingSentence(question string) string {
+	sentences := sentenceEnd.Split(question, -1)
+	var asserting []string
+	for _, s := range sentences {
+		if fallWords.MatchString(s) || riseWords.MatchString(s) {
+			asserting = append(asserting, s)
+		}
+	}
+	if len(asserting) == 0 || len(sentences) == 1 {
+		return question
+	}
+	return asserting[0] // a later one refers back ("how much of the drop")
+}
+
+// sentenceEnd ends a sentence of a question.
+var sentenceEnd = regexp.MustCompile(`[?!]\s*|\.\s+`)
 
 // percentages matches a percentage a question names.
 var percentages = regexp.MustCompile(`(?i)\d(?:\.\d+)?\s*(?:%|percent\b)`)
@@ -998,7 +1019,10 @@ func (b *builder) planPremises() {
 			break
 		}
 	}
-	segs := b.cat.SegmentsIn(b.question, t)
+	// The part whose move the question asserts is named in the sentence
+	// asserting it ("Why did revenue collapse? How much came from
+	// Gaming?" asserts the company's revenue fell, not Gaming's).
+	segs := b.cat.SegmentsIn(assertingSentence(b.question), t)
 	what := mt.Label
 	for _, s := range segs {
 		what = s.Name + " " + what

@@ -120,6 +120,9 @@ func TestAssertedSign(t *testing.T) {
 		"Revenue rose but operating income fell: why?":                      0,
 		"Does management expect gross margin to decline?":                   0,
 		"How much did Costco's membership fee revenue grow in fiscal 2022?": 1,
+		"Why did XMPL's revenue collapse in fiscal 2023?":                   -1,
+		"XMPL's operating income plummeted; what happened?":                 -1,
+		"What explains XMPL's margin rebound in 2024?":                      1,
 		"What drove Apple's Greater China sales growth in fiscal 2024?":     1,
 		"What was Apple's revenue growth in fiscal 2024?":                   0,
 	}
@@ -424,6 +427,22 @@ func TestPlanLossPremise(t *testing.T) {
 		}
 		if want && (g.Requirements[i].Completion.Sign != -1 || !g.Requirements[i].Required) {
 			t.Errorf("%q: loss premise %+v; want a required negative sign", q, g.Requirements[i])
+		}
+	}
+}
+
+// The sentence asserting a move names the part it moved: the first that
+// asserts one, since a later one refers back ("how much of the drop").
+func TestAssertingSentence(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]string{
+		"Why did XMPL's revenue collapse in 2023? Quantify how much of the drop came from Gaming.": "Why did XMPL's revenue collapse in 2023",
+		"Gaming revenue fell in 2023. Why?":                        "Gaming revenue fell in 2023",
+		"What was XMPL's revenue in 2023? And its Gaming revenue?": "What was XMPL's revenue in 2023? And its Gaming revenue?",
+		"Why did Gaming revenue fall in 2023":                      "Why did Gaming revenue fall in 2023",
+	} {
+		if got := assertingSentence(q); got != want {
+			t.Errorf("assertingSentence(%q) = %q, want %q", q, got, want)
 		}
 	}
 }

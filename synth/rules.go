@@ -1036,10 +1036,15 @@ func (w *writer) calcLabel(r planner.Requirement) string {
 	case "margins":
 		return "Gross margin, " + r.Period
 	case "revenue_growth":
-		if fy, ok := planner.FiscalYearOf(r.Period); ok {
-			return fmt.Sprintf("Revenue growth, %s over %s", r.Period, tools.PeriodLabel(fy-1))
+		// A part's growth is named by its part ("Gaming revenue growth").
+		name := "Revenue growth"
+		if t := r.Completion.Topic; strings.HasSuffix(strings.ToLower(t), "growth") && !strings.EqualFold(t, "revenue growth") {
+			name = upperFirst(t)
 		}
-		return "Revenue growth, " + r.Period
+		if fy, ok := planner.FiscalYearOf(r.Period); ok {
+			return fmt.Sprintf("%s, %s over %s", name, r.Period, tools.PeriodLabel(fy-1))
+		}
+		return name + ", " + r.Period
 	}
 	if r.Completion.Topic != "" && (r.Period == "" || strings.Contains(r.Completion.Topic, r.Period)) {
 		// Across issuers ("Revenue difference"), or a topic that names

@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/ledgerline/research/ledger"
+	"github.com/ledgerline/research/planner"
 )
 
 // TestNamesAny: a part's name counts as words of their own, in any case;
@@ -144,6 +145,21 @@ func TestRatioSides(t *testing.T) {
 	} {
 		if got := ratioSides(tt.expr, inputs); got != tt.want {
 			t.Errorf("ratioSides(%q) = %q, want %q", tt.expr, got, tt.want)
+		}
+	}
+}
+
+// A part's growth is labelled by its part; the company's as revenue growth.
+func TestGrowthLabel(t *testing.T) {
+	t.Parallel()
+	for topic, want := range map[string]string{
+		"Gaming revenue growth": "Gaming revenue growth, FY2023 over FY2022",
+		"revenue growth":        "Revenue growth, FY2023 over FY2022",
+		"":                      "Revenue growth, FY2023 over FY2022",
+	} {
+		r := planner.Requirement{Aspect: "revenue_growth", Period: "FY2023", Completion: planner.Condition{Topic: topic}}
+		if got := (&writer{}).calcLabel(r); got != want {
+			t.Errorf("calcLabel(topic %q) = %q, want %q", topic, got, want)
 		}
 	}
 }
