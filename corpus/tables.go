@@ -1694,11 +1694,21 @@ func (r *tableReader) header(i int, toks []tableToken) (h *tableHeader, isHeader
 		return nil, true
 	}
 	context += " " + strings.Join(prefix, " ")
+	if tableProForma.MatchString(context) || tableProForma.MatchString(r.headerIntro(top)) {
+		// Figures as if something had happened ("The unaudited pro forma
+		// financial information is as follows:") are not the filing's
+		// reported figures: a question on diluted EPS is not answered by
+		// the pro forma EPS of an acquisition note.
+		return nil, true
+	}
 	if r.periods(h, dates, context, monthDays, func() string { return r.headerIntro(top) }) {
 		return h, true
 	}
 	return nil, true
 }
+
+// tableProForma finds a table of pro forma figures in the lines above it.
+var tableProForma = regexp.MustCompile(`(?i)\bpro[\s-]+forma\b`)
 
 // tablePeriodPrefix reports whether the words before a header's only period
 // say what period it is, and nothing else: "Year Ended", "As of".

@@ -439,6 +439,32 @@ Take rate (3) 13.25 % 11.93 % 1.32 % 11.93 % 10.15 % 1.78 %
 	}
 }
 
+// TestTableFactsProForma: a table of pro forma figures, introduced as such,
+// gives no facts; the reported table after it does.
+func TestTableFactsProForma(t *testing.T) {
+	doc := tableDoc(t, "10-K", 2023, "2023-05-31", `The unaudited pro forma financial information is as
+follows:
+Year Ended May 31,
+(in millions, except per share data) 2023 2022
+Total revenues $ 50,065 $ 48,218
+Diluted earnings per share $ 3.06 $ 1.79
+
+The following table presents our results (in millions, except per share data):
+Year Ended May 31,
+2023 2022
+Total revenues $ 49,954 $ 42,440
+Diluted earnings per share $ 3.07 $ 2.41
+`)
+	facts := TableFacts(doc)
+	tableCheck(t, doc, facts, []tableWant{
+		{"Total revenues", "49,954", "49954000000", "USD", "2022-06-01..2023-05-31"},
+		{"Diluted earnings per share", "3.07", "3.07", "USD/shares", "2022-06-01..2023-05-31"},
+	})
+	if len(facts) != 4 {
+		t.Errorf("%d facts, want the reported table's 4:\n%s", len(facts), tableDump(doc, facts))
+	}
+}
+
 // TestTableFactsUnits reads units from captions, labels and headings, and
 // leaves out rows whose unit cannot be told.
 func TestTableFactsUnits(t *testing.T) {
