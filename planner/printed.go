@@ -190,8 +190,9 @@ func rowLabel(excerpt string) string {
 var printedPercent = regexp.MustCompile(`(\$\s*)?(\(|-)?\b(\d{1,3}(?:\.\d{1,2})?)\b(\))?(\s?%)?`)
 
 // percentCaption marks text that states its figures as percentages: a
-// table "as a percentage of revenue", "% of net revenue".
-var percentCaption = regexp.MustCompile(`(?i)\bpercent(age)?\s+of\b|% of\b`)
+// table "as a percentage of revenue", "% of net revenue", "Year-over-year
+// Percentage Growth".
+var percentCaption = regexp.MustCompile(`(?i)\bpercent(age)?\s+(of|growth|change|increase|decrease)\b|% of\b`)
 
 // PrintedLine finds, in excerpt, a line (a table row, or a sentence of
 // prose) that names the ratio (one of names, or a "% of ..." row under a

@@ -44,6 +44,8 @@ func TestPrintedLine(t *testing.T) {
 		{"dollars", "Operating margin expanded; income from operations was $42 million.", margin, "0.42176", "", ""},
 		{"another value", "Operating margin | 43% | 35%", margin, "0.42176", "", ""},
 		{"a line naming another figure", "Effective tax rate | 42% | 35%", margin, "0.42176", "", ""},
+		{"a part's growth under a caption of growth rates", "Net sales:\nCloud 62,202 80,096\nYear-over-year Percentage Growth (Decline):\nRetail 18 % 13 %\nCloud 37 29", []string{"cloud"}, "0.28767",
+			"Cloud 37 29", "29%"},
 	} {
 		line, printed, ok := PrintedLine(tt.excerpt, tt.names, decimal.RequireFromString(tt.result))
 		if line != tt.line || printed != tt.printed || ok != (tt.line != "") {

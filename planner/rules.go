@@ -557,6 +557,13 @@ func (b *builder) planPartGrowth(t string, p filingPeriod, segs []Segment, l loo
 		for i, n := range names {
 			lower[i] = strings.ToLower(n)
 		}
+		// The part as the filing's table names it ("AWS" for the member
+		// "Amazon Web Services"), whose row prints its growth too.
+		if _, member, row := tools.SplitFigureKey(l.key); row != "" {
+			if part, ok := strings.CutPrefix(member, corpus.TablePartPrefix); ok {
+				lower = appendNew(lower, strings.ToLower(part))
+			}
+		}
 		b.planPrintedAs(t, p, what, lower, strings.Join(lower, " ")+" revenues percent change", id, m)
 	}
 	return id
