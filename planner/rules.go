@@ -1750,7 +1750,7 @@ func (b *builder) planAhead(t string, p filingPeriod, a Aspect, m reqMeta) {
 		}
 		what = "the question's topic"
 	}
-	if (b.rt.AsksFigure || AsksGuidance.MatchString(b.question) || asksForecastFigure.MatchString(b.question)) && a.Kind != KindOutlook && a.Name != "general" {
+	if asksExpectedNumber(b.question) && a.Kind != KindOutlook && a.Name != "general" {
 		// A forecast asked as a number ("what revenue does Netflix
 		// forecast for 2025", "Amazon's Q1 2025 net sales guide") is met
 		// by an expectation that states one, not by any sentence that
@@ -1783,6 +1783,23 @@ func (b *builder) planAhead(t string, p filingPeriod, a Aspect, m reqMeta) {
 		// expected to be between $151.0 billion and $155.5 billion".
 		b.addNode(tools.SearchFilings, b.searchArgs(t, p, name+" guidance expected to be", "", 6), []string{id})
 	}
+}
+
+// asksExpectedNumber reports whether a question about a year ahead asks
+// for a number: guidance, a forecast figure by name, a figure-shaped
+// clause ("how much"), or a bare phrase ("Netflix 2025 revenue
+// forecast"). "Does eBay expect net revenues to keep diverging from GMV?"
+// names a figure but asks what is expected of it, in words.
+func asksExpectedNumber(question string) bool {
+	if AsksGuidance.MatchString(question) || asksForecastFigure.MatchString(question) || figureShaped.MatchString(question) {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(normalizeText(question), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
+		if askingWords[w] {
+			return false
+		}
+	}
+	return true
 }
 
 // asksForecastFigure matches a question asking for an expected figure by

@@ -443,3 +443,22 @@ func TestPlanUnplannedLabel(t *testing.T) {
 		}
 	}
 }
+
+// A question on a year ahead asks for a number when it asks for guidance,
+// a forecast figure by name, "how much", or is a bare phrase; one asking
+// whether something is expected of a figure asks for words.
+func TestAsksExpectedNumber(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]bool{
+		"What revenue does XMPL forecast for 2025?":                         true,
+		"XMPL 2025 revenue forecast":                                        true,
+		"How much does XMPL expect to spend on capex in 2025?":              true,
+		"What did XMPL guide for Q1 2025 net sales?":                        true,
+		"Does XMPL expect net revenues to keep diverging from GMV in 2025?": false,
+		"Does XMPL expect revenue growth to continue in 2025?":              false,
+	} {
+		if got := asksExpectedNumber(q); got != want {
+			t.Errorf("asksExpectedNumber(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
