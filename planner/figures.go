@@ -34,6 +34,10 @@ type FigureEntry struct {
 	// something else, such as an investee's "Revenue" for a year ending
 	// three months earlier.
 	Stale bool
+	// Rate marks a table row of rates: every value a fraction without
+	// a unit ("Calendar comparable sales increase 6.4% 8.7%"), a change
+	// in itself: its growth is not computed, its sign is its move.
+	Rate bool
 }
 
 // maxFigureEntries bounds the entries kept per filing.
@@ -61,6 +65,19 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 		}
 		values[p] = v
 	}
+	// A row of rates: every value of the row pure and one a fraction.
+	pure, fraction := map[string]bool{}, map[string]bool{}
+	for _, f := range facts {
+		if f.Kind != corpus.FactTable || f.Label == "" {
+			continue
+		}
+		r := row(f)
+		if _, ok := pure[r]; !ok {
+			pure[r] = true
+		}
+		pure[r] = pure[r] && f.Unit == "pure"
+		fraction[r] = fraction[r] || !f.Value.IsInteger()
+	}
 	own := ownPeriodEnd(facts)
 	current := map[string]bool{}
 	for _, f := range facts {
@@ -80,6 +97,7 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 				continue
 			}
 			e.Table, e.Concept, e.Key, e.Varies = true, "", row(f), varies[row(f)]
+			e.Rate = pure[row(f)] && fraction[row(f)]
 			e.Stale = !own.IsZero() && !current[row(f)]
 			if part := f.Dimensions[corpus.TablePartAxis]; part != "" {
 				e.Member, e.Axes = part, map[string]string{part: corpus.TablePartAxis}
@@ -108,6 +126,19 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 	}
 	return out
 }
+
+// isChangeRate reports whether key is a table row of rates of change in a
+// filing: a row of rates (FigureEntry.Rate) whose label says it is a change
+// ("Calendar comparable sales increase"), not a ratio of levels ("Gross
+// profit rate").
+func (c *Catalog) isChangeRate(documentID, key string) bool {
+	return slices.ContainsFunc(c.figures[documentID], func(e FigureEntry) bool {
+		return e.Key == key && e.Rate && changeLabel.MatchString(e.Label)
+	})
+}
+
+// changeLabel matches a row label naming a change.
+var changeLabel = regexp.MustCompile(`(?i)\b(increase|decrease|growth|change|decline)s?\b`)
 
 // ownPeriodEnd is the period end most of a filing's table values are
 // reported for, its own fiscal period's; zero when it shows no table.

@@ -582,3 +582,30 @@ func TestCountedNoun(t *testing.T) {
 		t.Errorf("requirements %+v: none met by a number of warehouses", g.Requirements)
 	}
 }
+
+// A table row whose every value is a fraction without a unit is a row of
+// rates; one whose label names a change is a rate of change, whose growth
+// is not computed; a ratio of levels ("Gross profit rate") is not one.
+func TestChangeRateRows(t *testing.T) {
+	t.Parallel()
+	pure := func(label string, v string, start int) corpus.Fact {
+		return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.RequireFromString(v), Unit: "pure", Start: start, End: start + 1}
+	}
+	cat := NewCatalog(nil)
+	cat.SetFigures("d", FigureEntries([]corpus.Fact{
+		pure("Comparable sales increase", "0.064", 1), pure("Comparable sales increase", "0.087", 3),
+		pure("Gross profit rate", "0.244", 5),
+		pure("Stores opened", "26", 7),
+		{Kind: corpus.FactTable, Label: "Net sales", Value: decimal.NewFromInt(9), Unit: "USD", Start: 9, End: 10},
+	}))
+	for key, want := range map[string]bool{
+		"table:Comparable sales increase": true,
+		"table:Gross profit rate":         false,
+		"table:Stores opened":             false,
+		"table:Net sales":                 false,
+	} {
+		if got := cat.isChangeRate("d", key); got != want {
+			t.Errorf("isChangeRate(%s) = %v, want %v", key, got, want)
+		}
+	}
+}

@@ -1053,6 +1053,24 @@ func (b *builder) planPremises() {
 		facts := map[string]tools.FactRef{metric: {Ticker: t, Concept: now.key, Period: label}}
 		of, deps := []string{now.req}, []string{now.node}
 		span := fmt.Sprintf("from %s to %s", priorLabel, label)
+		if b.cat.isChangeRate(p.doc.ID, now.key) {
+			// A row of rates ("comparable sales increase 6.4%") is the
+			// change itself: its sign is the move, not its own change.
+			id := t + "-" + label + "-premise-" + metric + "-rate"
+			moved := "a rise"
+			if sign < 0 {
+				moved = "a fall"
+			}
+			if b.addReq(Requirement{
+				ID: id, Issuer: t, Period: label, Aspect: aspect, Kind: KindCalculation, Required: true,
+				Need: fmt.Sprintf("whether %s's %s for %s shows %s, as the question says, from the rate its %s %s prints",
+					b.cat.ShortName(t), what, label, moved, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+				Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what, Of: of, Sign: sign},
+			}, m) {
+				b.addNode(tools.Calculate, tools.CalculateArgs{Expression: metric, Facts: facts}, []string{id}, deps...)
+			}
+			continue
+		}
 		if quarterly || qualified {
 			// The same filing prints the period a year before beside
 			// the period's own: a 10-Q's quarter has no fiscal-year

@@ -749,7 +749,9 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 					if asksShare(b.question) {
 						b.planShare(t, p, a, metric, segs, l, m)
 					}
-					if a.Name == "revenue_growth" && metric == "revenue" {
+					// A rate row ("comparable sales increase") is itself
+					// the change asked; its growth would be a rate's.
+					if a.Name == "revenue_growth" && metric == "revenue" && !b.cat.isChangeRate(p.doc.ID, l.key) {
 						figures = append(figures, b.planPartGrowth(t, p, segs, l, m))
 					}
 				}

@@ -462,3 +462,21 @@ func TestLossPremise(t *testing.T) {
 		})
 	}
 }
+
+// A part's figure that is a rate of change ("Calendar comparable sales
+// increase") answers a question on its growth as it is printed: no growth
+// of the rate is computed, and the premise that it grew is the rate's sign.
+func TestRateOfChangeRow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests the whole sample corpus")
+	}
+	store := corpustest.Store(t)
+	in := gather(t, store, "What drove Walmart U.S. comparable sales growth in fiscal 2022?")
+	ans := synthesize(t, in)
+	if !strings.Contains(ans.Answer, "Walmart U.S. comparable sales, FY2022: 6.4%") {
+		t.Errorf("answer lacks the printed rate:\n%s", ans.Answer)
+	}
+	if strings.Contains(ans.Answer, "prior-year revenue) / prior-year revenue = (6.4%") || strings.Contains(ans.Answer, "do not bear out") {
+		t.Errorf("a growth of the rate is computed, or its premise is contradicted:\n%s", ans.Answer)
+	}
+}

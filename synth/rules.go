@@ -720,17 +720,22 @@ func (w *writer) requirement(r planner.Requirement) []string {
 						w.in.Calculations[r.ID].Result.Shift(2).StringFixed(1), asserted, rate.Abs().Shift(2).String())
 				}
 				calc := w.in.Calculations[r.ID]
-				if !strings.Contains(calc.Expression, "_prior") && r.Completion.Sign < 0 {
+				if identity(calc.Expression) {
 					// A level, not a change: a loss the question takes for
-					// granted that the figure shows was a profit.
+					// granted that the figure shows was a profit, or a rate
+					// of change of the other sign than the question says.
 					unit := "USD"
 					for _, id := range calc.Inputs {
 						if f := w.facts[id]; f != nil {
 							unit = f.Unit
 						}
 					}
-					return append([]string{fmt.Sprintf("- The reported figures do not bear out the question: %s's %s for %s was %s, not a loss.",
-						w.company(r.Issuer), r.Completion.Topic, r.Period, readableAmount(calc.Result, unit))}, lines...)
+					not := "a loss"
+					if strings.EqualFold(unit, "pure") {
+						not = map[bool]string{true: "a fall", false: "a rise"}[r.Completion.Sign < 0]
+					}
+					return append([]string{fmt.Sprintf("- The reported figures do not bear out the question: %s's %s for %s was %s, not %s.",
+						w.company(r.Issuer), r.Completion.Topic, r.Period, readableAmount(calc.Result, unit), not)}, lines...)
 				}
 				return append([]string{fmt.Sprintf("- The reported figures do not bear out the question: %s's %s %s over the period.",
 					w.company(r.Issuer), strings.TrimSuffix(r.Completion.Topic, " change"), moved)}, lines...)
