@@ -36,7 +36,7 @@ const maxLine = 400
 // that disagree are all registered, with the prior-year comparative each
 // shows beside it. When no filing of the year shows the concept, the
 // comparative column of the next year's annual filing (when in scope) is
-// used. Finding nothing is not an error: the response says what was tried.
+// used, with the year before it where that filing prints it. Finding nothing is not an error: the response says what was tried.
 func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 	mine, year, err := lookupFilings(ctx, env, c)
 	if err != nil {
@@ -102,8 +102,20 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 						}
 					}
 					if f != nil {
-						if err := ff.add(res, d, concept, outflow(*f, c.Outflow), comparativeNote(d)); err != nil {
+						if err := ff.add(res, d, concept, outflow(*f, c.Outflow), comparativeNoteBack(d, back)); err != nil {
 							return nil, err
+						}
+						// With the year before it, which the filing prints
+						// too, as for a year's own filing: a change computed
+						// from the two does not wait on another lookup.
+						prior, err := ff.comparative(d, concept, *f)
+						if err != nil {
+							return nil, err
+						}
+						if prior != nil {
+							if err := ff.add(res, d, concept, outflow(*prior, c.Outflow), comparativeNoteBack(d, back+1)); err != nil {
+								return nil, err
+							}
 						}
 					}
 				}
@@ -171,11 +183,18 @@ func ownNote(d corpus.Document) string {
 	return fmt.Sprintf("%s, from the %s for %s", PeriodLabel(d.FiscalYear), d.Form, PeriodLabel(d.FiscalYear))
 }
 
-func comparativeNote(d corpus.Document) string {
+func comparativeNote(d corpus.Document) string { return comparativeNoteBack(d, 1) }
+
+// comparativeNoteBack names a comparative back years before filing d's
+// own period.
+func comparativeNoteBack(d corpus.Document, back int) string {
 	if isQuarterly(d.Form) {
-		return fmt.Sprintf("the same period a year earlier, a comparative in the %s for %s", d.Form, PeriodLabel(d.FiscalYear))
+		if back == 1 {
+			return fmt.Sprintf("the same period a year earlier, a comparative in the %s for %s", d.Form, PeriodLabel(d.FiscalYear))
+		}
+		return fmt.Sprintf("the same period %d years earlier, a comparative in the %s for %s", back, d.Form, PeriodLabel(d.FiscalYear))
 	}
-	return fmt.Sprintf("%s, the comparative in the %s for %s", PeriodLabel(d.FiscalYear-1), d.Form, PeriodLabel(d.FiscalYear))
+	return fmt.Sprintf("%s, the comparative in the %s for %s", PeriodLabel(d.FiscalYear-back), d.Form, PeriodLabel(d.FiscalYear))
 }
 
 // outflow returns a table fact of a payment as its magnitude, when asked;

@@ -467,12 +467,15 @@ Revenue | 1,200 | 1,000 | 900
 		{concept: "us-gaap:Revenues", value: "900000000", unit: "USD", start: "2022-01-01", end: "2022-12-31", line: "Revenue | 1,200", shown: "900"},
 	}})
 	scope := Scope{Tenant: "acme", Tickers: []string{"TRIO"}}
+	// The year asked first, then the year before it where the filing
+	// prints it, each named by its own year.
 	tests := []struct {
 		period, want, wantPeriod string
+		before, beforeNote       string
 	}{
-		{"FY2023", "1000000000", "2023-01-01/2023-12-31"},
-		{"FY2022", "900000000", "2022-01-01/2022-12-31"},
-		{"FY2021", "", ""},
+		{"FY2023", "1000000000", "2023-01-01/2023-12-31", "900000000", "FY2022, the comparative in the 10-K for FY2024"},
+		{"FY2022", "900000000", "2022-01-01/2022-12-31", "", ""},
+		{"FY2021", "", "", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.period, func(t *testing.T) {
@@ -485,8 +488,12 @@ Revenue | 1,200 | 1,000 | 900
 				}
 				return
 			}
-			if len(out.Facts) != 1 || out.Facts[0].Value.String() != tt.want || out.Facts[0].Period != tt.wantPeriod {
-				t.Fatalf("facts %+v; want %s for %s:\n%s", out.Facts, tt.want, tt.wantPeriod, out.Text)
+			n := 1 + boolInt(tt.before != "")
+			if len(out.Facts) != n || out.Facts[0].Value.String() != tt.want || out.Facts[0].Period != tt.wantPeriod {
+				t.Fatalf("facts %+v; want %s for %s first, %d in all:\n%s", out.Facts, tt.want, tt.wantPeriod, n, out.Text)
+			}
+			if tt.before != "" && (out.Facts[1].Value.String() != tt.before || !strings.Contains(out.Text, tt.beforeNote)) {
+				t.Fatalf("facts %+v; want the year before, %s, named %q:\n%s", out.Facts, tt.before, tt.beforeNote, out.Text)
 			}
 		})
 	}
