@@ -275,10 +275,10 @@ func asWritten(question string, words []string) string {
 	return strings.Join(words, " ")
 }
 
-// clauseOf returns the clause of question that names what (clauseSplit),
-// the whole question where none does.
+// clauseOf returns the clause of question that names what (clauseBreak
+// ends a clause), the whole question where none does.
 func clauseOf(question, what string) string {
-	for _, c := range clauseSplit.Split(question, -1) {
+	for _, c := range clauseBreak.Split(question, -1) {
 		if termIn(normalizeText(c), normalizeTerm(what)) {
 			return c
 		}

@@ -1688,33 +1688,22 @@ func (b *builder) asksUnplannedLabel() bool {
 // income's): such a figure is planned as that metric, under whatever row
 // label its filing prints.
 func namesCatalogueFigure(words []string) bool {
-	w := stemWords(strings.Join(words, " "))
-	for _, m := range tools.Metrics {
-		if slices.ContainsFunc(append([]string{m.Label}, m.Aliases...), func(n string) bool { return stemWords(n) == w }) {
-			return true
-		}
+	name := strings.Join(words, " ")
+	if _, ok := tools.MetricForLabel(name); ok {
+		return true
 	}
-	for _, d := range tools.DerivedMetrics {
-		if slices.ContainsFunc(append([]string{d.Label}, d.Aliases...), func(n string) bool { return stemWords(n) == w }) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(tools.DerivedMetrics, func(d tools.Derived) bool {
+		return slices.ContainsFunc(append([]string{d.Label}, d.Aliases...), func(n string) bool { return strings.EqualFold(n, name) })
+	})
 }
 
 // figureClause reports whether the clause of question that holds words
 // is shaped as a question for a number (figureShaped).
 func figureClause(question string, words []string) bool {
-	for _, c := range clauseSplit.Split(question, -1) {
-		if termIn(normalizeText(c), normalizeTerm(strings.Join(words, " "))) && figureShaped.MatchString(c) {
-			return true
-		}
-	}
-	return false
+	what := strings.Join(words, " ")
+	c := clauseOf(question, what)
+	return termIn(normalizeText(c), normalizeTerm(what)) && figureShaped.MatchString(c)
 }
-
-// clauseSplit cuts a question into its sentences and clauses.
-var clauseSplit = regexp.MustCompile(`[?;!]|\.\s|\s[—–-]\s`)
 
 func (b *builder) plansFigure() bool {
 	return slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return r.Kind == KindFigure })

@@ -462,3 +462,20 @@ func TestAsksExpectedNumber(t *testing.T) {
 		}
 	}
 }
+
+// A metric's or derived figure's own name is the catalogue's; a row label
+// of the filing's own is not.
+func TestNamesCatalogueFigure(t *testing.T) {
+	t.Parallel()
+	for words, want := range map[string]bool{
+		"net loss":         true,
+		"net revenues":     true,
+		"operating margin": true,
+		"order backlog":    false,
+		"take rate":        false,
+	} {
+		if got := namesCatalogueFigure(strings.Fields(words)); got != want {
+			t.Errorf("namesCatalogueFigure(%q) = %v, want %v", words, got, want)
+		}
+	}
+}

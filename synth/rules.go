@@ -731,8 +731,11 @@ func (w *writer) requirement(r planner.Requirement) []string {
 						}
 					}
 					not := "a loss"
-					if strings.EqualFold(unit, "pure") {
-						not = map[bool]string{true: "a fall", false: "a rise"}[r.Completion.Sign < 0]
+					switch {
+					case strings.EqualFold(unit, "pure") && r.Completion.Sign < 0:
+						not = "a fall"
+					case strings.EqualFold(unit, "pure"):
+						not = "a rise"
 					}
 					return append([]string{fmt.Sprintf("- The reported figures do not bear out the question: %s's %s for %s was %s, not %s.",
 						w.company(r.Issuer), r.Completion.Topic, r.Period, readableAmount(calc.Result, unit), not)}, lines...)
