@@ -876,9 +876,11 @@ func (b *builder) planRatioPremise(d tools.Derived, sign int) {
 	}
 }
 
-// assertedLoss matches a question presupposing a loss: "what caused eBay
-// to post an operating loss", "why did the company report a net loss", "the
-// net loss was driven by". Its group names the line: operating or net.
+// assertedLoss finds the loss a question names ("what caused X to post an
+// operating loss", "why did the company report a net loss"); its group
+// names the line, operating or net. Whether the question takes the loss
+// for granted is planLossPremise's to judge (lossUnasserted, and a
+// question of why or of cause).
 var assertedLoss = regexp.MustCompile(`(?i)\b(operating|net)\s+loss(?:es)?\b`)
 
 // lossUnasserted matches a question that names a loss without presupposing

@@ -557,8 +557,8 @@ func (b *builder) planPartGrowth(t string, p filingPeriod, segs []Segment, l loo
 		for i, n := range names {
 			lower[i] = strings.ToLower(n)
 		}
-		// The part as the filing's table names it ("AWS" for the member
-		// "Amazon Web Services"), whose row prints its growth too.
+		// The part as the filing's table names it (its initials, say, for
+		// the member's long name), whose row prints its growth too.
 		if _, member, row := tools.SplitFigureKey(l.key); row != "" {
 			if part, ok := strings.CutPrefix(member, corpus.TablePartPrefix); ok {
 				lower = appendNew(lower, strings.ToLower(part))
@@ -1778,8 +1778,8 @@ func (b *builder) planAhead(t string, p filingPeriod, a Aspect, m reqMeta) {
 
 // asksExpectedNumber reports whether a question about a year ahead asks
 // for a number: guidance, a forecast figure by name, a figure-shaped
-// clause ("how much"), or a bare phrase ("Netflix 2025 revenue
-// forecast"). "Does eBay expect net revenues to keep diverging from GMV?"
+// clause ("how much"), or a bare phrase ("2025 revenue forecast").
+// "Does the company expect net revenues to keep diverging from GMV?"
 // names a figure but asks what is expected of it, in words.
 func asksExpectedNumber(question string) bool {
 	if AsksGuidance.MatchString(question) || asksForecastFigure.MatchString(question) || figureShaped.MatchString(question) {
