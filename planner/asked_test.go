@@ -127,7 +127,9 @@ func TestWhyAndBehind(t *testing.T) {
 	}
 	for _, q := range []string{"what hurt Meta's operating margin in 2024?", "What's behind Apple's higher gross margin?",
 		// "what" doing something to the figure, in any verb's past tense
-		"what squeezed netflix operating margin in 2022", "What powered LinkedIn's growth in FY22?", "what happened to Intel's margins"} {
+		"what squeezed netflix operating margin in 2022", "What powered LinkedIn's growth in FY22?", "what happened to Intel's margins",
+		// the noun asks it as the verb does
+		"Netflix's operating margin slipped to 18% in 2022. What's the explanation in the 10-K?"} {
 		if !asksWhy(q) {
 			t.Errorf("asksWhy(%q) = false", q)
 		}

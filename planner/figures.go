@@ -1236,6 +1236,6 @@ var whatRestrained = regexp.MustCompile(`\bwhat(\s+has|\s+had|'s|\s+is)?\s+(` + 
 const restrainingVerbs = `(held|holds|hold|holding|kept|keeps|keep|dragged|drags|drag|slowed|slows|limited|limits|constrained|constrains|offset|offsets|capped|caps|restrained|restrains|tempered|tempers)\b`
 
 // whyWords show that a question asks for an explanation.
-var whyWords = []string{"why", "explain", "drive", "driven", "driver", "driving", "drove", "reason", "cause", "because", "factor", "attribut",
+var whyWords = []string{"why", "explain", "explanation", "drive", "driven", "driver", "driving", "drove", "reason", "cause", "because", "factor", "attribut",
 	"contribut", "behind", "blame", "responsible for", "how did", "how has", "how have", "discuss", "describe", "commentary", "persist",
 	"expect", "outlook"}

@@ -153,6 +153,8 @@ func TestBaseYears(t *testing.T) {
 		"revenue in 2024 compared with fiscal 2023":                       {2023},
 		"revenue in 2023 and 2024":                                        nil,
 		"revenue lower than in 2019":                                      nil,
+		"operating margin slipped to 18% in 2022 from 21% in 2021":        {2021},
+		"net sales rose from $5.2 billion in 2021 to $6 billion in 2022":  {2021},
 	} {
 		if got := findBaseYears(q, findFiscalYears(q)); !slices.Equal(got, want) {
 			t.Errorf("findBaseYears(%q) = %v, want %v", q, got, want)

@@ -109,3 +109,29 @@ func TestStemWordsPlurals(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchWordsKeepTheLastClause: a long question's search keeps its
+// rarest words, wherever they stand, and leaves out the verbs of how a
+// figure moved.
+func TestSearchWordsKeepTheLastClause(t *testing.T) {
+	cat := smallCatalog()
+	var docs []StatsDoc
+	for i, issuer := range []string{"AAA", "BBB", "CCC", "DDD"} {
+		text := "Cloud services and license support expenses rose. Management reviews support."
+		if i == 0 {
+			text += " We expect datacenter growth in fiscal 2024."
+		}
+		docs = append(docs, StatsDoc{ID: issuer, Issuer: issuer, Text: text})
+	}
+	cat.SetTextStats(NewTextStats(docs))
+	q := "Cloud services and license support expenses jumped in FY2023. Does management expect datacenter expense growth to continue into FY2024?"
+	b := &builder{cat: cat, question: q}
+	got := b.searchWords()
+	if !slices.Contains(got, "datacenter") || slices.Contains(got, "jumped") || len(got) > questionWordCap {
+		t.Errorf("searchWords = %v; want at most %d words, the rare one of the last clause among them, no verb of change", got, questionWordCap)
+	}
+	b = &builder{cat: cat, question: "Why did cloud expenses jump?"}
+	if got := b.searchWords(); !slices.Equal(got, []string{"cloud", "expenses"}) {
+		t.Errorf("searchWords = %v; want the words of what moved, in order", got)
+	}
+}

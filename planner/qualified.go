@@ -1245,3 +1245,37 @@ func (b *builder) filingNames(name, metric string) []string {
 	}
 	return append([]string{mt.Label}, mt.Aliases...)
 }
+
+// Direction returns the way s says something moves: 1 up (riseWords,
+// "growth"), -1 down (fallWords), 0 neither or both. "we continue to
+// expect our RL operating losses to increase in 2025" says up.
+func Direction(s string) int {
+	fall, rise := fallWords.MatchString(s), riseWords.MatchString(s) || growthNoun.MatchString(s)
+	switch {
+	case fall && !rise:
+		return -1
+	case rise && !fall:
+		return 1
+	}
+	return 0
+}
+
+// ExpectedDirection returns the way a question asks whether something is
+// expected to move (Direction of its sentences that ask what is expected:
+// "Does Meta expect Reality Labs losses to keep growing?" asks up); 0 when
+// they name no one way ("will margin pressure persist?").
+func ExpectedDirection(question string) int {
+	var asking []string
+	for _, s := range sentenceEnd.Split(question, -1) {
+		if expecting.MatchString(s) {
+			asking = append(asking, s)
+		}
+	}
+	if len(asking) == 0 {
+		return 0
+	}
+	return Direction(strings.Join(asking, " "))
+}
+
+// expecting matches a question's words for what is expected ahead.
+var expecting = regexp.MustCompile(`(?i)\b(expect\w*|anticipat\w*|forecast\w*|outlook|guid\w*|persist\w*|continu\w*|keep|sustain\w*|going forward|next year|into (?:fy|fiscal\s*)?\d{2,4})\b`)

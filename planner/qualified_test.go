@@ -446,3 +446,32 @@ func TestAssertingSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestExpectedDirection: the way a question asks whether something is
+// expected to move is read from its sentences asking what is expected,
+// not from the premise before them.
+func TestExpectedDirection(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]int{
+		"Does Meta expect Reality Labs losses to keep growing? What was RL's 2024 operating loss?":                1,
+		"Intel's revenue increased in 2020. Does management expect it to decline next year?":                      -1,
+		"Does Apple expect gross margin pressure to persist?":                                                     0,
+		"Oracle's expenses jumped in FY2023. Does management expect that expense growth to continue into FY2024?": 1,
+		"Why did revenue fall in 2022?": 0,
+	} {
+		if got := ExpectedDirection(q); got != want {
+			t.Errorf("ExpectedDirection(%q) = %d, want %d", q, got, want)
+		}
+	}
+	for s, want := range map[string]int{
+		"we continue to expect our RL operating losses to increase in 2025":      1,
+		"we expect our RL segment to continue to operate at a loss":              0,
+		"we expect revenue to decline in the first quarter":                      -1,
+		"we expect this growth to continue during fiscal 2024":                   1,
+		"revenue increased, partially offset by a decrease in hardware revenues": 0,
+	} {
+		if got := Direction(s); got != want {
+			t.Errorf("Direction(%q) = %d, want %d", s, got, want)
+		}
+	}
+}

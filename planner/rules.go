@@ -438,7 +438,7 @@ func (b *builder) planUncoveredItems() {
 // passages on the topic, the question's words find the ones on the point
 // asked.
 func (b *builder) planQuestionSearches() {
-	words := b.questionWords()
+	words := b.searchWords()
 	if len(words) == 0 || len(words) == 1 && b.searched(words[0]) {
 		// One word of the question's is searched for on its own only
 		// where no search holds it ("headcount at the end of 2024?",
@@ -465,6 +465,30 @@ func (b *builder) planQuestionSearches() {
 			}
 		}
 	}
+}
+
+// searchWords returns the words of the question to search for: its
+// content words without the verbs of how a figure moved ("jumped",
+// "fell"), which say nothing of what moved; of more than eight, the eight
+// rarest in filings, in the question's order. A long question's point is
+// often in its last clause ("... jumped in FY2023. Does management expect
+// that expense growth to continue into FY2024?"), past its first eight
+// words.
+func (b *builder) searchWords() []string {
+	outside := b.outsideWords()
+	all := slices.DeleteFunc(questionWordsN(b.question, b.cat, b.rt.Issuers, 0), func(w string) bool { return outside[w] })
+	words := slices.DeleteFunc(slices.Clone(all), func(w string) bool { return fallWords.MatchString(w) || riseWords.MatchString(w) })
+	if len(words) < 2 {
+		words = all
+	}
+	if len(words) <= questionWordCap {
+		return words
+	}
+	stats := b.cat.TextStats()
+	byRarity := slices.Clone(words)
+	slices.SortStableFunc(byRarity, func(x, y string) int { return cmp.Compare(stats.IDF(y), stats.IDF(x)) })
+	keep := byRarity[:questionWordCap]
+	return slices.DeleteFunc(words, func(w string) bool { return !slices.Contains(keep, w) })
 }
 
 // searched reports whether a search the plan holds has word in its query.
@@ -1306,13 +1330,20 @@ func init() {
 // without the names of the issuers it names that the corpus lacks ("DIS vs
 // NFLX": "dis" is Disney, not what Netflix's filing must say).
 func (b *builder) questionWords() []string {
+	outside := b.outsideWords()
+	return slices.DeleteFunc(questionWords(b.question, b.cat, b.rt.Issuers), func(w string) bool { return outside[w] })
+}
+
+// outsideWords are the words of the names the question gives of issuers
+// the corpus does not hold.
+func (b *builder) outsideWords() map[string]bool {
 	outside := map[string]bool{}
 	for _, nc := range b.rt.NotCovered {
 		for _, w := range strings.FieldsFunc(strings.ToLower(nc), func(r rune) bool { return !unicode.IsLetter(r) }) {
 			outside[w] = true
 		}
 	}
-	return slices.DeleteFunc(questionWords(b.question, b.cat, b.rt.Issuers), func(w string) bool { return outside[w] })
+	return outside
 }
 
 // QuestionWords returns the content words of a question (questionWords).
@@ -1345,6 +1376,14 @@ func withoutAsides(q string) string {
 // letters or more, without stop words or the names of its issuers; at most
 // eight, in order.
 func questionWords(question string, cat *Catalog, issuers []string) []string {
+	return questionWordsN(question, cat, issuers, questionWordCap)
+}
+
+// questionWordCap is how many content words questionWords keeps.
+const questionWordCap = 8
+
+// questionWordsN is questionWords keeping at most max words; 0 keeps all.
+func questionWordsN(question string, cat *Catalog, issuers []string, max int) []string {
 	skip := issuerWordSet(cat, issuers)
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(withoutAsides(question)), func(r rune) bool {
@@ -1355,7 +1394,7 @@ func questionWords(question string, cat *Catalog, issuers []string) []string {
 			continue
 		}
 		out = append(out, w)
-		if len(out) == 8 {
+		if len(out) == max {
 			break
 		}
 	}

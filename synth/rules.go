@@ -1147,7 +1147,7 @@ func (w *writer) passage(r planner.Requirement) []string {
 				continue
 			}
 			seen[key] = true
-			score := w.rank(s, e, groups)
+			score := w.rank(s, e, r)
 			// A sentence under a heading that names what the question asks
 			// ("Competition") is the filing's own account of it. (Reasons
 			// and expectations are told under headings of figures, which
@@ -1197,7 +1197,7 @@ func (w *writer) passage(r planner.Requirement) []string {
 				key := validator.Normalize(run)
 				if !seen[key] && (len(stated) == 0 || statesValue(run, stated)) {
 					seen[key] = true
-					cands = append(cands, cand{run, id, w.rank(run, e, groups) - 1})
+					cands = append(cands, cand{run, id, w.rank(run, e, r) - 1})
 				}
 			}
 		}
@@ -1697,8 +1697,10 @@ var (
 // how rare it is in filings: six points for all of them), less what of it
 // is boilerplate (a shape many issuers' filings share: up to four points)
 // and a front-matter penalty; a sentence that gives the reason for the
-// topic (planner.Explains) gains three points for an explanation.
-func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
+// topic (planner.Explains) gains three points for an explanation; r is the
+// requirement the sentence is ranked for, whose condition the groups are.
+func (w *writer) rank(s string, e *ledger.Evidence, r planner.Requirement) float64 {
+	groups := r.Completion.AllOf
 	if w.rel == nil {
 		w.rel = planner.NewRelevance(w.in.Question, w.in.Catalog, w.in.Route.Issuers)
 	}
@@ -1709,6 +1711,12 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 	if columnRuns(s) >= 3 {
 		score -= 3
 	}
+	// A sentence ending in a colon introduces a list it does not hold
+	// ("... will continue to increase due to:"): quoted alone it says
+	// nothing of what it leads to.
+	if strings.HasSuffix(strings.TrimSpace(s), ":") {
+		score -= 1.5
+	}
 	// A sentence that runs on (a list of every factor) gathers the
 	// question's words by its length; past forty words it reads worse.
 	if n := len(strings.Fields(s)); n > 40 {
@@ -1717,9 +1725,16 @@ func (w *writer) rank(s string, e *ledger.Evidence, groups [][]string) float64 {
 	// What management expects is stated with a view ("the Company
 	// believes ... gross margins will be subject to volatility"), not by a
 	// sentence that names what could move the figure.
-	if len(groups) > 1 && sameSet(groups[len(groups)-1], planner.OutlookWords) {
+	if r.Kind == planner.KindOutlook || len(groups) > 1 && sameSet(groups[len(groups)-1], planner.OutlookWords) {
 		if holdsView.MatchString(s) {
 			score += 2
+		}
+		// Asked whether something will keep moving one way ("expect
+		// Reality Labs losses to keep growing?"), the expectation that
+		// names that way ("expect our RL operating losses to increase")
+		// answers it, over one that something will merely go on.
+		if d := planner.ExpectedDirection(w.in.Question); d != 0 && planner.Direction(s) == d {
+			score += 1.5
 		}
 		// Guidance for the year the question names ("2025 capex
 		// guide": "capital expenditures of approximately $60 billion

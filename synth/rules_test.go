@@ -584,7 +584,8 @@ func TestQuarterRanksAboveMonthsToDate(t *testing.T) {
 	e := &ledger.Evidence{Ticker: "AAPL", Section: "Item 2", Page: 30, Form: "10-Q"}
 	lead := func(quarterly bool) float64 {
 		w := &writer{in: &Input{Question: "Why did Apple's gross margin fall?", Route: planner.Route{Issuers: []string{"AAPL"}, Quarterly: quarterly}}}
-		return w.rank(quarter, e, groups) - w.rank(months, e, groups)
+		r := planner.Requirement{Kind: planner.KindExplanation, Completion: planner.Condition{AllOf: groups}}
+		return w.rank(quarter, e, r) - w.rank(months, e, r)
 	}
 	if got := lead(true); got <= 0 {
 		t.Errorf("a quarter asked: the quarter's sentence leads by %.2f; want it first", got)
@@ -738,7 +739,8 @@ func TestGuidanceForTheYearAskedRanksFirst(t *testing.T) {
 		"What capital expenditures does Costco plan for fiscal 2023?",
 	} {
 		w := &writer{in: &Input{Question: q, Route: planner.Route{Issuers: []string{"COST"}, Outlook: true}}}
-		if lead := w.rank(guide, e, groups) - w.rank(hedge, e, groups); lead <= 0 {
+		r := planner.Requirement{Kind: planner.KindOutlook, Completion: planner.Condition{AllOf: groups}}
+		if lead := w.rank(guide, e, r) - w.rank(hedge, e, r); lead <= 0 {
 			t.Errorf("%q: the guidance for the year asked leads by %.2f; want it first", q, lead)
 		}
 	}
@@ -873,5 +875,26 @@ func TestFigureQuotedWithItsSubject(t *testing.T) {
 	assertVerbatim(t, f.in.Ledger, ans)
 	if _, rep := f.validate(t, ans); len(rep.Problems) != 0 {
 		t.Errorf("validator: %v", rep.Problems)
+	}
+}
+
+// Asked whether something will keep moving one way, the expectation that
+// names that way ranks above one that it will merely go on; and a sentence
+// that only introduces a list ("... due to:") ranks below one that says
+// something whole.
+func TestOutlookRanksTheWayAsked(t *testing.T) {
+	e := &ledger.Evidence{Ticker: "META", Section: "Item 7", Form: "10-K", Period: "FY2024"}
+	r := planner.Requirement{Kind: planner.KindOutlook, Completion: planner.Condition{AllOf: [][]string{{"expect", "anticipate", "outlook"}}}}
+	w := &writer{in: &Input{Question: "Does Meta expect Reality Labs losses to keep growing?", Route: planner.Route{Issuers: []string{"META"}, Outlook: true}}}
+	way := "We continue to expect our Reality Labs operating losses to increase in 2025."
+	onward := "We expect our Reality Labs segment to continue to operate at a loss for the foreseeable future."
+	if lead := w.rank(way, e, r) - w.rank(onward, e, r); lead <= 0 {
+		t.Errorf("the expectation of growing losses leads by %.2f; want it first", lead)
+	}
+	w = &writer{in: &Input{Question: "Does Oracle expect cloud revenues to keep rising?", Route: planner.Route{Issuers: []string{"ORCL"}, Outlook: true}}}
+	list := "We expect that our total cloud and license revenues generally will continue to increase due to:"
+	whole := "We expect that our total cloud and license revenues generally will continue to increase."
+	if lead := w.rank(whole, e, r) - w.rank(list, e, r); lead <= 0 {
+		t.Errorf("the whole sentence leads the list's introduction by %.2f; want it first", lead)
 	}
 }
