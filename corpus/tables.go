@@ -546,11 +546,16 @@ func (r *tableReader) endTable() {
 		if row.unlabeled && row.part == "" {
 			continue
 		}
-		if h.endOnly && !tableEndOfPeriod.MatchString(row.label) {
+		// A row at the end of the period is an instant, whatever the
+		// header. Under "As of/ Year Ended" a row of an average or of
+		// additions is the year's; a row that says neither ("Paid
+		// members", "Cash") may be either, and is left out.
+		atEnd := tableEndOfPeriod.MatchString(row.label)
+		if h.mixed && !atEnd && !tableFlowRow.MatchString(row.label) {
 			continue
 		}
 		kind := tableRowKind(row)
-		if r.pipes && kind == rowMoney && tableCountRow(row) {
+		if kind == rowMoney && tableCountRow(row) {
 			kind = rowCount
 		}
 		if mode != rowMoney && (row.dollar || row.heading != modeHeading) {
@@ -594,11 +599,11 @@ func (r *tableReader) endTable() {
 				Unit:       unit,
 				Decimals:   strconv.Itoa(dec),
 				PeriodEnd:  col.end,
-				Instant:    col.instant,
+				Instant:    col.instant || atEnd,
 				Start:      cell.start,
 				End:        cell.end,
 			}
-			if !col.instant {
+			if !f.Instant {
 				f.PeriodStart = col.start
 			}
 			if !row.unlabeled && !row.noPlain {
@@ -634,7 +639,7 @@ const (
 	rowShares
 	rowPercent
 	rowUnknown
-	rowCount // members, subscribers, customers: HTML filings only
+	rowCount // members, subscribers, customers
 )
 
 // tableCountNoun, tableCountWhat and tableCountMoney tell a row that counts
@@ -756,6 +761,19 @@ func tableRowUnit(kind int, row tableRow, c *tableCaption, tableDollar bool) (un
 		return "", 0, false
 	}
 	if tableCaptionExcepts(c, row.label) {
+		// "(in thousands, except revenue per membership)": an amount the
+		// caption excepts from its scale is printed as it is, when the
+		// row prints "$" and cents ("Average monthly revenue per paying
+		// membership $ 11.76"). Whole dollars may still be the scale's
+		// ("membership fee data" excepted, yet "Membership fees $ 4,224"
+		// is in millions).
+		cents := false
+		for _, cell := range row.cells {
+			cents = cents || !cell.absent && cell.decimals > 0
+		}
+		if row.dollar && cents {
+			return "USD", 0, true
+		}
 		return "", 0, false
 	}
 	return "USD", money, true
@@ -1285,7 +1303,7 @@ func tableDigits(s string) bool {
 type tableHeader struct {
 	cols    []bool // per column: true for a period, false for a change column
 	periods []tablePeriod
-	endOnly bool // "As of/Year Ended": only rows at the end of the period are read, as instants
+	mixed   bool // "As of/Year Ended": rows at the end of the period are instants, averages and additions durations, the others left out
 }
 
 // tablePeriod is the period of one column.
@@ -1566,6 +1584,7 @@ var (
 	tablePeriodPhrase  = regexp.MustCompile(`(?i)\b(?:(three|six|nine|twelve|3|6|9|12)[- ]months?|(\d{1,2}|thirteen|fourteen|twenty-six|twenty-seven|thirty-nine|forty|fifty-two|fifty-three)[- ]weeks?|quarters? ended|(?:fiscal )?years? ended|fiscal years?|for the years?)\b`)
 	tableInstantPhrase = regexp.MustCompile(`(?i)\bas (?:of|at)\b`)
 	tableMixedPhrase   = regexp.MustCompile(`(?i)\bas of ?(?:/|and) ?(?:for the )?(?:fiscal )?years? ended\b`)
+	tableFlowRow       = regexp.MustCompile(`(?i)\baverage\b|\badditions?\b|\bnet adds\b`)
 	tableEndOfPeriod   = regexp.MustCompile(`(?i)\b(?:at|as of) (?:the )?end of (?:the )?(?:period|year|fiscal year)\b`)
 	tableIntroInstant  = regexp.MustCompile(`(?i)\bas (?:of|at)\b|\bat the end of\b|\bbalances? (?:at|as)\b|\bat (?:fiscal )?year[- ]end\b`)
 	tableIntroDuration = regexp.MustCompile(`(?i)\bfor the (?:fiscal )?(?:years?|periods?)\b|\b(?:years?|months|periods?) ended\b|\bduring\b|\bfor (?:fiscal )?(?:19|20)\d\d\b`)
@@ -1879,16 +1898,16 @@ func (r *tableReader) periods(h *tableHeader, dates []tableHeaderItem, context s
 	}
 	instant := tableInstantPhrase.MatchString(context)
 	if instant && len(groups) > 0 {
-		// "As of/ Year Ended": a mix of both. In an HTML filing's KPI
-		// tables the rows at the end of the period are instants; the
-		// others, which may be either, are left out.
-		if !r.pipes || !tableMixedPhrase.MatchString(context) {
+		// "As of/ Year Ended": a mix of both. In a table of key
+		// figures the rows at the end of the period ("Paid memberships at
+		// end of period") are instants, the averages and additions the
+		// years' ("Average paying memberships").
+		if !tableMixedPhrase.MatchString(context) {
 			return false
 		}
-		h.endOnly, groups = true, nil
+		h.mixed, instant = true, false
 	}
 	switch {
-	case h.endOnly:
 	case len(groups) == 0 && explicit:
 		// Dates without "ended": a balance sheet when two years are
 		// shown; with three, as likely a roll-forward, unless the

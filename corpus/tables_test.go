@@ -488,10 +488,15 @@ Common stock equivalents excluded from income per diluted share 13 1 5
 		{"Revenues", "31,615,550", "31615550000", "USD", "2022-01-01..2022-12-31"},
 		{"Operating margin", "18 %", "0.18", "pure", "2022-01-01..2022-12-31"},
 		{"Weighted average basic shares", "443,651", "443651000", "shares", "2022-01-01..2022-12-31"},
+		// A count the caption scales, at the end of the period: an
+		// instant, whatever the header.
+		{"Paid memberships at end of period", "230,747", "230747000", "pure", "2022-12-31"},
+		// An amount the caption excepts from its scale, printed with "$".
+		{"Average monthly revenue per paying membership", "11.76", "11.76", "USD", "2022-01-01..2022-12-31"},
 	})
 	for _, f := range facts {
 		switch f.Label {
-		case "Paid memberships at end of period", "Average monthly revenue per paying membership", "RSUs", "Net income",
+		case "RSUs", "Net income",
 			"Common stock equivalents excluded from income per diluted share":
 			t.Errorf("fact %q = %s %s, whose unit the table does not tell", f.Label, f.Value, f.Unit)
 		}
@@ -763,8 +768,9 @@ Short-term investments | 1,779 | 20
 			t.Errorf("a change column gave a fact: %q %s", f.Label, s)
 		}
 	}
-	if len(facts) != 3*3+2+2*2 {
-		t.Errorf("%d facts, want 15:\n%s", len(facts), tableDump(doc, facts))
+	// The second table's additions row is the years' too.
+	if len(facts) != 3*3+2+2+2*2 {
+		t.Errorf("%d facts, want 17:\n%s", len(facts), tableDump(doc, facts))
 	}
 	// The same text read as a text filing: " | " is not a cell separator
 	// there, and the text rules give what they gave before.

@@ -680,6 +680,26 @@ func memberWords(member string) string {
 	return strings.Join(splitCamelWords(local), " ")
 }
 
+// listsParts reports whether name is a list of the names of other parts
+// of segs, joined by "and", "&" or commas: every piece another part's name.
+func listsParts(name string, segs []Segment) bool {
+	pieces := partJoins.Split(strings.ToLower(name), -1)
+	if len(pieces) < 2 {
+		return false
+	}
+	for _, p := range pieces {
+		if !slices.ContainsFunc(segs, func(o Segment) bool {
+			return !strings.EqualFold(o.Name, name) && strings.EqualFold(o.Name, strings.TrimSpace(p))
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// partJoins joins the names of a list of parts.
+var partJoins = regexp.MustCompile(`\s*(?:,\s*and\s+|,|\s+and\s+|\s*&\s*)\s*`)
+
 // SegmentsIn returns the parts of ticker's business that question names,
 // by the names segmentNames reads from its filings: a name of several
 // words in order, in any case ("&" and "and" alike, hyphens as spaces);
@@ -722,6 +742,10 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 		})
 		out = append(out, *s)
 	}
+	// A name that lists other names found ("North America and
+	// International", a member of its own) is the question listing those
+	// parts, each asked alone.
+	out = slices.DeleteFunc(out, func(s Segment) bool { return listsParts(s.Name, out) })
 	// One part named once: a longer name holding a shorter one wins
 	// ("Google Cloud" over "Google"), and names sharing a member are one.
 	out = slices.DeleteFunc(out, func(s Segment) bool {

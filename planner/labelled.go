@@ -29,34 +29,108 @@ var whatReported = regexp.MustCompile(`(?i)\bwhat\s+[\pL\s'&-]{3,60}?\s+(did|doe
 // one clause and of two words or more, that is exactly the label of a
 // figure one of the issuers' filings reports; nil when none is.
 func (b *builder) labelledFigure() []string {
-	// Runs of words between punctuation, issuer names, numbers and the
-	// words that ask; "and", "of" and "gross" stay, as labels hold them
-	// ("research and development", "gross margin").
+	var best []string
+	bestLen := 0 // the question's words best stands for
+	for _, l := range b.labelledRuns(false) {
+		if l.span > max(len(best), bestLen) {
+			best, bestLen = l.words, l.span
+		}
+	}
+	return best
+}
+
+// labelledFigures returns every figure the question names by a label of
+// the issuers' filings, in the question's order: in each run of its words,
+// the longest label from each word on, then the next after it, a label's
+// words at the end of the period aside (atPeriodEnd), where the label is
+// the whole run (labelledRun). "NFLX paid
+// memberships at YE2022 and ARM (average monthly revenue per paying
+// membership)" names two.
+func (b *builder) labelledFigures() [][]string {
+	var out [][]string
+	for _, l := range b.labelledRuns(true) {
+		if l.whole {
+			out = append(out, l.words)
+		}
+	}
+	return out
+}
+
+// labelledRun is a run of the question's words naming a figure a filing
+// labels: the label's words (an acronym for a spelled-out name), how many
+// of the question's words it stands for, and whether those are the whole
+// run, not an aside in parentheses (whole: the run names the figure and
+// nothing else: "paid memberships" in "paid memberships at YE2022", not
+// "license support" in "excluding license support").
+type labelledRun struct {
+	words []string
+	span  int
+	whole bool
+}
+
+// wordRun is a run of a question's words that may name a figure; aside
+// marks one in parentheses that qualifies what precedes it.
+type wordRun struct {
+	words []string
+	aside bool
+}
+
+// acronymWord reports whether w is written as an acronym: two letters or
+// more, all capitals ("ARM", "RPO").
+func acronymWord(w string) bool {
+	n := 0
+	for _, r := range w {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+		n++
+	}
+	return n >= 2
+}
+
+// labelledRuns scans the question's runs of words (between punctuation,
+// issuer names, numbers and the words that ask; "and", "of" and "gross"
+// stay, as labels hold them: "research and development", "gross margin")
+// for the figures the issuers' filings label; atEnd also lets a label's
+// words at the end of the period go unsaid.
+func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 	skip := issuerWordSet(b.cat, b.rt.Issuers)
-	var runs [][]string
-	var run []string
+	var runs []wordRun
+	var run wordRun
 	flush := func() {
-		if len(run) >= 2 {
+		if len(run.words) >= 2 {
 			runs = append(runs, run)
 		}
-		run = nil
+		run = wordRun{}
 	}
+	prev := "" // the token before, as the question writes it
 	for _, f := range strings.FieldsFunc(strings.ReplaceAll(b.question, "’", "'"), unicode.IsSpace) {
 		w := strings.ToLower(strings.TrimRight(strings.TrimLeft(f, "(\"'“‘["), ".,;:?!)\"'”’]"))
 		possessive := strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "s'")
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
+		if f == "+" {
+			w = "and" // "cloud services + license support"
+		}
 		if w == "" || skip[w] || askingWords[w] || labelBreaks[w] || strings.ContainsAny(w, "0123456789") ||
 			strings.IndexFunc(w, unicode.IsLetter) < 0 {
 			flush()
+			prev = f
 			continue
 		}
-		if strings.ContainsAny(f, "(\"“[") && run != nil {
+		if strings.ContainsAny(f, "(\"“[") && run.words != nil {
 			flush()
 		}
-		run = append(run, w)
+		if run.words == nil && strings.HasPrefix(f, "(") {
+			// "(total company, fiscal 2022)" qualifies what precedes it;
+			// after an acronym ("ARM (average monthly revenue per paying
+			// membership)") it spells the acronym out.
+			run.aside = !acronymWord(strings.TrimRight(prev, ".,;:?!\"'”’"))
+		}
+		run.words = append(run.words, w)
 		if possessive || strings.ContainsAny(f, ".,;:?!)\"”]") {
 			flush()
 		}
+		prev = f
 	}
 	flush()
 	var docs []string
@@ -67,27 +141,37 @@ func (b *builder) labelledFigure() []string {
 			}
 		}
 	}
-	var best []string
-	bestLen := 0 // the question's words best stands for
-	for _, r := range runs {
-		for n := len(r); n >= 2 && n > max(len(best), bestLen); n-- {
-			for i := 0; i+n <= len(r); i++ {
+	var out []labelledRun
+	for _, wr := range runs {
+		r := wr.words
+		for i := 0; i < len(r)-1; {
+			found := false
+			for n := len(r) - i; n >= 2; n-- {
 				words := r[i : i+n]
-				if slices.ContainsFunc(docs, func(d string) bool { return b.cat.labelled(d, words) }) {
-					best = words
-					break
+				if slices.ContainsFunc(docs, func(d string) bool {
+					_, ok := b.cat.labelKey(d, words, atEnd)
+					return ok
+				}) {
+					out = append(out, labelledRun{words, n, n == len(r) && !wr.aside})
+					found = true
+				} else if ac := initialsOf(words); ac != "" && !slices.ContainsFunc(words, periodWord) && b.acronymInUse(ac, docs) {
+					// Spelled out, a figure the filings label by its
+					// initials: "gross merchandise volume" for the row
+					// "GMV".
+					out = append(out, labelledRun{[]string{ac}, n, n == len(r) && !wr.aside})
+					found = true
 				}
-				// Spelled out, a figure the filings label by its initials:
-				// "gross merchandise volume" for the row "GMV".
-				if ac := initialsOf(words); ac != "" && !slices.ContainsFunc(words, periodWord) && b.acronymInUse(ac, docs) {
-					best = []string{ac}
-					bestLen = n
+				if found {
+					i += n
 					break
 				}
 			}
+			if !found {
+				i++
+			}
 		}
 	}
-	return best
+	return out
 }
 
 // labelBreaks end a run of words that may name a figure.
@@ -99,27 +183,55 @@ func init() {
 	}
 }
 
-// labelled reports whether a figure of the document is labelled, or its
-// concept named, with exactly words (a word's first five letters standing
-// for its forms).
-func (c *Catalog) labelled(documentID string, words []string) bool {
+// labels reports whether a figure of the document is labelled, or its
+// concept named, with exactly words (labelKey).
+func (c *Catalog) labels(documentID string, words []string) bool {
+	_, ok := c.labelKey(documentID, words, false)
+	return ok
+}
+
+// labelKey returns the key of the figure of the document labelled, or
+// whose concept is named, with exactly words (a word's first five letters
+// standing for its forms; with atEnd, a label's words at the end of the
+// period aside: "paid memberships" is the row "Paid memberships at end of
+// period"): a tagged fact's before a table row's, and a
+// row printed with one value for a period before a row several tables
+// print with different ones (each part's "Paid memberships at end of
+// period (1)" under the company's "Paid memberships at end of period").
+func (c *Catalog) labelKey(documentID string, words []string, atEnd bool) (string, bool) {
 	want := stems(words)
+	key, rank := "", 0
 	for _, e := range c.figures[documentID] {
 		if e.Member != "" {
 			continue
 		}
-		if slices.Equal(stems(strings.Fields(normLabel(e.Label))), want) {
-			return true
-		}
-		if !e.Table {
+		label := normLabel(e.Label)
+		ok := slices.Equal(stems(strings.Fields(label)), want) || atEnd && slices.Equal(stems(strings.Fields(atPeriodEnd.ReplaceAllString(label, ""))), want)
+		if !ok && !e.Table {
 			_, local, _ := strings.Cut(e.Concept, ":")
-			if slices.Equal(stems(splitCamelWords(local)), want) {
-				return true
-			}
+			ok = slices.Equal(stems(splitCamelWords(local)), want)
+		}
+		r := 3 // a tagged fact
+		switch {
+		case e.Table && e.Varies:
+			r = 1
+		case e.Table:
+			r = 2
+		}
+		if !ok || r <= rank {
+			continue
+		}
+		key, rank = e.Key, r
+		if !e.Table {
+			key = tools.FigureKey(e.Concept, "")
 		}
 	}
-	return false
+	return key, key != ""
 }
+
+// atPeriodEnd is a label's closing words that say its figure is the
+// period's end ("at end of period", "as of the end of the year").
+var atPeriodEnd = regexp.MustCompile(`\s+(?:at|as of)\s+(?:the\s+)?end\s+of\s+(?:the\s+)?(?:period|year|fiscal year|quarter)$`)
 
 // periodWord reports whether w names a period or counts one ("three
 // months ended"): such words spell no figure's initials.
@@ -199,7 +311,11 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 	b.eachAskedPeriod(func(t string, p filingPeriod, m reqMeta) {
 		key, ok := "", false
 		if b.cat.KnowsFigures(p.doc.ID) {
-			key, ok = b.cat.ResolvePhrase(p.doc.ID, words, "")
+			// The row so labelled; in a filing that labels none so, the
+			// row whose label holds the words.
+			if key, ok = b.cat.labelKey(p.doc.ID, words, false); !ok {
+				key, ok = b.cat.ResolvePhrase(p.doc.ID, words, "")
+			}
 		}
 		b.planNamedFigure(t, p, m, what, key, ok, [][]string{{what}, {FigureTerm}})
 		if !explain {
@@ -216,6 +332,46 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 	})
 	return true
 }
+
+// planLabelledFigures plans, beside the figures the plan gathers, every
+// other figure the question names by a label a filing asked prints
+// (labelledFigures) and no requirement looks up: "NFLX paid memberships at
+// YE2022 and ARM (average monthly revenue per paying membership)" asks
+// both rows, not the revenue whose word one of them holds. Where the
+// question asks why or what is expected, only a label in a clause of its
+// own shaped as a figure's counts ("... What was the 2022 take rate?"):
+// otherwise the label names what is explained. A label no filing asked
+// resolves is not planned here; a figure of the catalogue's is planned as
+// its metric.
+func (b *builder) planLabelledFigures() {
+	for _, words := range b.labelledFigures() {
+		// "R&D as % of revenue": a label that starts with a joining word
+		// ("Of revenue", a column of percentages) is the tail of another
+		// figure's name.
+		if namesCatalogueFigure(words) || joiningWords[words[0]] {
+			continue
+		}
+		if (asksWhy(b.question) || b.rt.Outlook) && !figureClause(b.question, words) {
+			continue
+		}
+		what := asWritten(b.question, words)
+		b.eachAskedPeriod(func(t string, p filingPeriod, m reqMeta) {
+			// A part named ("APAC paid memberships") is asked of the
+			// part, whose row the part's plan reads.
+			if !b.cat.KnowsFigures(p.doc.ID) || len(b.cat.SegmentsIn(b.question, t)) > 0 {
+				return
+			}
+			key, ok := b.cat.labelKey(p.doc.ID, words, true)
+			if !ok || slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return slices.Contains(r.Completion.Concepts, key) }) {
+				return
+			}
+			b.planNamedFigure(t, p, m, what, key, true, nil)
+		})
+	}
+}
+
+// joiningWords join the words of a figure's name; no name starts with one.
+var joiningWords = map[string]bool{"of": true, "and": true, "or": true, "per": true, "for": true, "&": true}
 
 // eachAskedPeriod calls plan for every issuer and period the question asks
 // about that the corpus holds, leaving out a year named only as a
@@ -395,7 +551,7 @@ func (b *builder) planPaid() bool {
 		// name ("Additions to content assets") is another measure, and the
 		// filing's own words are read instead.
 		key, ok := "", false
-		if b.cat.KnowsFigures(p.doc.ID) && b.cat.labelled(p.doc.ID, strings.Fields(what)) {
+		if b.cat.KnowsFigures(p.doc.ID) && b.cat.labels(p.doc.ID, strings.Fields(what)) {
 			key, ok = b.cat.ResolvePhrase(p.doc.ID, strings.Fields(what), "")
 		}
 		b.planNamedFigure(t, p, m, what, key, ok, [][]string{names, {AmountTerm}})

@@ -1,9 +1,15 @@
 package planner
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/corpus"
 )
 
 // TestPlanLabelledFigure: a figure named by a row label of the filing,
@@ -226,6 +232,63 @@ func TestJoinsAnother(t *testing.T) {
 		want := stems(strings.Fields(tt.asked))
 		if got := joinsAnother(strings.Fields(tt.label), want); got != tt.want {
 			t.Errorf("joinsAnother(%q, %q) = %v, want %v", tt.label, tt.asked, got, tt.want)
+		}
+	}
+}
+
+// TestPlanLabelledFigures: every figure a question names by a row label,
+// beside the figures the plan reads for its other words, is looked up by
+// its label (the label's words at the end of the period unsaid), the row
+// the words name and not a neighbour with fewer other words; a label
+// that is only part of a run ("excluding paid net membership additions"),
+// an aside qualifying another figure ("(total company, ...)") or the tail
+// of another figure's name is not.
+func TestPlanLabelledFigures(t *testing.T) {
+	t.Parallel()
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	cat := NewCatalog([]corpus.Document{
+		{ID: "s22", Ticker: "STRM", Company: "Streamer Corp", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-12-31"), Format: corpus.FormatText},
+	})
+	row := func(label string, start int) corpus.Fact {
+		return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(1), Start: start, End: start + 1}
+	}
+	cat.SetFigures("s22", FigureEntries([]corpus.Fact{
+		row("Total revenues", 1),
+		row("Paid net membership additions", 3),
+		row("Paid memberships at end of period", 5),
+		row("Average monthly revenue per paying membership", 7),
+		row("Total company", 9),
+	}))
+	const (
+		memberships = "table:Paid memberships at end of period FY2022"
+		additions   = "table:Paid net membership additions FY2022"
+		arm         = "table:Average monthly revenue per paying membership FY2022"
+		company     = "table:Total company FY2022"
+	)
+	for _, tt := range []struct {
+		q         string
+		want, not []string
+	}{
+		{"STRM paid memberships at YE2022 and ARM (average monthly revenue per paying membership) for the year?",
+			[]string{memberships, arm}, []string{additions}},
+		{"STRM 2022 revenue, excluding paid net membership additions?", nil, []string{additions}},
+		{"STRM revenue growth in fiscal 2022 (total company, fiscal 2022)?", nil, []string{company}},
+	} {
+		rt := RouteQuestion(tt.q, cat, nil)
+		g, err := (&RulesPlanner{}).Plan(context.Background(), tt.q, rt, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := lookups(t, g)
+		for _, k := range tt.want {
+			if !slices.Contains(keys, k) {
+				t.Errorf("%q: lookups %q lack %q", tt.q, keys, k)
+			}
+		}
+		for _, k := range tt.not {
+			if slices.Contains(keys, k) {
+				t.Errorf("%q: lookups %q hold %q", tt.q, keys, k)
+			}
 		}
 	}
 }

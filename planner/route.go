@@ -72,7 +72,7 @@ type Causal struct {
 }
 
 var (
-	fiscalYearExpr = regexp.MustCompile(`(?i)\b(?:fiscal\s+(?:year\s+)?|fy\s*)['’]?(\d{4}|\d{2})\b`)
+	fiscalYearExpr = regexp.MustCompile(`(?i)\b(?:fiscal\s+(?:year\s+)?|fye?\s*|ye\s*|cy\s*)['’]?(\d{4}|\d{2})\b`)
 	yearRange      = regexp.MustCompile(`(?i)\b((?:19|20)\d{2})\s*(?:-|–|—|to|through|until|and)\s*(?:fy\s*|fiscal\s+)?((?:19|20)\d{2})\b`)
 	bareYear       = regexp.MustCompile(`\b(?:19|20)\d{2}\b`)
 	quarterExpr    = regexp.MustCompile(`(?i)\b(quarters?|quarterly|10-q|q[1-4]|three\s+months|six\s+months|nine\s+months|first\s+half|second\s+half)\b`)

@@ -350,3 +350,20 @@ func TestCashMoved(t *testing.T) {
 		}
 	}
 }
+
+// TestYearsAsAnalystsWrite: a year written after "YE", "CY" or "FYE" is a
+// year asked.
+func TestYearsAsAnalystsWrite(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string][]int{
+		"NFLX paid memberships at YE2022?":   {2022},
+		"CY2023 revenue for Alphabet":        {2023},
+		"Costco FYE 2021 net sales":          {2021},
+		"AMZN YE22 cash and equivalents":     {2022},
+		"yesterday's yield on 10-year bonds": nil,
+	} {
+		if got := findFiscalYears(q); !slices.Equal(got, want) {
+			t.Errorf("findFiscalYears(%q) = %v, want %v", q, got, want)
+		}
+	}
+}

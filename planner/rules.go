@@ -353,6 +353,9 @@ func (b *builder) build() {
 		// a row so and no figure planned is that row.
 		b.planLabelledFigure(false)
 	}
+	if aspects != nil && rt.Causal == nil && !b.asksAhead() {
+		b.planLabelledFigures()
+	}
 	b.planPremises()
 	b.planLossPremise()
 	b.planDifference()

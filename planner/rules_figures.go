@@ -620,6 +620,14 @@ func (c *Catalog) ResolvePhrase(documentID string, words []string, member string
 			continue
 		}
 		extra := len(slices.Compact(slices.Sorted(slices.Values(have)))) - len(want)
+		// Words saying the figure is the period's end add nothing to what
+		// it is: "paid memberships" is "Paid memberships at end of
+		// period" before "Paid net membership additions".
+		if core := strings.Fields(atPeriodEnd.ReplaceAllString(normLabel(e.Label), "")); e.Table && len(core) < len(strings.Fields(normLabel(e.Label))) {
+			if cs := stems(core); allIn(want, cs) {
+				extra = len(cs) - len(want)
+			}
+		}
 		key := e.Key
 		if !e.Table {
 			key = tools.FigureKey(e.Concept, member)

@@ -433,6 +433,15 @@ func priorEnds(cur corpus.Fact) []time.Time {
 // (a segment's figure, not one product within one segment).
 func nearest(facts []corpus.Fact, key string, end time.Time, score func(*corpus.Fact) (int, bool)) *corpus.Fact {
 	_, member, row := SplitFigureKey(key)
+	// A row of a table titled by a part ("United States and Canada
+	// (UCAN)") is stored both plain and as the part's; its plain copy is
+	// the part's figure, not the company's.
+	parts := map[[2]int]bool{}
+	for _, f := range facts {
+		if f.Dimensions[corpus.TablePartAxis] != "" {
+			parts[[2]int{f.Start, f.End}] = true
+		}
+	}
 	var best *corpus.Fact
 	bestScore := 0
 	for i := range facts {
@@ -444,6 +453,9 @@ func nearest(facts []corpus.Fact, key string, end time.Time, score func(*corpus.
 		case row != "":
 			// A part's row has its part and no other; the plain row has none.
 			if f.Kind != corpus.FactTable || f.Label != row || f.Dimensions[corpus.TablePartAxis] != member || len(f.Dimensions) > boolInt(member != "") {
+				continue
+			}
+			if member == "" && parts[[2]int{f.Start, f.End}] {
 				continue
 			}
 		case member != "":

@@ -534,6 +534,31 @@ Operating income (loss) 23,678 22,035
 	}
 }
 
+// A row of a table titled by a part is stored plain as well as the
+// part's; asked for the company's row, the lookup reads the company's
+// table, not the part's plain copy, even where the part's table is in the
+// statements and the company's in the discussion.
+func TestLookupFactPartTableNotTheCompanys(t *testing.T) {
+	text := `PT Corp Report
+Item 7. Management's Discussion and Analysis
+Paid memberships at end of period 230,747 221,844
+Item 8. Financial Statements and Supplementary Data
+United States and Canada (UCAN)
+Paid memberships at end of period 74,296 75,215
+`
+	part := map[string]string{corpus.TablePartAxis: corpus.TablePartMember("United States and Canada (UCAN)")}
+	fx := fixture{ticker: "PT", form: "10-K", fiscalYear: 2022, periodEnd: "2022-12-31", text: text, facts: []fixtureFact{
+		{kind: corpus.FactTable, label: "Paid memberships at end of period", value: "74296000", unit: "pure", end: "2022-12-31", line: "Paid memberships at end of period 74,296", shown: "74,296"},
+		{kind: corpus.FactTable, label: "Paid memberships at end of period", dims: part, value: "74296000", unit: "pure", end: "2022-12-31", line: "Paid memberships at end of period 74,296", shown: "74,296"},
+		{kind: corpus.FactTable, label: "Paid memberships at end of period", value: "230747000", unit: "pure", end: "2022-12-31", line: "Paid memberships at end of period 230,747", shown: "230,747"},
+	}}
+	env := newEnv(t, newFixtureStore(t, fx), Scope{Tenant: "acme", Tickers: []string{"PT"}})
+	out := run(t, env, "l0", LookupFact, map[string]any{"ticker": "PT", "concept": "table:Paid memberships at end of period", "period": "FY2022"})
+	if len(out.Facts) == 0 || out.Facts[0].Value.String() != "230747000" {
+		t.Errorf("facts %+v; want the company's 230,747 thousand:\n%s", out.Facts, out.Text)
+	}
+}
+
 // A row label printed in a table of balances too ("Hardware" among
 // deferred revenues) is read as the period's figure where a flow is asked,
 // never as the balance; asked as it is, the balance at the period's end is
