@@ -609,3 +609,26 @@ func TestChangeRateRows(t *testing.T) {
 		}
 	}
 }
+
+// TestSegmentsListed: a member whose name lists other parts the question
+// names ("North America and International", a member of its own) is the
+// question listing those parts, each asked alone.
+func TestSegmentsListed(t *testing.T) {
+	cat := NewCatalog([]corpus.Document{{ID: "r24", Ticker: "RTLR", Company: "Retailer, Inc.", Form: "10-K", FiscalYear: 2024,
+		PeriodEnd: time.Date(2024, 12, 31, 0, 0, 0, 0, time.UTC), Format: corpus.FormatHTML,
+		Entity: corpus.Entity{Registrant: "RETAILER, INC.", Symbols: []string{"RTLR"},
+			Members: []string{"rtlr:NorthAmericaSegmentMember", "rtlr:InternationalSegmentMember", "rtlr:NorthAmericaAndInternationalSegmentMember"}}}})
+	for q, want := range map[string][]string{
+		"RTLR 2024 segment op income for North America and International?": {"International", "North America"},
+		"RTLR North America operating income":                              {"North America"},
+	} {
+		var got []string
+		for _, s := range cat.SegmentsIn(q, "RTLR") {
+			got = append(got, s.Name)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("SegmentsIn(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
