@@ -372,6 +372,7 @@ func (b *builder) build() {
 	b.planUncoveredItems()
 	b.planNamedRatio()
 	b.planUnmentionedNames()
+	b.planUnservedParts()
 	b.planQuestionSearches()
 }
 
