@@ -351,14 +351,15 @@ func (b *builder) planLabelledFigures() {
 		if namesCatalogueFigure(words) || joiningWords[words[0]] {
 			continue
 		}
-		if (asksWhy(b.question) || b.rt.Outlook) && !figureClause(b.question, words) {
+		if (asksWhy(b.question) || b.rt.Outlook) && !figureClause(b.question, words) && !b.bareClause(words) {
 			continue
 		}
 		what := asWritten(b.question, words)
 		b.eachAskedPeriod(func(t string, p filingPeriod, m reqMeta) {
 			// A part named ("APAC paid memberships") is asked of the
 			// part, whose row the part's plan reads.
-			if !b.cat.KnowsFigures(p.doc.ID) || len(b.cat.SegmentsIn(b.question, t)) > 0 {
+			// A year after the latest report is expected, not reported.
+			if !b.cat.KnowsFigures(p.doc.ID) || len(b.cat.SegmentsIn(b.question, t)) > 0 || p.ahead > 0 {
 				return
 			}
 			key, ok := b.cat.labelKey(p.doc.ID, words, true)

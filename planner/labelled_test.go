@@ -273,6 +273,8 @@ func TestPlanLabelledFigures(t *testing.T) {
 			[]string{memberships, arm}, []string{additions}},
 		{"STRM 2022 revenue, excluding paid net membership additions?", nil, []string{additions}},
 		{"STRM revenue growth in fiscal 2022 (total company, fiscal 2022)?", nil, []string{company}},
+		// A clause that is the figure's name alone, beside an outlook.
+		{"STRM paid memberships 2022 - and does management think revenue will keep growing in 2023?", []string{memberships}, nil},
 	} {
 		rt := RouteQuestion(tt.q, cat, nil)
 		g, err := (&RulesPlanner{}).Plan(context.Background(), tt.q, rt, cat)

@@ -109,7 +109,7 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
 		stop := possessive && !cat.partOf(issuers, text) || len(w) < 2 || skip[w] || questionStopwords[w] || phraseStopwords[w] || wholeWords[w] ||
 			strings.ContainsAny(w, "0123456789&'") || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ly") ||
-			askingWords[w] || causingWords[w] || affecting[w] || fallWords.MatchString(w) || riseWords.MatchString(w)
+			askingWords[w] || causingWords[w] || affecting[w] || viewWords[w] || fallWords.MatchString(w) || riseWords.MatchString(w)
 		if w == "&" {
 			w, text, stop = "and", "and", true
 		}
@@ -129,6 +129,13 @@ var causingWords = map[string]bool{"drive": true, "drives": true, "drove": true,
 	// A sign, or the measure as reported, is the figure itself: "positive
 	// free cash flow", "GAAP operating margin".
 	"positive": true, "negative": true, "gaap": true}
+
+// viewWords are who holds a view and the verbs of holding one ("does
+// management think revenue will ..."): they narrow no figure.
+var viewWords = map[string]bool{"management": true, "mgmt": true, "think": true, "thinks": true, "believe": true,
+	"believes": true, "expect": true, "expects": true, "say": true, "says": true, "see": true, "sees": true,
+	"feel": true, "feels": true, "view": true, "views": true, "consider": true, "considers": true,
+	"anticipate": true, "anticipates": true, "signal": true, "signals": true, "signalling": true, "signaling": true}
 
 // issuerWordSet is every word naming one of the issuers, in lower case:
 // tickers, the words of company names, and the names the catalogue knows

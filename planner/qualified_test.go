@@ -52,6 +52,8 @@ func TestQualifiedFigures(t *testing.T) {
 		{"Target revenue compared with Walmart's in 2022", "", nil},
 		{"Costco: revenue, fiscal 2022", "", nil},
 		{"What did Amazon guide for Q1 2025 net sales and operating income?", "", nil},
+		// who holds a view, and the verb of holding it, narrow nothing
+		{"eBay take rate 2022 - and does management think revenue will keep declining in 2023?", "", nil},
 	}
 	for _, tt := range tests {
 		got := qualifiedFigures(tt.question, cat, nil, []string{"TGT (TARGET CORP)"}, metricNames([]string{"revenue", "cost_of_revenue", "net_income", "operating_income"}))

@@ -353,7 +353,7 @@ func (b *builder) build() {
 		// a row so and no figure planned is that row.
 		b.planLabelledFigure(false)
 	}
-	if aspects != nil && rt.Causal == nil && !b.asksAhead() {
+	if aspects != nil && rt.Causal == nil {
 		b.planLabelledFigures()
 	}
 	b.planPremises()
@@ -1709,7 +1709,7 @@ func (b *builder) asksAhead() bool {
 // label a filing asked prints, a row no requirement of the plan looks up.
 func (b *builder) asksUnplannedLabel() bool {
 	words := b.labelledFigure()
-	if len(words) == 0 || !figureClause(b.question, words) || namesCatalogueFigure(words) {
+	if len(words) == 0 || !figureClause(b.question, words) && !b.bareClause(words) || namesCatalogueFigure(words) {
 		return false
 	}
 	for _, t := range b.rt.Issuers {
@@ -1739,6 +1739,35 @@ func namesCatalogueFigure(words []string) bool {
 		return slices.ContainsFunc(append([]string{d.Label}, d.Aliases...), func(n string) bool { return strings.EqualFold(n, name) })
 	})
 }
+
+// bareClause reports whether the clause of the question that holds words
+// names the figure and nothing else but its issuer, period and the words
+// of a period ("eBay take rate 2022 - and does management think ..."): a
+// figure asked by its name alone.
+func (b *builder) bareClause(words []string) bool {
+	what := strings.Join(words, " ")
+	c := clauseOf(b.question, what)
+	if !termIn(normalizeText(c), normalizeTerm(what)) {
+		return false
+	}
+	skip := issuerWordSet(b.cat, b.rt.Issuers)
+	label := map[string]bool{}
+	for _, w := range words {
+		label[stem5(w)] = true
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(c), func(r rune) bool { return !unicode.IsLetter(r) && r != '&' }) {
+		w = strings.TrimSuffix(w, "s'")
+		if label[stem5(w)] || skip[w] || phraseStopwords[w] || labelBreaks[w] || fiscalWord[w] || w == "and" {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// fiscalWord are the letters of the ways a period is written ("FY2022",
+// "YE22", "Q3").
+var fiscalWord = map[string]bool{"fy": true, "fye": true, "ye": true, "cy": true, "q": true, "h": true}
 
 // figureClause reports whether the clause of question that holds words
 // is shaped as a question for a number (figureShaped).
