@@ -340,12 +340,16 @@ func anyTerm(text string, terms []string) bool {
 }
 
 // routerNorm is normalizeText for the router: it keeps the byte offsets of
-// the question (ASCII letters lower-cased, ASCII hyphens and white space
-// turned into spaces), so spans found in it are spans of the question.
+// the question (ASCII letters lower-cased, ASCII hyphens within words and
+// white space turned into spaces), so spans found in it are spans of the
+// question.
 func routerNorm(s string) string {
 	b := []byte(asciiLower(s))
 	for i, c := range b {
-		if c == '-' || isSpaceByte(c) {
+		// A hyphen between spaces is a dash, which ends a clause
+		// (clauseBreak); one in a word joins it ("e-commerce").
+		dash := c == '-' && i > 0 && i+1 < len(b) && isSpaceByte(b[i-1]) && isSpaceByte(b[i+1])
+		if c == '-' && !dash || isSpaceByte(c) {
 			b[i] = ' '
 		}
 	}

@@ -367,3 +367,18 @@ func TestYearsAsAnalystsWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestDashEndsTheCause: a dash between spaces ends the clause that names a
+// cause ("thanks to its fee hike - how much of that growth ..."); a hyphen
+// within a word does not.
+func TestDashEndsTheCause(t *testing.T) {
+	t.Parallel()
+	q := "Costco's membership fee revenue grew 9% in FY22 thanks to its membership fee hike - how much of that growth came from the price increase?"
+	rt := RouteQuestion(q, NewCatalog(nil), []string{"COST"})
+	if rt.Causal == nil || !slices.Contains(rt.Causal.CauseWords, "hike") || slices.Contains(rt.Causal.CauseWords, "price") {
+		t.Errorf("Causal = %+v; want the fee hike as the cause, within its clause", rt.Causal)
+	}
+	if got := routerNorm("e-commerce sales - and why"); got != "e commerce sales - and why" {
+		t.Errorf("routerNorm = %q", got)
+	}
+}
