@@ -1,8 +1,12 @@
 package planner
 
 import (
+	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/ledgerline/research/tools"
 )
 
 // TestPlanUnservedParts: a part of the business the question asks what is
@@ -28,5 +32,35 @@ func TestPlanUnservedParts(t *testing.T) {
 	g = planOf(t, "What was Example Web Services operating income in 2024, and does XMPL expect it to keep growing?")
 	if n := outlookOf(g, "Example Web Services"); n != 0 {
 		t.Errorf("a part the plan reads got %d expectations of its own", n)
+	}
+}
+
+// TestOutlookSearchesTheYearAhead: asked what is expected for the year
+// after the filing's (beside the filing's own), the plan searches for the
+// question's subject with that year, as the filing writes what it expects
+// for it ("we expect this growth to continue during fiscal 2023"); the
+// words of holding a view are no part of the subject.
+func TestOutlookSearchesTheYearAhead(t *testing.T) {
+	t.Parallel()
+	for _, q := range []string{
+		"Text Filer's datacenter expenses jumped in fiscal 2022. Is it signalling that the growth continues into fiscal 2023?",
+	} {
+		g := planOf(t, q, "TXTF")
+		found := false
+		for _, n := range g.Nodes {
+			var a tools.SearchArgs
+			if n.Tool != tools.SearchFilings || json.Unmarshal(n.Args, &a) != nil {
+				continue
+			}
+			if strings.HasSuffix(a.Query, "fiscal 2023") {
+				found = true
+				if strings.Contains(a.Query, "signalling") || !strings.Contains(a.Query, "datacenter") {
+					t.Errorf("%q: search %q; want the subject's words and the year", q, a.Query)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%q: no search for the year ahead among %d nodes", q, len(g.Nodes))
+		}
 	}
 }

@@ -495,6 +495,24 @@ func (b *builder) searchWords() []string {
 	return slices.DeleteFunc(words, func(w string) bool { return !slices.Contains(keep, w) })
 }
 
+// subjectWords returns the searchWords that name what the question is
+// about: without the words of who holds a view and of holding one
+// ("signalling", "management"), the verbs of asking and of what is
+// expected, at most five, the rarest.
+func (b *builder) subjectWords() []string {
+	words := slices.DeleteFunc(b.searchWords(), func(w string) bool {
+		return viewWords[w] || askingWords[w] || expecting.MatchString(w) || slices.Contains(OutlookWords, w)
+	})
+	if len(words) <= 5 {
+		return words
+	}
+	stats := b.cat.TextStats()
+	byRarity := slices.Clone(words)
+	slices.SortStableFunc(byRarity, func(x, y string) int { return cmp.Compare(stats.IDF(y), stats.IDF(x)) })
+	keep := byRarity[:5]
+	return slices.DeleteFunc(words, func(w string) bool { return !slices.Contains(keep, w) })
+}
+
 // searched reports whether a search the plan holds has word in its query.
 func (b *builder) searched(word string) bool {
 	for _, n := range b.g.Nodes {
@@ -841,6 +859,16 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: topic, AllOf: groups},
 	}, m)
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, a.Section, 8), []string{id})
+	if a.Kind == KindOutlook {
+		// What is expected for a year after the filing's own is written
+		// for that year ("we expect this growth to continue during fiscal
+		// 2024"): the question's subject with the year it names.
+		for _, y := range b.rt.FiscalYears {
+			if words := b.subjectWords(); y == p.doc.FiscalYear+1 && len(words) > 0 {
+				b.addNode(tools.SearchFilings, b.searchArgs(t, p, fmt.Sprintf("%s fiscal %d", strings.Join(words, " "), y), "", 10), []string{id})
+			}
+		}
+	}
 	if label := b.ownLabel(p, a); addsWords(label, query) && a.Kind == KindExplanation && asksReason(groups) {
 		b.addNode(tools.SearchFilings, b.searchArgs(t, p, label+" primarily due to", a.Section, 6), []string{id})
 	}
