@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -335,11 +336,35 @@ func (ff *factFinder) statementsFirst(d corpus.Document, key string, f corpus.Fa
 	outside := func(f corpus.Fact) int {
 		return boolInt(!statementSection(d.Form, sectionAt(t.sections, f.Start)))
 	}
-	// Within each, the row printed first: the store's order of facts is
-	// not the filing's.
-	slices.SortStableFunc(facts, func(a, b corpus.Fact) int { return cmp.Or(outside(a)-outside(b), cmp.Compare(a.Start, b.Start)) })
+	// Among the statements, the statement of operations before the others
+	// that print the row too: "Net income (loss)" opens the statement of
+	// cash flows, which some filers print first. Within each, the row
+	// printed first: the store's order of facts is not the filing's.
+	slices.SortStableFunc(facts, func(a, b corpus.Fact) int {
+		return cmp.Or(outside(a)-outside(b), otherStatement(t.text, a.Start)-otherStatement(t.text, b.Start), cmp.Compare(a.Start, b.Start))
+	})
 	return facts, nil
 }
+
+// otherStatement is 0 for a row under the title of a statement of
+// operations (of income, of earnings), 1 under another statement's title
+// or none within statementReach bytes above it.
+func otherStatement(text string, at int) int {
+	from := max(0, at-statementReach)
+	titles := statementTitle.FindAllStringSubmatch(text[from:min(at, len(text))], -1)
+	if len(titles) == 0 || titles[len(titles)-1][1] == "" {
+		return 1
+	}
+	return 0
+}
+
+// statementReach is how far above a row its statement's title is looked
+// for: a statement runs a page or two.
+const statementReach = 8000
+
+// statementTitle matches a financial statement's title; its group is set
+// for a statement of operations.
+var statementTitle = regexp.MustCompile(`(?i)\bstatements?\s+of\s+(?:(operations|income|earnings)\b|comprehensive|cash\s+flows|financial\s+position|stockholders|shareholders|changes)|\bbalance\s+sheets?\b`)
 
 // statementSection reports whether a section of a filing of form holds its
 // financial statements. Form 10-K puts them in Item 8, or in Item 15 with

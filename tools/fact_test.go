@@ -559,6 +559,28 @@ Paid memberships at end of period 74,296 75,215
 	}
 }
 
+// A row the statement of cash flows opens with ("Net income (loss)"),
+// printed first by a filer that puts that statement first, is cited from
+// the statement of operations.
+func TestLookupFactStatementOfOperationsFirst(t *testing.T) {
+	text := `PT Corp Report
+Item 8. Financial Statements and Supplementary Data
+CONSOLIDATED STATEMENTS OF CASH FLOWS (in millions)
+Net income (loss) 33,364 (2,722)
+CONSOLIDATED STATEMENTS OF OPERATIONS (in millions)
+Net income (loss) $ 33,364 $ (2,722)
+`
+	fx := fixture{ticker: "PT", form: "10-K", fiscalYear: 2022, periodEnd: "2022-12-31", text: text, facts: []fixtureFact{
+		{kind: corpus.FactTable, label: "Net income (loss)", value: "-2722000000", unit: "USD", start: "2022-01-01", end: "2022-12-31", line: "Net income (loss) 33,364 (2,722)", shown: "(2,722)"},
+		{kind: corpus.FactTable, label: "Net income (loss)", value: "-2722000000", unit: "USD", start: "2022-01-01", end: "2022-12-31", line: "Net income (loss) $ 33,364 $ (2,722)", shown: "(2,722)"},
+	}}
+	env := newEnv(t, newFixtureStore(t, fx), Scope{Tenant: "acme", Tickers: []string{"PT"}})
+	out := run(t, env, "l0", LookupFact, map[string]any{"ticker": "PT", "concept": "table:Net income (loss)", "period": "FY2022"})
+	if len(out.Evidence) == 0 || !strings.Contains(out.Evidence[0].Excerpt, "$") {
+		t.Errorf("evidence %+v; want the statement of operations' row:\n%s", out.Evidence, out.Text)
+	}
+}
+
 // A row label printed in a table of balances too ("Hardware" among
 // deferred revenues) is read as the period's figure where a flow is asked,
 // never as the balance; asked as it is, the balance at the period's end is
