@@ -72,13 +72,16 @@ func (b *builder) readsPart(t string, seg Segment) bool {
 	})
 }
 
-// partAliases returns the names a sentence may give the part: its name
-// and the short form the issuer's filings define for it ("Reality Labs
-// (RL)").
+// partAliases returns the names a sentence may give the part: its name,
+// the short form the issuer's filings define for it ("Reality Labs (RL)"),
+// and its initials where the question writes the part so ("AWS").
 func (b *builder) partAliases(t string, seg Segment) []string {
 	names := []string{strings.ToLower(seg.Name)}
 	if short, ok := b.cat.TextStats().ShortForms(t)[normalizeText(seg.Name)]; ok {
 		names = appendNew(names, strings.ToLower(short))
+	}
+	if ac := initialsOf(strings.Fields(seg.Name)); ac != "" && termIn(normalizeText(b.question), strings.ToLower(ac)) {
+		names = appendNew(names, strings.ToLower(ac))
 	}
 	return names
 }

@@ -64,3 +64,24 @@ func TestOutlookSearchesTheYearAhead(t *testing.T) {
 		}
 	}
 }
+
+// TestOutlookOfAPartNamesThePart: what is expected of a part's figure is
+// met by a sentence naming the part (its name or the initials the
+// question writes it by), not by the company's guidance.
+func TestOutlookOfAPartNamesThePart(t *testing.T) {
+	t.Parallel()
+	g := planOf(t, "Does XMPL expect EWS operating income to keep growing after 2024? What was it in 2024?")
+	found := false
+	for _, r := range g.Requirements {
+		if r.Kind != KindOutlook || r.Aspect == "general" {
+			continue
+		}
+		found = true
+		if len(r.Completion.AllOf) != 3 || !slices.Contains(r.Completion.AllOf[0], "example web services") || !slices.Contains(r.Completion.AllOf[0], "ews") {
+			t.Errorf("%s: condition %q; want the part's names, the figure's and an expectation", r.ID, r.Completion.AllOf)
+		}
+	}
+	if !found {
+		t.Errorf("no outlook of the figure in %+v", g.Requirements)
+	}
+}

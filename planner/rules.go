@@ -888,12 +888,30 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		oid := prefix + "-outlook"
 		om := m
 		om.extra = true
+		groups, what, topic := [][]string{a.Terms, OutlookWords}, "its "+a.Label, a.Label+" outlook"
+		// Of a part the question names ("does Amazon expect ... weighing
+		// on AWS growth to persist"), the expectation for a figure is the
+		// part's: a sentence naming the part ("to impact our AWS revenue
+		// growth rates"), not the company's guidance.
+		var parts []string
+		if a.Name != "segments" && len(a.Metrics) > 0 {
+			for _, seg := range b.cat.SegmentsIn(b.question, t) {
+				parts = append(parts, b.partAliases(t, seg)...)
+			}
+		}
+		if len(parts) > 0 {
+			groups = [][]string{parts, a.Terms, OutlookWords}
+			what, topic = asWritten(b.question, strings.Fields(parts[0]))+" "+a.Label, asWritten(b.question, strings.Fields(parts[0]))+" "+a.Label+" outlook"
+		}
 		b.addReq(Requirement{
 			ID: oid, Issuer: t, Period: label, Aspect: a.Name, Kind: KindOutlook, Required: true,
-			Need:       fmt.Sprintf("what %s's management expects for its %s going forward, in its %s %s", company, a.Label, label, form),
-			Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: a.Label + " outlook", AllOf: [][]string{a.Terms, OutlookWords}},
+			Need:       fmt.Sprintf("what %s's management expects for %s going forward, in its %s %s", company, what, label, form),
+			Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: topic, AllOf: groups},
 		}, om)
 		b.addNode(tools.SearchFilings, b.searchArgs(t, p, a.Label+" expect future", "", 8), []string{oid})
+		if len(parts) > 0 {
+			b.addNode(tools.SearchFilings, b.searchArgs(t, p, parts[0]+" "+a.Label+" expect", "", 8), []string{oid})
+		}
 		if label := b.ownLabel(p, a); addsWords(label, a.Label) {
 			b.addNode(tools.SearchFilings, b.searchArgs(t, p, label+" expected", "", 6), []string{oid})
 		}
