@@ -69,10 +69,12 @@ type labelledRun struct {
 }
 
 // wordRun is a run of a question's words that may name a figure; aside
-// marks one in parentheses that qualifies what precedes it.
+// marks one in parentheses that qualifies what precedes it, acronym a run
+// of one word the question writes in capitals.
 type wordRun struct {
-	words []string
-	aside bool
+	words   []string
+	aside   bool
+	acronym bool
 }
 
 // acronymWord reports whether w is written as an acronym: two letters or
@@ -98,7 +100,9 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 	var runs []wordRun
 	var run wordRun
 	flush := func() {
-		if len(run.words) >= 2 {
+		// One word names a figure where the question writes it as an
+		// acronym a filing labels a row by ("compare their 2022 GMV").
+		if len(run.words) >= 2 || atEnd && len(run.words) == 1 && run.acronym {
 			runs = append(runs, run)
 		}
 		run = wordRun{}
@@ -127,6 +131,7 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 			run.aside = !acronymWord(strings.TrimRight(prev, ".,;:?!\"'”’"))
 		}
 		run.words = append(run.words, w)
+		run.acronym = len(run.words) == 1 && len(w) >= 3 && acronymWord(strings.Trim(f, "(\"'“‘[.,;:?!)”’]"))
 		if possessive || strings.ContainsAny(f, ".,;:?!)\"”]") {
 			flush()
 		}
@@ -144,6 +149,15 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 	var out []labelledRun
 	for _, wr := range runs {
 		r := wr.words
+		if len(r) == 1 {
+			if slices.ContainsFunc(docs, func(d string) bool {
+				_, ok := b.cat.labelKey(d, r, atEnd)
+				return ok
+			}) {
+				out = append(out, labelledRun{r, 1, !wr.aside})
+			}
+			continue
+		}
 		for i := 0; i < len(r)-1; {
 			found := false
 			for n := len(r) - i; n >= 2; n-- {

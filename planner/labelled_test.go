@@ -258,12 +258,14 @@ func TestPlanLabelledFigures(t *testing.T) {
 		row("Paid memberships at end of period", 5),
 		row("Average monthly revenue per paying membership", 7),
 		row("Total company", 9),
+		row("GMV (2)", 11),
 	}))
 	const (
 		memberships = "table:Paid memberships at end of period FY2022"
 		additions   = "table:Paid net membership additions FY2022"
 		arm         = "table:Average monthly revenue per paying membership FY2022"
 		company     = "table:Total company FY2022"
+		gmv         = "table:GMV (2) FY2022"
 	)
 	for _, tt := range []struct {
 		q         string
@@ -273,6 +275,9 @@ func TestPlanLabelledFigures(t *testing.T) {
 			[]string{memberships, arm}, []string{additions}},
 		{"STRM 2022 revenue, excluding paid net membership additions?", nil, []string{additions}},
 		{"STRM revenue growth in fiscal 2022 (total company, fiscal 2022)?", nil, []string{company}},
+		// One word, written as the acronym a row is labelled by; the
+		// same word in lower case may be any word.
+		{"Etsy vs STRM - compare their 2022 GMV.", []string{gmv}, nil},
 		// A clause that is the figure's name alone, beside an outlook.
 		{"STRM paid memberships 2022 - and does management think revenue will keep growing in 2023?", []string{memberships}, nil},
 	} {
