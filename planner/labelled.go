@@ -206,9 +206,9 @@ func (c *Catalog) labels(documentID string, words []string) bool {
 
 // labelKey returns the key of the figure of the document labelled, or
 // whose concept is named, with exactly words (a word's first five letters
-// standing for its forms; with atEnd, a label's words at the end of the
-// period aside: "paid memberships" is the row "Paid memberships at end of
-// period"): a tagged fact's before a table row's, and a
+// standing for its forms; with atEnd, the label's core (labelCore):
+// "paid memberships" is the row "Paid memberships at end of period"): a
+// tagged fact's before a table row's, and a
 // row printed with one value for a period before a row several tables
 // print with different ones (each part's "Paid memberships at end of
 // period (1)" under the company's "Paid memberships at end of period").
@@ -220,7 +220,7 @@ func (c *Catalog) labelKey(documentID string, words []string, atEnd bool) (strin
 			continue
 		}
 		label := normLabel(e.Label)
-		ok := slices.Equal(stems(strings.Fields(label)), want) || atEnd && slices.Equal(stems(strings.Fields(atPeriodEnd.ReplaceAllString(label, ""))), want)
+		ok := slices.Equal(stems(strings.Fields(label)), want) || atEnd && slices.Equal(stems(strings.Fields(labelCore(label))), want)
 		if !ok && !e.Table {
 			_, local, _ := strings.Cut(e.Concept, ":")
 			ok = slices.Equal(stems(splitCamelWords(local)), want)
@@ -241,6 +241,14 @@ func (c *Catalog) labelKey(documentID string, words []string, atEnd bool) (strin
 		}
 	}
 	return key, key != ""
+}
+
+// labelCore is a label without the words that add nothing to what its
+// figure is: a leading "total" ("Total cloud services and license support
+// revenues" is the sum asked as "cloud services + license support
+// revenue") and closing words at the period's end (atPeriodEnd).
+func labelCore(label string) string {
+	return strings.TrimPrefix(atPeriodEnd.ReplaceAllString(label, ""), "total ")
 }
 
 // atPeriodEnd is a label's closing words that say its figure is the
@@ -381,7 +389,32 @@ func (b *builder) planLabelledFigures() {
 				return
 			}
 			b.planNamedFigure(t, p, m, what, key, true, nil)
+			b.removeWithin(t, tools.PeriodLabel(p.fy), words, key)
 		})
+	}
+}
+
+// removeWithin removes the figures of issuer t and period that the plan
+// read from words within a label's (a row other than key): "average
+// monthly revenue per paying membership" asks that row, not the revenue
+// its words hold; "cloud services + license support revenue" the total,
+// not license support revenue.
+func (b *builder) removeWithin(t, period string, words []string, key string) {
+	label := stems(words)
+	skip := issuerWordSet(b.cat, b.rt.Issuers)
+	var ids []string
+	for _, r := range b.g.Requirements {
+		// A figure looked up, or the optional sentence stating it.
+		if r.Issuer != t || r.Period != period || r.Kind != KindFigure || r.Completion.Kind != CondFact && r.Required || slices.Contains(r.Completion.Concepts, key) {
+			continue
+		}
+		topic := stems(slices.DeleteFunc(strings.Fields(normLabel(r.Completion.Topic)), func(w string) bool { return skip[w] }))
+		if len(topic) > 0 && len(topic) < len(label) && allIn(topic, label) {
+			ids = append(ids, r.ID)
+		}
+	}
+	if len(ids) > 0 {
+		b.remove(ids)
 	}
 }
 

@@ -259,6 +259,8 @@ func TestPlanLabelledFigures(t *testing.T) {
 		row("Average monthly revenue per paying membership", 7),
 		row("Total company", 9),
 		row("GMV (2)", 11),
+		row("License support", 13),
+		row("Total cloud services and license support revenues", 15),
 	}))
 	const (
 		memberships = "table:Paid memberships at end of period FY2022"
@@ -266,13 +268,19 @@ func TestPlanLabelledFigures(t *testing.T) {
 		arm         = "table:Average monthly revenue per paying membership FY2022"
 		company     = "table:Total company FY2022"
 		gmv         = "table:GMV (2) FY2022"
+		revenues    = "table:Total revenues FY2022"
+		support     = "table:License support FY2022"
+		cloudTotal  = "table:Total cloud services and license support revenues FY2022"
 	)
 	for _, tt := range []struct {
 		q         string
 		want, not []string
 	}{
+		// The revenue a label's words hold is not asked.
 		{"STRM paid memberships at YE2022 and ARM (average monthly revenue per paying membership) for the year?",
-			[]string{memberships, arm}, []string{additions}},
+			[]string{memberships, arm}, []string{additions, revenues}},
+		// A sum written with "+" is the total row, not one of its parts.
+		{"STRM FY2022 cloud services + license support revenue?", []string{cloudTotal}, []string{support}},
 		{"STRM 2022 revenue, excluding paid net membership additions?", nil, []string{additions}},
 		{"STRM revenue growth in fiscal 2022 (total company, fiscal 2022)?", nil, []string{company}},
 		// One word, written as the acronym a row is labelled by; the
