@@ -15,6 +15,14 @@ import (
 // "&", "or", a slash or "vs".
 var partsListed = regexp.MustCompile(`(?i)^(,|&|/|and|or|vs\.?|versus|plus|,\s*and|,\s*or)(\s+the)?$`)
 
+// listTail splits the text between two parts' names into the words
+// before a list's separator and the separator.
+var listTail = regexp.MustCompile(`(?i)^(.+?)\s*(?:,|&|/|\band|\bor|\bvs\.?|\bversus|\bplus)(?:\s+the)?$`)
+
+// repeatedName is the figure's name a list repeats after each part: one
+// to four words, nothing else.
+var repeatedName = regexp.MustCompile(`^[a-z&'-]+(?: [a-z&'-]+){0,3}$`)
+
 // listedSegments returns segs as the groups the question asks a figure of:
 // each part alone where the question lists them, or all of them as one
 // part of a part otherwise (also where a part's name is not found in the
@@ -24,10 +32,18 @@ func listedSegments(question string, segs []Segment) [][]Segment {
 	if between == nil {
 		return [][]Segment{segs}
 	}
+	lower := strings.ToLower(question)
 	for _, b := range between {
-		if !partsListed.MatchString(b) {
-			return [][]Segment{segs}
+		if partsListed.MatchString(b) {
+			continue
 		}
+		// The figure's name repeated after each part: "data center
+		// revenue and gaming revenue", "AWS operating margin vs North
+		// America operating margin".
+		if m := listTail.FindStringSubmatch(b); m != nil && repeatedName.MatchString(m[1]) && strings.Count(lower, m[1]) >= 2 {
+			continue
+		}
+		return [][]Segment{segs}
 	}
 	out := make([][]Segment, len(segs))
 	for i, s := range segs {

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -22,6 +23,10 @@ func TestListedSegments(t *testing.T) {
 		{"Europe's Mac net sales in fiscal 2022?", false, true},
 		{"Mac net sales for fiscal 2022, and what did management say about Europe?", false, false},
 		{"What were Apple's Mac net sales in fiscal 2022?", false, false},
+		// the figure's name repeated after each part
+		{"Apple FY22 Mac net sales and Europe net sales?", true, false},
+		{"Mac net sales vs Europe net sales, fiscal 2022", true, false},
+		{"Mac net sales in 2022 and Europe?", false, false},
 	} {
 		listed := len(listedSegments(tt.q, segs)) == 2
 		nested := partOfPart(tt.q, segs, figure)
@@ -133,5 +138,31 @@ func TestSearchWordsKeepTheLastClause(t *testing.T) {
 	b = &builder{cat: cat, question: "Why did cloud expenses jump?"}
 	if got := b.searchWords(); !slices.Equal(got, []string{"cloud", "expenses"}) {
 		t.Errorf("searchWords = %v; want the words of what moved, in order", got)
+	}
+}
+
+// TestPhraseFigureListsItems: a figure question listing figures no row of
+// the filing names whole plans each item on its own ("paid members and
+// renewal rate"), not one figure of all their words; a row named with
+// "and" ("research and development expense") stays one.
+func TestPhraseFigureListsItems(t *testing.T) {
+	t.Parallel()
+	topics := func(g *Graph) []string {
+		var out []string
+		for _, r := range g.Requirements {
+			if r.Kind == KindFigure {
+				out = append(out, strings.ToLower(r.Completion.Topic))
+			}
+		}
+		return out
+	}
+	g := planOf(t, "Text Filer FY22 paid members and renewal rate?", "TXTF")
+	got := topics(g)
+	if !slices.Contains(got, "paid members") || !slices.Contains(got, "renewal rate") {
+		t.Errorf("figures %q; want paid members and renewal rate, each on its own", got)
+	}
+	g = planOf(t, "Text Filer FY22 paid members and interest expense?", "TXTF")
+	if got := topics(g); slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "members") && strings.Contains(s, "interest") }) {
+		t.Errorf("figures %q; want the items apart", got)
 	}
 }

@@ -729,7 +729,58 @@ func (c *Catalog) ResolvePartRow(documentID string, part, name []string) (string
 // nothing, when the question's words are too few or too many to name one
 // figure.
 func (b *builder) planPhraseFigure() bool {
-	return b.planPhraseFigureOf(b.phraseWords())
+	words := b.phraseWords()
+	if items := b.listedItems(words); len(items) > 1 {
+		// "Costco FY22 paid members and renewal rate?": two figures, each
+		// planned on its own, where no row a filing prints holds every
+		// word.
+		planned := false
+		for _, item := range items {
+			planned = b.planPhraseFigureOf(item) || planned
+		}
+		return planned
+	}
+	return b.planPhraseFigureOf(words)
+}
+
+// listedItems splits words, the phrase a question names its figure by,
+// into the items of the question's list (listSplit) each holds, where the
+// question lists two or more, each of two to four words, and no figure of
+// the filings asked holds every word ("research and development expense"
+// is one row); nil otherwise.
+func (b *builder) listedItems(words []string) [][]string {
+	for _, t := range b.rt.Issuers {
+		for _, p := range b.periodsOf(t) {
+			if _, ok := b.cat.ResolvePhrase(p.doc.ID, words, ""); p.found && ok {
+				return nil
+			}
+		}
+	}
+	var items [][]string
+	n := 0
+	for _, part := range listSplit.Split(b.question, -1) {
+		have := map[string]bool{}
+		for _, w := range strings.FieldsFunc(part, func(r rune) bool { return !unicode.IsLetter(r) && r != '&' }) {
+			have[strings.TrimSuffix(strings.ToLower(w), "s'")] = true
+			have[w] = true
+		}
+		var item []string
+		for _, w := range words {
+			if have[w] {
+				item = append(item, w)
+			}
+		}
+		if len(item) > 0 {
+			items = append(items, item)
+			n += len(item)
+		}
+	}
+	// Each item a figure's name of two to four words ("paid members",
+	// "renewal rate"); a lone word is as likely a name ("US & Canada").
+	if len(items) < 2 || n != len(words) || slices.ContainsFunc(items, func(item []string) bool { return len(item) < 2 || len(item) > 4 }) {
+		return nil
+	}
+	return items
 }
 
 // howMany matches "how many" and the words after it.
