@@ -284,7 +284,7 @@ func resolveFit(entries []FigureEntry, m tools.Metric, hint string, fit func(Fig
 		for _, pre := range m.Prefer {
 			var found *FigureEntry
 			for i, e := range entries {
-				if l := normLabel(e.Label); e.Table == table && fit(e) && strings.HasPrefix(l, pre) && !strings.Contains(l, "noncontrolling") &&
+				if l := normLabel(e.Label); e.Table == table && fit(e) && preferred(l, pre) && !strings.Contains(l, "noncontrolling") &&
 					(found == nil || allCaps(found.Label) && !allCaps(e.Label)) {
 					found = &entries[i]
 				}
@@ -336,6 +336,12 @@ func resolveFit(entries []FigureEntry, m tools.Metric, hint string, fit func(Fig
 				continue
 			}
 			lw := strings.Fields(normLabel(e.Label))
+			// "Other comprehensive income (loss), net of income taxes"
+			// holds "net income (loss)" word by word, and is another
+			// figure: a label of "other" things is not the thing.
+			if len(lw) > 0 && lw[0] == "other" {
+				continue
+			}
 			for _, n := range names {
 				nw := strings.Fields(n)
 				if len(nw) < 2 || strings.HasPrefix(n, "total ") || !allIn(nw, lw) {
@@ -351,6 +357,13 @@ func resolveFit(entries []FigureEntry, m tools.Metric, hint string, fit func(Fig
 		}
 	}
 	return "", false
+}
+
+// preferred reports whether label l is the figure a metric prefers,
+// pre: at its start, or after the word "consolidated" ("Consolidated net
+// income attributable to Walmart").
+func preferred(l, pre string) bool {
+	return strings.HasPrefix(strings.TrimPrefix(l, "consolidated "), pre)
 }
 
 // allCaps reports whether a label is set in capitals.
@@ -948,6 +961,11 @@ func FindFigures(question string) []FigureAsk {
 	for _, d := range tools.DerivedMetrics {
 		for _, a := range d.Aliases {
 			cands = append(cands, cand{normLabel(a), FigureAsk{Derived: d.Name}})
+			// "Compare net income margins": a ratio asked of several
+			// issuers is plural too.
+			if pl := pluralPhrase(normLabel(a)); pl != "" {
+				cands = append(cands, cand{pl, FigureAsk{Derived: d.Name}})
+			}
 		}
 	}
 	// A question that asks for a number ("how much cash") names its figure

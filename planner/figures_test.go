@@ -632,3 +632,35 @@ func TestSegmentsListed(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveNetIncomeRow: a label of "other" things is not the thing
+// ("Other comprehensive income (loss), net of income taxes" holds "net
+// income (loss)" word by word); the owners' share is preferred after
+// "Consolidated" too.
+func TestResolveNetIncomeRow(t *testing.T) {
+	t.Parallel()
+	m, _ := tools.MetricByName("net_income")
+	row := func(label string, start int) corpus.Fact {
+		return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(1), Start: start, End: start + 1}
+	}
+	oci := row("Other comprehensive income (loss), net of income taxes", 1)
+	consolidated := row("Consolidated net income", 3)
+	noncontrolling := row("Consolidated net income attributable to noncontrolling interest", 5)
+	owners := row("Consolidated net income attributable to Walmart", 7)
+	for _, tt := range []struct {
+		facts []corpus.Fact
+		want  string
+	}{
+		{[]corpus.Fact{oci, consolidated, noncontrolling, owners}, "table:Consolidated net income attributable to Walmart"},
+		{[]corpus.Fact{oci, consolidated}, "table:Consolidated net income"},
+	} {
+		cat := NewCatalog([]corpus.Document{{ID: "w22", Ticker: "WMRT", Form: "10-K", FiscalYear: 2022, Format: corpus.FormatText}})
+		cat.SetFigures("w22", FigureEntries(tt.facts))
+		if got, _ := cat.ResolveMetric("w22", m, "", "net income fiscal 2022"); got != tt.want {
+			t.Errorf("ResolveMetric = %q, want %q", got, tt.want)
+		}
+	}
+	if got := FindFigures("Compare net income margins FY2022: Apple, Microsoft, Walmart"); len(got) == 0 || got[0].Derived != "net_margin" {
+		t.Errorf("FindFigures = %+v; want the net margin, asked in the plural", got)
+	}
+}
