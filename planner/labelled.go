@@ -168,10 +168,12 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 				}) {
 					out = append(out, labelledRun{words, n, n == len(r) && !wr.aside})
 					found = true
-				} else if ac := initialsOf(words); ac != "" && !slices.ContainsFunc(words, periodWord) && b.acronymInUse(ac, docs) {
-					// Spelled out, a figure the filings label by its
+				} else if ac := initialsOf(words); ac != "" && !slices.ContainsFunc(words, periodWord) && b.acronymInUse(ac, docs) &&
+					slices.ContainsFunc(docs, func(d string) bool { _, ok := b.cat.labelKey(d, []string{ac}, atEnd); return ok }) {
+					// Spelled out, a figure the filings asked label by its
 					// initials: "gross merchandise volume" for the row
-					// "GMV".
+					// "GMV" (not "price per ad change" for another
+					// issuer's "PAC").
 					out = append(out, labelledRun{[]string{ac}, n, n == len(r) && !wr.aside})
 					found = true
 				}

@@ -307,3 +307,33 @@ func TestPlanLabelledFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestSpelledOutAcronymIsTheFilingsRow: words spelling the initials of a
+// row label count as that row only where a filing asked labels a row so;
+// another issuer's acronym ("PAC") is not what "price per ad change"
+// asks of this one.
+func TestSpelledOutAcronymIsTheFilingsRow(t *testing.T) {
+	t.Parallel()
+	cat := NewCatalog([]corpus.Document{
+		{ID: "s22", Ticker: "STRM", Company: "Streamer Corp", Form: "10-K", FiscalYear: 2022, Format: corpus.FormatText},
+		{ID: "o22", Ticker: "OTHR", Company: "Other Corp", Form: "10-K", FiscalYear: 2022, Format: corpus.FormatText},
+	})
+	cat.SetFigures("s22", FigureEntries([]corpus.Fact{{Kind: corpus.FactTable, Label: "Total revenues", Value: decimal.NewFromInt(1), Start: 1, End: 2}}))
+	cat.SetFigures("o22", FigureEntries([]corpus.Fact{{Kind: corpus.FactTable, Label: "PAC", Value: decimal.NewFromInt(1), Start: 1, End: 2}}))
+	docs := []StatsDoc{{ID: "o22", Issuer: "OTHR", Text: "Our PAC rose. Price and ads."}}
+	for _, id := range []string{"a", "b", "c", "d", "e"} {
+		docs = append(docs, StatsDoc{ID: id, Issuer: strings.ToUpper(id), Text: "Price per ad. Revenues rose."})
+	}
+	cat.SetTextStats(NewTextStats(docs))
+	q := "What was STRM's price per ad change in 2022?"
+	rt := RouteQuestion(q, cat, nil)
+	g, err := (&RulesPlanner{}).Plan(context.Background(), q, rt, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range g.Requirements {
+		if strings.EqualFold(r.Completion.Topic, "PAC") {
+			t.Errorf("requirement %s reads another issuer's acronym", r.ID)
+		}
+	}
+}
