@@ -1246,9 +1246,14 @@ func aspectFigure(a FigureAsk) bool {
 // asksWhy reports whether a question asks for reasons or an account, not
 // only for figures.
 func asksWhy(question string) bool {
-	n := normalizeText(question)
+	// "net income attributable to Costco" says whose income, not why.
+	n := ownersShareOf.ReplaceAllString(normalizeText(question), "$1")
 	return anyTerm(n, whyWords) || whatCaused.MatchString(n) || whatDid.MatchString(n)
 }
+
+// ownersShareOf matches "attributable to" after a figure it says whose
+// share of it is ("net income attributable to Costco").
+var ownersShareOf = regexp.MustCompile(`\b(income|loss|losses|earnings|profit|eps|share|shares)\s+(?:\(loss\)\s+)?attributable\s+to\b`)
 
 // whatDid matches "what" as the subject of a verb in the past tense: the
 // question asks what did something to the figure, its cause, whatever the

@@ -162,6 +162,12 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 			found := false
 			for n := len(r) - i; n >= 2; n-- {
 				words := r[i : i+n]
+				// "R&D as % of revenue": a label that starts with a
+				// joining word ("% of revenue") is the tail of another
+				// figure's name.
+				if joiningWords[words[0]] {
+					break
+				}
 				if slices.ContainsFunc(docs, func(d string) bool {
 					_, ok := b.cat.labelKey(d, words, atEnd)
 					return ok
@@ -369,10 +375,7 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 // its metric.
 func (b *builder) planLabelledFigures() {
 	for _, words := range b.labelledFigures() {
-		// "R&D as % of revenue": a label that starts with a joining word
-		// ("Of revenue", a column of percentages) is the tail of another
-		// figure's name.
-		if namesCatalogueFigure(words) || joiningWords[words[0]] {
+		if namesCatalogueFigure(words) {
 			continue
 		}
 		if (asksWhy(b.question) || b.rt.Outlook) && !figureClause(b.question, words) && !b.bareClause(words) {

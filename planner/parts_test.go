@@ -85,3 +85,19 @@ func TestOutlookOfAPartNamesThePart(t *testing.T) {
 		t.Errorf("no outlook of the figure in %+v", g.Requirements)
 	}
 }
+
+// TestHowManySharesCountsShares: "how many shares did X repurchase" is
+// met by a sentence stating a number of shares, not the dollars spent.
+func TestHowManySharesCountsShares(t *testing.T) {
+	t.Parallel()
+	g := planOf(t, "How many shares did XMPL repurchase in fiscal 2024?")
+	found := false
+	for _, r := range g.Requirements {
+		if slices.ContainsFunc(r.Completion.AllOf, func(gr []string) bool { return slices.Equal(gr, []string{NumberTerm + "shares"}) }) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no requirement for a number of shares in %+v", g.Requirements)
+	}
+}

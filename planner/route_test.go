@@ -382,3 +382,19 @@ func TestDashEndsTheCause(t *testing.T) {
 		t.Errorf("routerNorm = %q", got)
 	}
 }
+
+// TestOwnersShareIsNotACause: "net income attributable to Costco" says
+// whose income it is; it neither asks why nor names a cause.
+func TestOwnersShareIsNotACause(t *testing.T) {
+	t.Parallel()
+	q := "Using Costco's FY2022 10-K, what was net income attributable to Costco, and what was diluted EPS?"
+	if asksWhy(q) {
+		t.Errorf("asksWhy(%q) = true", q)
+	}
+	if rt := RouteQuestion(q, NewCatalog(nil), []string{"COST"}); rt.Causal != nil {
+		t.Errorf("Causal = %+v; want none", rt.Causal)
+	}
+	if !asksWhy("How much of the decline was attributable to lower prices?") {
+		t.Error("a decline attributable to a cause asks why")
+	}
+}

@@ -724,8 +724,13 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		// catalogue has no figure for, asked as a number. The sentence
 		// must state one.
 		number := FigureTerm // "how much was spent on buybacks"
-		if len(a.Counts) > 0 {
+		switch noun := countedNoun(b.question); {
+		case len(a.Counts) > 0:
 			number = CountTerm // a number of people, not of dollars
+		case noun != "":
+			// "How many shares did NVIDIA repurchase": a number of shares
+			// ("we repurchased 63 million shares"), not the dollars spent.
+			number = NumberTerm + noun
 		}
 		groups = append(slices.Clone(groups), []string{number})
 		countOf = true

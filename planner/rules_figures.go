@@ -554,6 +554,8 @@ var phraseStopwords = map[string]bool{
 	"january": true, "february": true, "march": true, "april": true, "june": true, "july": true, "august": true,
 	"september": true, "october": true, "november": true, "december": true, "date": true, "today": true,
 	"count": true, "level": true, "full": true,
+	// units an answer is asked in ("Answer in billions and dollars")
+	"dollars": true, "dollar": true, "usd": true, "billions": true, "millions": true, "thousands": true,
 }
 
 // phraseWords are the words of a figure question that may name its figure:
