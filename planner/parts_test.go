@@ -101,3 +101,25 @@ func TestHowManySharesCountsShares(t *testing.T) {
 		t.Errorf("no requirement for a number of shares in %+v", g.Requirements)
 	}
 }
+
+// TestCountAtThePeriodsEnd: "the number of warehouses" asks a count, met
+// by a number of warehouses, and searched for with the period's end date
+// as filings state counts ("At August 28, 2022, we operated 838 membership
+// warehouses").
+func TestCountAtThePeriodsEnd(t *testing.T) {
+	t.Parallel()
+	g := planOf(t, "Text Filer number of warehouses at end of fiscal 2022", "TXTF")
+	counted, dated := false, false
+	for _, r := range g.Requirements {
+		counted = counted || slices.ContainsFunc(r.Completion.AllOf, func(gr []string) bool { return slices.Equal(gr, []string{NumberTerm + "warehouses"}) })
+	}
+	for _, n := range g.Nodes {
+		var a tools.SearchArgs
+		if n.Tool == tools.SearchFilings && json.Unmarshal(n.Args, &a) == nil && strings.HasSuffix(a.Query, "June 30, 2022") {
+			dated = true
+		}
+	}
+	if !counted || !dated {
+		t.Errorf("a number of warehouses asked: %v, searched with the period's end: %v (%+v)", counted, dated, g.Nodes)
+	}
+}

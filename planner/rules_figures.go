@@ -785,8 +785,8 @@ func (b *builder) listedItems(words []string) [][]string {
 	return items
 }
 
-// howMany matches "how many" and the words after it.
-var howMany = regexp.MustCompile(`(?i)\bhow\s+many\s+((?:[a-z][a-z-]*\s*){1,4})`)
+// howMany matches "how many" (or "the number of") and the words after it.
+var howMany = regexp.MustCompile(`(?i)\b(?:how\s+many|number\s+of)\s+((?:[a-z][a-z-]*\s*){1,4})`)
 
 // countedNoun returns what a question asks the number of: the last word
 // of the phrase after "how many", up to its verb ("how many new
@@ -863,6 +863,12 @@ func (b *builder) planPhraseFigureOf(words []string) bool {
 			}
 			groups = append(groups, []string{number})
 			b.planNamedFigure(t, p, m, what, key, key != "", groups)
+			if key == "" && strings.HasPrefix(number, NumberTerm) && p.doc.FiscalYear == p.fy && !p.doc.PeriodEnd.IsZero() {
+				// A count is stated at the period's end, by its date: "At
+				// August 28, 2022, we operated 838 membership warehouses".
+				id := t + "-" + tools.PeriodLabel(p.fy) + "-figure-" + slug(what)
+				b.addNode(tools.SearchFilings, b.searchArgs(t, p, what+" "+p.doc.PeriodEnd.Format("January 2, 2006"), "", 8), []string{id})
+			}
 		}
 	}
 	return true

@@ -1713,8 +1713,9 @@ func (w *writer) rank(s string, e *ledger.Evidence, r planner.Requirement) float
 	}
 	// A sentence ending in a colon introduces a list it does not hold
 	// ("... will continue to increase due to:"): quoted alone it says
-	// nothing of what it leads to.
-	if strings.HasSuffix(strings.TrimSpace(s), ":") {
+	// nothing of what it leads to, unless it states a number itself ("At
+	// August 28, 2022, we operated 838 membership warehouses:").
+	if strings.HasSuffix(strings.TrimSpace(s), ":") && !statesNumber.MatchString(questionYear.ReplaceAllString(s, "")) {
 		score -= 1.5
 	}
 	// A sentence that runs on (a list of every factor) gathers the
@@ -1837,6 +1838,11 @@ func (w *writer) rank(s string, e *ledger.Evidence, r planner.Requirement) float
 	}
 	return score
 }
+
+// statesNumber matches a quantity in a sentence (its years taken out): a
+// number of three digits or more, a percentage or a dollar amount, not a
+// day of a date ("as of June 30, 2022:").
+var statesNumber = regexp.MustCompile(`\d{3,}|\d\s*%|\$\s*\d`)
 
 // columnRuns counts the places where a capitalised word follows a
 // lower-case content word with no punctuation between, as when two columns

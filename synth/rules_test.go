@@ -897,4 +897,14 @@ func TestOutlookRanksTheWayAsked(t *testing.T) {
 	if lead := w.rank(whole, e, r) - w.rank(list, e, r); lead <= 0 {
 		t.Errorf("the whole sentence leads the list's introduction by %.2f; want it first", lead)
 	}
+	// An introduction that states a quantity itself says something.
+	counted := "At August 28, 2022, we operated 838 membership warehouses:"
+	plain := "At August 28, 2022, we operated 838 membership warehouses."
+	if d := w.rank(plain, e, r) - w.rank(counted, e, r); d != 0 {
+		t.Errorf("a colon after a quantity costs %.2f; want nothing", d)
+	}
+	dated := "The following table outlines the expected future recognition of unearned revenue as of June 30, 2022:"
+	if d := w.rank(strings.TrimSuffix(dated, ":")+".", e, r) - w.rank(dated, e, r); d <= 0 {
+		t.Errorf("a list's introduction with only a date in it leads by %.2f; want it behind", -d)
+	}
 }
