@@ -43,6 +43,13 @@ func (b *builder) planPeriodChange() {
 	}
 	for _, k := range order {
 		rs := groups[k]
+		if len(rs) == 1 && len(b.rt.FiscalYears) == 1 && !isRate(figureName(rs[0])) && !b.calculates(rs[0]) && b.growthInClauseOf(rs[0]) {
+			// One period asked ("Google Services operating income and its
+			// growth"): the growth over the year before, whose figure the
+			// filing prints beside it.
+			b.planGrowthOverPrior(rs[0])
+			continue
+		}
 		if len(rs) != 2 || rs[0].Period == rs[1].Period || isRate(figureName(rs[0])) {
 			continue
 		}
@@ -52,6 +59,46 @@ func (b *builder) planPeriodChange() {
 		}
 		b.planChangeOf(rs[0], rs[1])
 	}
+}
+
+// growthInClauseOf reports whether the clause of the question naming r's
+// figure asks how it grew ("... operating income and its growth"), not
+// another clause ("Why did revenue fall? What was the order backlog?").
+func (b *builder) growthInClauseOf(r Requirement) bool {
+	name := normalizeText(figureName(r))
+	for _, c := range clauseBreak.Split(b.question, -1) {
+		n := normalizeText(c)
+		if termIn(n, name) || slices.ContainsFunc(strings.Fields(name), func(w string) bool { return len(w) > 3 && termIn(n, w) && !issuerWordSet(b.cat, b.rt.Issuers)[w] }) {
+			if asksGrowth(n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// planGrowthOverPrior plans the growth of a figure looked up as a fact
+// over the same figure a year before, read from the same filing.
+func (b *builder) planGrowthOverPrior(now Requirement) {
+	ref, node, ok := b.factOf(now)
+	if !ok || now.Completion.Kind != CondFact {
+		return
+	}
+	what := figureName(now)
+	v := slugName(what)
+	prior := ref
+	prior.Prior = true
+	id := now.ID + "-change"
+	if !b.addReq(Requirement{ID: id, Issuer: now.Issuer, Period: now.Period, Kind: KindCalculation, Aspect: now.Aspect, Required: true,
+		Need:       fmt.Sprintf("the growth of %s's %s over the year to %s, from the figure and the one a year before, computed", b.cat.ShortName(now.Issuer), what, now.Period),
+		Completion: Condition{Kind: CondCalculation, Issuer: now.Issuer, Period: now.Period, Topic: what + " growth", Of: []string{now.ID}},
+	}, reqMeta{aspect: b.meta[now.ID].aspect, issuer: b.meta[now.ID].issuer}) {
+		return
+	}
+	b.addNode(tools.Calculate, tools.CalculateArgs{
+		Expression: fmt.Sprintf("(%s - %s_prior) / %s_prior", v, v, v),
+		Facts:      map[string]tools.FactRef{v: ref, v + "_prior": prior},
+	}, []string{id}, node)
 }
 
 // rateWords name a figure that is a rate or a change already: its change

@@ -123,3 +123,26 @@ func TestCountAtThePeriodsEnd(t *testing.T) {
 		t.Errorf("a number of warehouses asked: %v, searched with the period's end: %v (%+v)", counted, dated, g.Nodes)
 	}
 }
+
+// TestGrowthOverThePriorYear: a figure asked with its growth for one
+// period ("operating income and its growth") is planned with the growth
+// over the figure a year before, read from the same filing.
+func TestGrowthOverThePriorYear(t *testing.T) {
+	t.Parallel()
+	g := planOf(t, "XMPL fiscal 2024: Example Web Services operating income and its growth")
+	found := false
+	for _, n := range g.Nodes {
+		var a tools.CalculateArgs
+		if n.Tool != tools.Calculate || json.Unmarshal(n.Args, &a) != nil {
+			continue
+		}
+		for _, f := range a.Facts {
+			if f.Prior && strings.Contains(f.Concept, "OperatingIncomeLoss") {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no growth over the prior year among %+v", g.Nodes)
+	}
+}
