@@ -146,3 +146,21 @@ func TestGrowthOverThePriorYear(t *testing.T) {
 		t.Errorf("no growth over the prior year among %+v", g.Nodes)
 	}
 }
+
+// TestPartGrowthSearchesTheGrowthTable: a part's growth, as the filing
+// prints it, is also searched in a table of growth rates under its
+// caption ("Year-over-year Percentage Growth (Decline): ... AWS 37 29").
+func TestPartGrowthSearchesTheGrowthTable(t *testing.T) {
+	t.Parallel()
+	g := planOf(t, "What was Example Web Services revenue growth in 2024?")
+	found := false
+	for _, n := range g.Nodes {
+		var a tools.SearchArgs
+		if n.Tool == tools.SearchFilings && json.Unmarshal(n.Args, &a) == nil && strings.HasSuffix(a.Query, "year-over-year percentage growth") {
+			found = slices.ContainsFunc(n.Serves, func(id string) bool { return strings.HasSuffix(id, "-printed") })
+		}
+	}
+	if !found {
+		t.Errorf("no search of the growth table for the printed growth among %+v", g.Nodes)
+	}
+}

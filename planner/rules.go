@@ -611,6 +611,12 @@ func (b *builder) planPartGrowth(t string, p filingPeriod, segs []Segment, l loo
 			}
 		}
 		b.planPrintedAs(t, p, what, lower, strings.Join(lower, " ")+" revenues percent change", id, m)
+		// Or in a table of growth rates under its caption, the part's row
+		// a bare number ("Year-over-year Percentage Growth (Decline): ...
+		// AWS 37 29").
+		if pid := PrintedID(id); slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return r.ID == pid }) {
+			b.addNode(tools.SearchFilings, b.searchArgs(t, p, lower[len(lower)-1]+" year-over-year percentage growth", "", 6), []string{pid})
+		}
 	}
 	return id
 }
