@@ -42,27 +42,23 @@ func TestPlanUnservedParts(t *testing.T) {
 // words of holding a view are no part of the subject.
 func TestOutlookSearchesTheYearAhead(t *testing.T) {
 	t.Parallel()
-	for _, q := range []string{
-		"Text Filer's datacenter expenses jumped in fiscal 2022. Is it signalling that the growth continues into fiscal 2023?",
-	} {
-		g := planOf(t, q, "TXTF")
-		found := false
-		for _, n := range g.Nodes {
-			var a tools.SearchArgs
-			if n.Tool != tools.SearchFilings || json.Unmarshal(n.Args, &a) != nil {
-				continue
-			}
-			if strings.HasSuffix(a.Query, "fiscal 2023") {
-				found = true
-				if strings.Contains(a.Query, "signalling") || !strings.Contains(a.Query, "datacenter") {
-					t.Errorf("%q: search %q; want the subject's words and the year", q, a.Query)
-				}
-			}
-		}
-		if !found {
-			t.Errorf("%q: no search for the year ahead among %d nodes", q, len(g.Nodes))
-		}
+	q := "Text Filer's datacenter expenses jumped in fiscal 2022. Is it signalling that the growth continues into fiscal 2023?"
+	queries := searchQueries(planOf(t, q, "TXTF"))
+	i := slices.IndexFunc(queries, func(s string) bool { return strings.HasSuffix(s, "fiscal 2023") })
+	if i < 0 {
+		t.Fatalf("no search for the year ahead among %q", queries)
 	}
+	if strings.Contains(queries[i], "signalling") || !strings.Contains(queries[i], "datacenter") {
+		t.Errorf("search %q; want the subject's words and the year", queries[i])
+	}
+}
+
+// requiresGroup reports whether a requirement of g has group among its
+// condition's groups.
+func requiresGroup(g *Graph, group []string) bool {
+	return slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+		return slices.ContainsFunc(r.Completion.AllOf, func(gr []string) bool { return slices.Equal(gr, group) })
+	})
 }
 
 // TestOutlookOfAPartNamesThePart: what is expected of a part's figure is
@@ -91,13 +87,7 @@ func TestOutlookOfAPartNamesThePart(t *testing.T) {
 func TestHowManySharesCountsShares(t *testing.T) {
 	t.Parallel()
 	g := planOf(t, "How many shares did XMPL repurchase in fiscal 2024?")
-	found := false
-	for _, r := range g.Requirements {
-		if slices.ContainsFunc(r.Completion.AllOf, func(gr []string) bool { return slices.Equal(gr, []string{NumberTerm + "shares"}) }) {
-			found = true
-		}
-	}
-	if !found {
+	if !requiresGroup(g, []string{NumberTerm + "shares"}) {
 		t.Errorf("no requirement for a number of shares in %+v", g.Requirements)
 	}
 }
@@ -109,18 +99,10 @@ func TestHowManySharesCountsShares(t *testing.T) {
 func TestCountAtThePeriodsEnd(t *testing.T) {
 	t.Parallel()
 	g := planOf(t, "Text Filer number of warehouses at end of fiscal 2022", "TXTF")
-	counted, dated := false, false
-	for _, r := range g.Requirements {
-		counted = counted || slices.ContainsFunc(r.Completion.AllOf, func(gr []string) bool { return slices.Equal(gr, []string{NumberTerm + "warehouses"}) })
-	}
-	for _, n := range g.Nodes {
-		var a tools.SearchArgs
-		if n.Tool == tools.SearchFilings && json.Unmarshal(n.Args, &a) == nil && strings.HasSuffix(a.Query, "June 30, 2022") {
-			dated = true
-		}
-	}
+	counted := requiresGroup(g, []string{NumberTerm + "warehouses"})
+	dated := slices.ContainsFunc(searchQueries(g), func(q string) bool { return strings.HasSuffix(q, "June 30, 2022") })
 	if !counted || !dated {
-		t.Errorf("a number of warehouses asked: %v, searched with the period's end: %v (%+v)", counted, dated, g.Nodes)
+		t.Errorf("a number of warehouses asked: %v, searched with the period's end: %v (%q)", counted, dated, searchQueries(g))
 	}
 }
 
@@ -154,10 +136,13 @@ func TestPartGrowthSearchesTheGrowthTable(t *testing.T) {
 	t.Parallel()
 	g := planOf(t, "What was Example Web Services revenue growth in 2024?")
 	found := false
-	for _, n := range g.Nodes {
-		var a tools.SearchArgs
-		if n.Tool == tools.SearchFilings && json.Unmarshal(n.Args, &a) == nil && strings.HasSuffix(a.Query, "year-over-year percentage growth") {
-			found = slices.ContainsFunc(n.Serves, func(id string) bool { return strings.HasSuffix(id, "-printed") })
+	for _, r := range g.Requirements {
+		if r.Completion.Kind != CondPrinted {
+			continue
+		}
+		for _, n := range servers(g, r.ID) {
+			var a tools.SearchArgs
+			found = found || json.Unmarshal(n.Args, &a) == nil && strings.HasSuffix(a.Query, "year-over-year percentage growth")
 		}
 	}
 	if !found {

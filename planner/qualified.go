@@ -705,6 +705,12 @@ func assertedSign(question string) int {
 	// "What drove X's sales growth" presupposes the growth it asks the
 	// cause of; "what was revenue growth" asks a figure of either sign.
 	rise = rise || asksWhy(question) && growthNoun.MatchString(question)
+	return signOf(fall, rise)
+}
+
+// signOf is the direction named by words of a fall and of a rise: -1, 1,
+// or 0 for neither or both.
+func signOf(fall, rise bool) int {
 	switch {
 	case fall && !rise:
 		return -1
@@ -1257,14 +1263,7 @@ func (b *builder) filingNames(name, metric string) []string {
 // "growth"), -1 down (fallWords), 0 neither or both. "we continue to
 // expect our RL operating losses to increase in 2025" says up.
 func Direction(s string) int {
-	fall, rise := fallWords.MatchString(s), riseWords.MatchString(s) || growthNoun.MatchString(s)
-	switch {
-	case fall && !rise:
-		return -1
-	case rise && !fall:
-		return 1
-	}
-	return 0
+	return signOf(fallWords.MatchString(s), riseWords.MatchString(s) || growthNoun.MatchString(s))
 }
 
 // ExpectedDirection returns the way a question asks whether something is

@@ -684,10 +684,14 @@ func findCausal(lower string, aspects []span, taken claims) *Causal {
 			return c
 		}
 	}
+	owners := map[int]bool{}
+	for _, m := range ownersShareOf.FindAllStringIndex(lower, -1) {
+		owners[m[1]] = true
+	}
 	for _, m := range reverseCausal.FindAllStringIndex(lower, -1) {
 		// "net income attributable to Costco" names whose income it is,
 		// not what caused it.
-		if strings.HasPrefix(lower[m[0]:], "attributable") && ownersShare.MatchString(lower[:m[0]]) {
+		if owners[m[1]] {
 			continue
 		}
 		if c := try(m[0], m[1], false); c != nil {
@@ -702,11 +706,6 @@ func findCausal(lower string, aspects []span, taken claims) *Causal {
 	}
 	return nil
 }
-
-// ownersShare ends the text before "attributable to" where it says whose
-// share of a figure it is: "net income attributable to", "earnings per
-// share attributable to".
-var ownersShare = regexp.MustCompile(`\b(income|loss|losses|earnings|profit|eps|share|shares)\s*(\(loss\)\s*)?$`)
 
 // causeNoun matches a question that names its cause as "the reason" or
 // "the cause": the cause is its first group, within one clause ("What was

@@ -485,14 +485,19 @@ func (b *builder) searchWords() []string {
 	if len(words) < 2 {
 		words = all
 	}
-	if len(words) <= questionWordCap {
+	return rarest(words, questionWordCap, b.cat.TextStats())
+}
+
+// rarest returns at most n of words, the rarest in filings by stats'
+// IDF (the earlier word between equals), in their own order.
+func rarest(words []string, n int, stats *TextStats) []string {
+	if len(words) <= n {
 		return words
 	}
-	stats := b.cat.TextStats()
 	byRarity := slices.Clone(words)
 	slices.SortStableFunc(byRarity, func(x, y string) int { return cmp.Compare(stats.IDF(y), stats.IDF(x)) })
-	keep := byRarity[:questionWordCap]
-	return slices.DeleteFunc(words, func(w string) bool { return !slices.Contains(keep, w) })
+	keep := byRarity[:n]
+	return slices.DeleteFunc(slices.Clone(words), func(w string) bool { return !slices.Contains(keep, w) })
 }
 
 // subjectWords returns the searchWords that name what the question is
@@ -503,14 +508,7 @@ func (b *builder) subjectWords() []string {
 	words := slices.DeleteFunc(b.searchWords(), func(w string) bool {
 		return viewWords[w] || askingWords[w] || expecting.MatchString(w) || slices.Contains(OutlookWords, w)
 	})
-	if len(words) <= 5 {
-		return words
-	}
-	stats := b.cat.TextStats()
-	byRarity := slices.Clone(words)
-	slices.SortStableFunc(byRarity, func(x, y string) int { return cmp.Compare(stats.IDF(y), stats.IDF(x)) })
-	keep := byRarity[:5]
-	return slices.DeleteFunc(words, func(w string) bool { return !slices.Contains(keep, w) })
+	return rarest(words, 5, b.cat.TextStats())
 }
 
 // searched reports whether a search the plan holds has word in its query.

@@ -340,8 +340,14 @@ func (ff *factFinder) statementsFirst(d corpus.Document, key string, f corpus.Fa
 	// that print the row too: "Net income (loss)" opens the statement of
 	// cash flows, which some filers print first. Within each, the row
 	// printed first: the store's order of facts is not the filing's.
+	other := make(map[int]int, len(facts))
+	for _, f := range facts {
+		if _, ok := other[f.Start]; !ok {
+			other[f.Start] = otherStatement(t.text, f.Start)
+		}
+	}
 	slices.SortStableFunc(facts, func(a, b corpus.Fact) int {
-		return cmp.Or(outside(a)-outside(b), otherStatement(t.text, a.Start)-otherStatement(t.text, b.Start), cmp.Compare(a.Start, b.Start))
+		return cmp.Or(outside(a)-outside(b), other[a.Start]-other[b.Start], cmp.Compare(a.Start, b.Start))
 	})
 	return facts, nil
 }
