@@ -15,7 +15,7 @@ import (
 // of their text), so an entry never goes stale.
 type figureCache struct {
 	mu      sync.Mutex
-	entries map[string][]planner.FigureEntry // guarded by mu; by document id
+	entries map[string]*planner.IndexedFigures // guarded by mu; by document id
 }
 
 // catalog returns the planner's view of docs, with the figures of the
@@ -43,7 +43,7 @@ func (e *Engine) loadFigures(ctx context.Context, cat *planner.Catalog, docs []c
 	e.figures.mu.Lock()
 	defer e.figures.mu.Unlock()
 	if e.figures.entries == nil {
-		e.figures.entries = map[string][]planner.FigureEntry{}
+		e.figures.entries = map[string]*planner.IndexedFigures{}
 	}
 	for _, d := range docs {
 		if !slices.Contains(issuers, d.Ticker) || cat.KnowsFigures(d.ID) {
@@ -55,10 +55,10 @@ func (e *Engine) loadFigures(ctx context.Context, cat *planner.Catalog, docs []c
 			if err != nil {
 				return fmt.Errorf("executor: read the figures of %s: %w", d.ID, err)
 			}
-			entries = planner.FigureEntries(facts)
+			entries = planner.IndexFigures(planner.FigureEntries(facts))
 			e.figures.entries[d.ID] = entries
 		}
-		cat.SetFigures(d.ID, entries)
+		cat.SetIndexedFigures(d.ID, entries)
 	}
 	return nil
 }

@@ -18,6 +18,10 @@ type Catalog struct {
 	// figures are the figures each filing reports, by document id; set by
 	// SetFigures, empty when the caller gave none.
 	figures map[string][]FigureEntry
+	// memo keeps what is derived from the figures (label indexes, part
+	// names); nil in a catalog not made by NewCatalog, which derives
+	// them each time it asks.
+	memo *catalogMemo
 	// passagesOnly is set by WithoutFigures: a plan over it reads every
 	// figure from the passages that state it, never with lookup_fact.
 	passagesOnly bool
@@ -36,7 +40,8 @@ type Catalog struct {
 // product and brand names of its own dimension members), joined through
 // the CIK or the ticker to the SEC's issuer list (see findIssuers).
 func NewCatalog(docs []corpus.Document) *Catalog {
-	c := &Catalog{filings: map[string][]corpus.Document{}, company: map[string]string{}}
+	c := &Catalog{filings: map[string][]corpus.Document{}, company: map[string]string{},
+		memo: newCatalogMemo()}
 	type key struct {
 		ticker, form string
 		periodEnd    int64

@@ -160,10 +160,37 @@ func ownPeriodEnd(facts []corpus.Fact) time.Time {
 // SetFigures gives the catalog the figures a filing reports, so the
 // planner can tell which key answers a figure for it.
 func (c *Catalog) SetFigures(documentID string, entries []FigureEntry) {
+	c.SetIndexedFigures(documentID, &IndexedFigures{Entries: entries})
+}
+
+// IndexedFigures is a filing's figures with the index the planner finds
+// them by label with, built once (IndexFigures) to be given to every
+// catalog of the filing.
+type IndexedFigures struct {
+	Entries []FigureEntry
+	labels  *labelIndex // nil until built
+}
+
+// IndexFigures returns entries with their label index built.
+func IndexFigures(entries []FigureEntry) *IndexedFigures {
+	return &IndexedFigures{Entries: entries, labels: newLabelIndex(entries)}
+}
+
+// SetIndexedFigures is SetFigures with the index f was built with, if
+// any; the catalog builds it on first use otherwise.
+func (c *Catalog) SetIndexedFigures(documentID string, f *IndexedFigures) {
 	if c.figures == nil {
 		c.figures = map[string][]FigureEntry{}
 	}
-	c.figures[documentID] = entries
+	c.figures[documentID] = f.Entries
+	if c.memo != nil {
+		c.memo.forget(documentID)
+		if f.labels != nil {
+			c.memo.mu.Lock()
+			c.memo.labels[documentID] = f.labels
+			c.memo.mu.Unlock()
+		}
+	}
 }
 
 // WithoutFigures returns a copy of the catalog that knows no filing's
@@ -172,6 +199,7 @@ func (c *Catalog) SetFigures(documentID string, entries []FigureEntry) {
 func (c *Catalog) WithoutFigures() *Catalog {
 	cp := *c
 	cp.figures = nil
+	cp.memo = newCatalogMemo()
 	cp.passagesOnly = true
 	return &cp
 }
@@ -565,6 +593,21 @@ func partAxis(axis string) bool {
 // beside a member's figures that share a word with the member's name
 // ("Advertising services" for us-gaap:AdvertisingMember).
 func (c *Catalog) segmentNames(ticker string) map[string][]string {
+	if c.memo == nil {
+		return c.buildSegmentNames(ticker)
+	}
+	c.memo.mu.Lock()
+	defer c.memo.mu.Unlock()
+	names, ok := c.memo.segments[ticker]
+	if !ok {
+		names = c.buildSegmentNames(ticker)
+		c.memo.segments[ticker] = names
+	}
+	return names
+}
+
+// buildSegmentNames is segmentNames, built.
+func (c *Catalog) buildSegmentNames(ticker string) map[string][]string {
 	labels := map[string][]string{} // member -> row labels naming it
 	words := map[string][]string{}  // member -> its name in words
 	add := func(to map[string][]string, member, name string) {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/ledgerline/research/tools"
@@ -221,34 +222,111 @@ func (c *Catalog) labels(documentID string, words []string) bool {
 // print with different ones (each part's "Paid memberships at end of
 // period (1)" under the company's "Paid memberships at end of period").
 func (c *Catalog) labelKey(documentID string, words []string, atEnd bool) (string, bool) {
-	want := stems(words)
-	key, rank := "", 0
-	for _, e := range c.figures[documentID] {
+	idx := c.labelIndexOf(documentID)
+	if idx == nil {
+		return "", false
+	}
+	ch := idx.plain
+	if atEnd {
+		ch = idx.atEnd
+	}
+	key := ch[strings.Join(stems(words), " ")].key
+	return key, key != ""
+}
+
+// labelIndex is what labelKey finds for a filing, by the stems (stems,
+// joined by a space) of the words asked: the key chosen among the
+// figures so labelled or named, and its rank. plain is without the
+// label's core, atEnd with it.
+type labelIndex struct {
+	plain, atEnd map[string]labelChoice
+}
+
+// labelChoice is a figure's key and the rank it was chosen by: 3 a tagged
+// fact, 2 a table row, 1 a table row printed with different values for a
+// period.
+type labelChoice struct {
+	key  string
+	rank int
+}
+
+// catalogMemo keeps what a catalog derives from the figures it was given,
+// built on first use: each filing's label index and each issuer's part
+// names. SetFigures forgets what the new figures change.
+type catalogMemo struct {
+	mu       sync.Mutex
+	labels   map[string]*labelIndex         // guarded by mu; by document id
+	segments map[string]map[string][]string // guarded by mu; by ticker (segmentNames)
+}
+
+func newCatalogMemo() *catalogMemo {
+	return &catalogMemo{labels: map[string]*labelIndex{}, segments: map[string]map[string][]string{}}
+}
+
+// forget drops what depends on a filing's figures.
+func (m *catalogMemo) forget(documentID string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.labels, documentID)
+	clear(m.segments)
+}
+
+// labelIndexOf returns the filing's label index (newLabelIndex), built on
+// first use and kept; nil when the catalog knows none of its figures.
+func (c *Catalog) labelIndexOf(documentID string) *labelIndex {
+	entries := c.figures[documentID]
+	if len(entries) == 0 {
+		return nil
+	}
+	if c.memo == nil {
+		return newLabelIndex(entries)
+	}
+	c.memo.mu.Lock()
+	defer c.memo.mu.Unlock()
+	idx, ok := c.memo.labels[documentID]
+	if !ok {
+		idx = newLabelIndex(entries)
+		c.memo.labels[documentID] = idx
+	}
+	return idx
+}
+
+// newLabelIndex indexes a filing's figures without a member by the words
+// of their label, of their label's core (labelCore, atEnd only) and, for a
+// tagged fact, of its concept's name. Of the figures one set of words
+// names, the first of the highest rank is kept.
+func newLabelIndex(entries []FigureEntry) *labelIndex {
+	idx := &labelIndex{plain: map[string]labelChoice{}, atEnd: map[string]labelChoice{}}
+	keep := func(m map[string]labelChoice, words []string, ch labelChoice) {
+		k := strings.Join(stems(words), " ")
+		if ch.rank > m[k].rank {
+			m[k] = ch
+		}
+	}
+	for _, e := range entries {
 		if e.Member != "" {
 			continue
 		}
-		label := normLabel(e.Label)
-		ok := slices.Equal(stems(strings.Fields(label)), want) || atEnd && slices.Equal(stems(strings.Fields(labelCore(label))), want)
-		if !ok && !e.Table {
-			_, local, _ := strings.Cut(e.Concept, ":")
-			ok = slices.Equal(stems(splitCamelWords(local)), want)
-		}
-		r := 3 // a tagged fact
+		ch := labelChoice{key: e.Key, rank: 3} // a tagged fact
 		switch {
 		case e.Table && e.Varies:
-			r = 1
+			ch.rank = 1
 		case e.Table:
-			r = 2
+			ch.rank = 2
+		default:
+			ch.key = tools.FigureKey(e.Concept, "")
 		}
-		if !ok || r <= rank {
-			continue
-		}
-		key, rank = e.Key, r
+		label := normLabel(e.Label)
+		keep(idx.plain, strings.Fields(label), ch)
+		keep(idx.atEnd, strings.Fields(label), ch)
+		keep(idx.atEnd, strings.Fields(labelCore(label)), ch)
 		if !e.Table {
-			key = tools.FigureKey(e.Concept, "")
+			_, local, _ := strings.Cut(e.Concept, ":")
+			keep(idx.plain, splitCamelWords(local), ch)
+			keep(idx.atEnd, splitCamelWords(local), ch)
 		}
 	}
-	return key, key != ""
+	return idx
 }
 
 // labelCore is a label without the words that add nothing to what its

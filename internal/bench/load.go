@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ledgerline/research/internal/benchq"
 	"io"
 	"net"
 	"net/http"
@@ -87,16 +88,7 @@ type LoadServer func(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, e
 
 // loadQuestions are the rules-mode questions the load test's clients ask,
 // in turn, over the sample corpus.
-var loadQuestions = []string{
-	"Compare gross-margin pressure at AAPL, NVDA and GOOGL in their latest fiscal year and say whether management expects it to persist.",
-	"What drove Amazon's operating income in fiscal 2024?",
-	"How did Netflix's revenue change in 2024 and what drove it?",
-	"What does Meta say about its capital expenditures in 2024?",
-	"What were Costco's main cost pressures in fiscal 2022?",
-	"Compare revenue growth at MSFT and ORCL in their latest fiscal years.",
-	"What manufacturing risks does Intel describe in 2020?",
-	"How did Walmart's gross profit rate change in fiscal 2022 and why?",
-}
+var loadQuestions = benchq.Service
 
 // loadTenant is the tenant the load test creates in its scratch schema.
 const loadTenant = "load"
