@@ -168,13 +168,23 @@ func TestFilingNames(t *testing.T) {
 func TestExpectationForNextYear(t *testing.T) {
 	cat := smallCatalog()
 	for _, q := range []string{"Will Costco's membership fee income keep growing?", "googl 2024 capex and what's the plan for 2025", "Apple's plans for next year's buybacks?",
-		"What's Walmart's plan for capex in fiscal 2023?"} {
+		"What's Walmart's plan for capex in fiscal 2023?", "What's Meta's capex plan for 2025 and what is it meant to fund?",
+		"What capex is Walmart projecting for fiscal 2023?"} {
 		if rt := RouteQuestion(q, cat, nil); !rt.Outlook {
 			t.Errorf("%q is not read as asking an expectation", q)
 		}
 	}
-	if rt := RouteQuestion("What did Apple contribute to its 401(k) plan for employees in 2024?", cat, nil); rt.Outlook {
-		t.Error("a plan for employees is read as an expectation")
+	// The plan may be of a figure named between ("Meta's capex plan for
+	// 2025").
+	for _, q := range []string{"What's Meta's capex plan for 2025?", "their buyback plans for next year"} {
+		if !plansAhead.MatchString(q) {
+			t.Errorf("%q is not read as a plan for a period ahead", q)
+		}
+	}
+	for _, q := range []string{"What did Apple contribute to its 401(k) plan for employees in 2024?", "Did Meta's 401(k) plan for 2025 change?"} {
+		if rt := RouteQuestion(q, cat, nil); rt.Outlook {
+			t.Errorf("%q: a plan for employees is read as an expectation", q)
+		}
 	}
 	_, g := planFor(t, cat, "Heading into 2023, did Costco expect the cost headwinds it saw in 2022 to persist?", 0)
 	outlooks := 0

@@ -118,7 +118,7 @@ var ChangeWords = []string{
 // outlookTriggers show that a question asks about persistence or outlook.
 var outlookTriggers = []string{
 	"persist", "expect", "outlook", "guidance", "guide for", "guided", "guiding", "guide", "going forward", "next year", "future", "continue",
-	"anticipate", "forecast", "coming year", "years ahead", "long term", "long-term", "sustain",
+	"anticipate", "forecast", "projecting", "projected", "projection", "coming year", "years ahead", "long term", "long-term", "sustain",
 	"headed", "heading into", "trajectory", "next quarter", "coming quarter", "rest of the year", "remainder of the year",
 }
 
@@ -128,10 +128,11 @@ var outlookTriggers = []string{
 var futureView = regexp.MustCompile(`(?i)\b(think|thinks|believe|believes|say|says|see|sees|view|feel|feels|consider|considers|signal|signals|signalling|signaling|indicate|indicates|suggest|suggests)\b[^.?!]*\b(will|going\s+to)\b`)
 
 // plansAhead matches a question asking what an issuer plans for a period
-// to come ("what's the plan for 2025", "Apple's plans for next year"),
+// to come ("what's the plan for 2025", "Apple's plans for next year",
+// "Meta's capex plan for 2025"),
 // the plan being the issuer's (not "a 401(k) plan for employees"): what it
 // expects to do ("Walmart's plan for capex in fiscal 2023").
-var plansAhead = regexp.MustCompile(`(?i)(?:'s|’s|\bthe|\bits|\btheir|\bthey|\bmanagement|\bmgmt|\b(?:does|did|do|will)\s+[\w.&-]+)\s+(?:plan|intend|aim)(?:s|ned|ed|ning|ing)?\s+(?:to\s+[a-z]+|for|in|on)\s+([^.?!]{0,40}?\s)?((fiscal|calendar)\s+)?(20\d\d|fy\s?'?(?:20)?\d\d|next\s+(year|quarter)|the\s+(coming|next|rest|remainder))\b`)
+var plansAhead = regexp.MustCompile(`(?i)(?:(?:'s|’s|\bthe|\bits|\btheir)(?:\s+[a-z&-]+){0,2}|\bthey|\bmanagement|\bmgmt|\b(?:does|did|do|will)\s+[\w.&-]+)\s+(?:plan|intend|aim)(?:s|ned|ed|ning|ing)?\s+(?:to\s+[a-z]+|for|in|on)\s+([^.?!]{0,40}?\s)?((fiscal|calendar)\s+)?(20\d\d|fy\s?'?(?:20)?\d\d|next\s+(year|quarter)|the\s+(coming|next|rest|remainder))\b`)
 
 // willPersist matches a question asking whether a trend will go on ("will
 // revenue keep outperforming GMV in 2023?"): what the filing expects.

@@ -110,6 +110,12 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 		stop := possessive && !cat.partOf(issuers, text) || len(w) < 2 || skip[w] || questionStopwords[w] || phraseStopwords[w] || wholeWords[w] ||
 			strings.ContainsAny(w, "0123456789&'") || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ly") ||
 			askingWords[w] || causingWords[w] || affecting[w] || viewWords[w] || fallWords.MatchString(w) || riseWords.MatchString(w)
+		if periodOverPeriod.MatchString(w) {
+			// "cloud services year-over-year revenue" is the cloud
+			// services revenue, compared with the year before.
+			punct, slash = after, joined
+			continue
+		}
 		if w == "&" {
 			w, text, stop = "and", "and", true
 		}
@@ -401,6 +407,12 @@ func destinationAfter(toks []qualifierToken, at int) []string {
 	return qualifiersAfter(append([]qualifierToken{{lower: "from", stop: true}}, toks[k+2:]...), 0)
 }
 
+// periodOverPeriod is a period compared with the one before, written as
+// one word ("year-over-year", "quarter-on-quarter"): it says how a figure
+// is compared, never which part of it is asked, so the qualifier scan
+// reads past it.
+var periodOverPeriod = regexp.MustCompile(`^(?:year|quarter|month|period|week)-(?:over|on|to)-(?:year|quarter|month|period|week)$`)
+
 // periodWords are the words, besides years, of a period written after a
 // figure's name, and the forms of "be".
 var periodWords = map[string]bool{"in": true, "for": true, "during": true, "fiscal": true, "the": true, "year": true,
@@ -522,6 +534,45 @@ func (b *builder) qualifiedPart(t, metric string) (qualifiedFigure, bool) {
 	for _, q := range qualifiedFigures(b.question, b.cat, b.rt.Issuers, b.rt.NotCovered, metricNames([]string{metric})) {
 		if q.Metric == metric {
 			return q, true
+		}
+	}
+	return b.ownNamePart(t, metric)
+}
+
+// ownNamePart reads, in a question that asks each issuer's part of a
+// figure ("Azure in Microsoft's FY2021, AWS in Amazon's 2022 ... revenue
+// growth for each"), issuer t's part where no segment of its filings
+// names it: a capitalised word of the question that is a name of t's own
+// among the corpus's issuers (TextStats.OwnIssuer).
+// It asks so only where another issuer's part is named by a segment, so
+// that a product named as a cause ("Microsoft's revenue, given Azure's
+// strength") leaves the company's figure asked.
+func (b *builder) ownNamePart(t, metric string) (qualifiedFigure, bool) {
+	stats := b.cat.TextStats()
+	if stats == nil || !slices.ContainsFunc(b.rt.Issuers, func(o string) bool { return o != t && len(b.cat.SegmentsIn(b.question, o)) > 0 }) {
+		return qualifiedFigure{}, false
+	}
+	toks := qualifierTokens(b.question, b.cat, b.rt.Issuers, b.rt.NotCovered)
+	var part []string
+	for i, tok := range toks {
+		own := !tok.stop && !tok.named && len(tok.lower) >= 3 && startsUpper(tok.text) && stats.OwnIssuer(tok.lower) == t
+		if own && (len(part) == 0 || i > 0 && !toks[i].after && slices.Contains(part, toks[i-1].text)) {
+			part = append(part, tok.text)
+		} else if len(part) > 0 {
+			break
+		}
+	}
+	if len(part) == 0 {
+		return qualifiedFigure{}, false
+	}
+	names := metricNames([]string{metric})[metric]
+	slices.SortStableFunc(names, func(a, b string) int { return len(strings.Fields(b)) - len(strings.Fields(a)) })
+	for _, n := range names {
+		ws := strings.Fields(strings.ToLower(n))
+		for i := 0; i+len(ws) <= len(toks); i++ {
+			if tokensAre(toks[i:i+len(ws)], ws) {
+				return qualifiedFigure{Metric: metric, Name: strings.Join(ws, " "), Part: part, Words: append(slices.Clone(part), ws...)}, true
+			}
 		}
 	}
 	return qualifiedFigure{}, false

@@ -54,6 +54,11 @@ func TestQualifiedFigures(t *testing.T) {
 		{"What did Amazon guide for Q1 2025 net sales and operating income?", "", nil},
 		// who holds a view, and the verb of holding it, narrow nothing
 		{"eBay take rate 2022 - and does management think revenue will keep declining in 2023?", "", nil},
+		// a period compared with the one before says how, not which part
+		{"Alphabet 2024: year-over-year revenue growth?", "", nil},
+		{"What was Netflix's quarter-on-quarter revenue growth?", "", nil},
+		{"Oracle's cloud services revenue growth", "revenue", []string{"cloud", "services", "revenue", "growth"}},
+		{"Oracle's cloud services year-over-year revenue growth", "revenue", []string{"cloud", "services", "revenue", "growth"}},
 	}
 	for _, tt := range tests {
 		got := qualifiedFigures(tt.question, cat, nil, []string{"TGT (TARGET CORP)"}, metricNames([]string{"revenue", "cost_of_revenue", "net_income", "operating_income"}))

@@ -27,7 +27,8 @@ type StatsDoc struct {
 // nothing (IDF 1, Boilerplate 0).
 type TextStats struct {
 	docs, issuers int
-	df            map[string]int32 // WordKey -> documents holding the word
+	df            map[string]int32  // WordKey -> documents holding the word
+	owner         map[string]string // WordKey -> the issuer whose documents use the word, where one issuer's do (OwnIssuer)
 	// common holds, sorted, the hashes of the shingles that filings of at
 	// least commonIssuers(issuers) issuers hold.
 	common []uint64
@@ -35,6 +36,14 @@ type TextStats struct {
 	abbrev map[string]map[string]string // issuer -> the short forms its filings define -> their long forms
 	long   map[string]map[string]string // issuer -> long forms of several words -> their short forms
 }
+
+// A word is an issuer's own (OwnIssuer) when its documents use it at least
+// ownerMinUses times and ownerShare times as often as all other issuers'
+// documents together.
+const (
+	ownerMinUses = 3
+	ownerShare   = 5
+)
 
 // Shingle size and the share of issuers that makes a shingle common.
 const (
@@ -55,7 +64,7 @@ func commonIssuers(issuers int) int {
 // Sentences come from Sentences over the text without its table rows
 // (lines holding " | "). The result depends on docs alone, not their order.
 func NewTextStats(docs []StatsDoc) *TextStats {
-	s := &TextStats{docs: len(docs), df: map[string]int32{}, abbrev: map[string]map[string]string{}, long: map[string]map[string]string{}}
+	s := &TextStats{docs: len(docs), df: map[string]int32{}, owner: map[string]string{}, abbrev: map[string]map[string]string{}, long: map[string]map[string]string{}}
 	var names []string
 	for _, d := range docs {
 		names = append(names, d.Names...)
@@ -63,7 +72,14 @@ func NewTextStats(docs []StatsDoc) *TextStats {
 	s.names = newNameMask(names)
 
 	byIssuer := map[string][]uint64{} // issuer -> its documents' shingles, sorted, distinct
-	seen := map[string]struct{}{}
+	seen := map[string]int32{}        // a document's words, by WordKey, and how often it uses each
+	// The issuer whose documents use each word most, how often, and how
+	// often every other issuer's do.
+	type use struct {
+		issuer    string
+		own, rest int32
+	}
+	uses := map[string]use{}
 	keys := map[string]string{} // the keys of df, by themselves
 	var (
 		toks  []shapeToken
@@ -87,9 +103,9 @@ func NewTextStats(docs []StatsDoc) *TextStats {
 		}
 		clear(seen)
 		for w := range textWords(d.Text) {
-			seen[WordKey(w)] = struct{}{}
+			seen[WordKey(w)]++
 		}
-		for k := range seen {
+		for k, n := range seen {
 			// Count under a copy of the key, not a slice of the text, which
 			// the map would keep: assigning to a string key stores the key
 			// given, so every count goes through the one copy.
@@ -99,6 +115,16 @@ func NewTextStats(docs []StatsDoc) *TextStats {
 				keys[c] = c
 			}
 			s.df[c]++
+			switch u := uses[c]; {
+			case d.Issuer != "" && u.issuer == d.Issuer:
+				u.own += n
+				uses[c] = u
+			case d.Issuer != "" && n > u.own:
+				uses[c] = use{issuer: d.Issuer, own: n, rest: u.rest + u.own}
+			default:
+				u.rest += n
+				uses[c] = u
+			}
 		}
 
 		doc = doc[:0]
@@ -115,6 +141,11 @@ func NewTextStats(docs []StatsDoc) *TextStats {
 		byIssuer[issuer] = mergeSorted(byIssuer[issuer], doc)
 	}
 	s.issuers = len(byIssuer)
+	for k, u := range uses {
+		if u.issuer != "" && u.own >= ownerMinUses && u.own >= ownerShare*u.rest {
+			s.owner[k] = u.issuer
+		}
+	}
 	if s.issuers < commonMin {
 		return s
 	}
@@ -163,6 +194,18 @@ func (s *TextStats) DocumentFrequency(word string) int {
 		return 0
 	}
 	return int(s.df[WordKey(word)])
+}
+
+// OwnIssuer returns the issuer a word (by its WordKey) is a name of, such
+// as a product's ("Azure"): the issuer whose documents use it at least
+// ownerMinUses times and ownerShare times as often as every other
+// issuer's together (another issuer's filing may name a partner's
+// product). It is "" for any other word and for a nil *TextStats.
+func (s *TextStats) OwnIssuer(word string) string {
+	if s == nil {
+		return ""
+	}
+	return s.owner[WordKey(word)]
 }
 
 // Everywhere reports whether word is in every document the statistics

@@ -1,0 +1,86 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// ownNameStats are statistics in which "Widgetron" is Text Filer's own
+// name: its filing uses it six times, another issuer's once (a
+// competitor's mention), a third's never.
+func ownNameStats() *TextStats {
+	return NewTextStats([]StatsDoc{
+		{ID: "t22", Issuer: "TXTF", Text: "Widgetron revenue grew 40% driven by consumption. Widgetron and Widgetron again. Widgetron, Widgetron, Widgetron."},
+		{ID: "x24", Issuer: "XMPL", Text: "Example Web Services net sales grew. We compete with Widgetron."},
+		{ID: "g22", Issuer: "GPRO", Text: "Printers sold well. Revenue grew."},
+	})
+}
+
+func TestOwnIssuer(t *testing.T) {
+	t.Parallel()
+	s := ownNameStats()
+	for _, tc := range []struct{ word, want string }{
+		{"Widgetron", "TXTF"}, // 6 uses against 1
+		{"widgetron", "TXTF"},
+		{"Printers", ""}, // one issuer's, but used once
+		{"grew", ""},     // several issuers'
+		{"Azure", ""},    // no issuer's
+	} {
+		if got := s.OwnIssuer(tc.word); got != tc.want {
+			t.Errorf("OwnIssuer(%q) = %q; want %q", tc.word, got, tc.want)
+		}
+	}
+	shared := NewTextStats([]StatsDoc{
+		{ID: "a", Issuer: "AAA", Text: "Gizmo Gizmo Gizmo Gizmo"},
+		{ID: "b", Issuer: "BBB", Text: "Gizmo Gizmo"},
+	})
+	if got := shared.OwnIssuer("Gizmo"); got != "" {
+		t.Errorf("a name two issuers use 4 and 2 times is %q's; want no issuer's", got)
+	}
+	if got := (*TextStats)(nil).OwnIssuer("Widgetron"); got != "" {
+		t.Errorf("nil statistics: %q", got)
+	}
+}
+
+// TestOwnNamePart: a comparison that asks each issuer's part of a figure
+// names one issuer's part by a name no segment of its filings gives it
+// ("Azure in Microsoft's FY2021, AWS in Amazon's 2022 ... revenue growth
+// for each"). The part is the issuer's own name, read from the corpus's
+// words; the plan asks for that part's figure, never the company's. A
+// question naming no other issuer's part, or naming the product as a
+// cause, keeps the company's figure.
+func TestOwnNamePart(t *testing.T) {
+	t.Parallel()
+	plan := func(q string) *Graph {
+		t.Helper()
+		cat := figureCatalog(t)
+		cat.SetTextStats(ownNameStats())
+		g, err := (&RulesPlanner{}).Plan(t.Context(), q, RouteQuestion(q, cat, nil), cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	ids := func(g *Graph, issuer string) []string {
+		var out []string
+		for _, r := range g.Requirements {
+			if r.Issuer == issuer {
+				out = append(out, r.ID)
+			}
+		}
+		return out
+	}
+	g := plan("Widgetron in Text Filer's fiscal 2022 and Example Web Services in Example Cloud's 2024 — revenue growth for each.")
+	txtf := ids(g, "TXTF")
+	if !slices.Contains(txtf, "TXTF-FY2022-figure-widgetron-revenue-growth") || slices.ContainsFunc(txtf, func(id string) bool { return strings.HasSuffix(id, "-calculation") }) {
+		t.Errorf("Text Filer's requirements %q; want Widgetron's revenue growth and not the company's", txtf)
+	}
+	if xmpl := ids(g, "XMPL"); !slices.Contains(xmpl, "XMPL-FY2024-figure-example-web-services-revenue-growth") {
+		t.Errorf("Example Cloud's requirements %q; want its segment's revenue growth", xmpl)
+	}
+	g = plan("How did Text Filer's revenue grow in fiscal 2022, given Widgetron's strength, and Example Cloud's in 2024?")
+	if txtf := ids(g, "TXTF"); slices.ContainsFunc(txtf, func(id string) bool { return strings.Contains(id, "widgetron") }) {
+		t.Errorf("a product named beside no other issuer's part became the figure asked: %q", txtf)
+	}
+}
