@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -622,6 +623,7 @@ func (rs *runState) synthesize(ctx context.Context) (*Result, error) {
 	}
 	gaps := slices.Clone(rs.gaps)
 	rs.mu.Unlock()
+	sortGaps(gaps, rs.graph)
 	in := &synth.Input{
 		Question: rs.req.Question, Route: rs.route, Graph: rs.graph, Catalog: rs.cat,
 		Ledger: led, Met: met, Calculations: calcs, Gaps: gaps,
@@ -759,6 +761,28 @@ func (rs *runState) note(s string) {
 	if !slices.Contains(rs.notes, s) {
 		rs.notes = append(rs.notes, s)
 	}
+}
+
+// sortGaps puts gaps in the order of the plan's requirements, and a
+// requirement's gaps by their reason: nodes finish in any order, and the
+// answer's list of what is missing is the same on every run.
+func sortGaps(gaps []validator.Gap, g *planner.Graph) {
+	at := map[string]int{}
+	if g != nil {
+		for i, r := range g.Requirements {
+			at[r.ID] = i
+		}
+	}
+	pos := func(id string) int {
+		if i, ok := at[id]; ok {
+			return i
+		}
+		return len(at)
+	}
+	slices.SortStableFunc(gaps, func(a, b validator.Gap) int {
+		return cmp.Or(cmp.Compare(pos(a.RequirementID), pos(b.RequirementID)), strings.Compare(a.RequirementID, b.RequirementID),
+			strings.Compare(a.Why, b.Why), strings.Compare(a.What, b.What))
+	})
 }
 
 // gap records a gap once per requirement and reason.
