@@ -371,7 +371,11 @@ func resolveFit(entries []FigureEntry, m tools.Metric, hint string, fit func(Fig
 				continue
 			}
 			for _, n := range names {
-				nw := strings.Fields(n)
+				// The name's joining words need not be the label's:
+				// "purchases of property and equipment" is the row
+				// "Purchases related to property and equipment and
+				// intangible assets".
+				nw := slices.DeleteFunc(strings.Fields(n), func(w string) bool { return linkingWords[w] })
 				if len(nw) < 2 || strings.HasPrefix(n, "total ") || !allIn(nw, lw) {
 					continue
 				}
@@ -420,6 +424,10 @@ func boolRank(b bool) int {
 	}
 	return 0
 }
+
+// linkingWords link the words of a figure's name without naming anything
+// (linkingWords["of"]).
+var linkingWords = map[string]bool{"of": true, "to": true, "for": true, "the": true, "in": true, "from": true, "on": true, "at": true, "by": true}
 
 // allIn reports whether every word of words is in in.
 func allIn(words, in []string) bool {

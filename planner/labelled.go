@@ -82,7 +82,10 @@ type wordRun struct {
 // more, all capitals ("ARM", "RPO").
 func acronymWord(w string) bool {
 	n := 0
-	for _, r := range w {
+	for i, r := range w {
+		if r == '&' && i > 0 && i < len(w)-1 {
+			continue // "S&M"
+		}
 		if !unicode.IsUpper(r) {
 			return false
 		}
@@ -231,6 +234,13 @@ func (c *Catalog) labelKey(documentID string, words []string, atEnd bool) (strin
 		ch = idx.atEnd
 	}
 	key := ch[strings.Join(stems(words), " ")].key
+	if key == "" && len(words) == 1 {
+		// "S&M" for the row "Sales and marketing": initials joined by
+		// "&" name the words they join.
+		if l, r, ok := strings.Cut(strings.ToUpper(words[0]), "&"); ok && l != "" && r != "" && !strings.Contains(r, "&") {
+			key = idx.initials[l+r].key
+		}
+	}
 	return key, key != ""
 }
 
@@ -240,6 +250,10 @@ func (c *Catalog) labelKey(documentID string, words []string, atEnd bool) (strin
 // label's core, atEnd with it.
 type labelIndex struct {
 	plain, atEnd map[string]labelChoice
+	// initials are the labels of two to four words joined by "and" or
+	// "&", by the initials of the words ("SM" for "Sales and
+	// marketing", "GA" for "General and administrative").
+	initials map[string]labelChoice
 }
 
 // labelChoice is a figure's key and the rank it was chosen by: 3 a tagged
@@ -291,12 +305,37 @@ func (c *Catalog) labelIndexOf(documentID string) *labelIndex {
 	return idx
 }
 
+// joinedInitials returns the initials, in capitals, of a label of words
+// joined by "and" or "&": "SM" for "sales and marketing", "RD" for
+// "research & development"; "" for a label of another shape.
+func joinedInitials(words []string) string {
+	var ini []byte
+	joined := false
+	for i, w := range words {
+		if i%2 == 1 {
+			if w != "and" && w != "&" {
+				return ""
+			}
+			joined = true
+			continue
+		}
+		if w == "" || !unicode.IsLetter(rune(w[0])) || w[0] >= 0x80 {
+			return ""
+		}
+		ini = append(ini, w[0])
+	}
+	if !joined || len(words)%2 == 0 || len(ini) > 3 {
+		return ""
+	}
+	return strings.ToUpper(string(ini))
+}
+
 // newLabelIndex indexes a filing's figures without a member by the words
 // of their label, of their label's core (labelCore, atEnd only) and, for a
 // tagged fact, of its concept's name. Of the figures one set of words
 // names, the first of the highest rank is kept.
 func newLabelIndex(entries []FigureEntry) *labelIndex {
-	idx := &labelIndex{plain: map[string]labelChoice{}, atEnd: map[string]labelChoice{}}
+	idx := &labelIndex{plain: map[string]labelChoice{}, atEnd: map[string]labelChoice{}, initials: map[string]labelChoice{}}
 	keep := func(m map[string]labelChoice, words []string, ch labelChoice) {
 		k := strings.Join(stems(words), " ")
 		if ch.rank > m[k].rank {
@@ -317,6 +356,9 @@ func newLabelIndex(entries []FigureEntry) *labelIndex {
 			ch.key = tools.FigureKey(e.Concept, "")
 		}
 		label := normLabel(e.Label)
+		if ini := joinedInitials(strings.Fields(label)); ini != "" && ch.rank > idx.initials[ini].rank {
+			idx.initials[ini] = ch
+		}
 		keep(idx.plain, strings.Fields(label), ch)
 		keep(idx.atEnd, strings.Fields(label), ch)
 		keep(idx.atEnd, strings.Fields(labelCore(label)), ch)
@@ -471,7 +513,14 @@ func (b *builder) planLabelledFigures() {
 			if !ok || slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return slices.Contains(r.Completion.Concepts, key) }) {
 				return
 			}
-			b.planNamedFigure(t, p, m, what, key, true, nil)
+			named := what
+			if len(words) == 1 && strings.Contains(words[0], "&") {
+				// Initials ("S&M") are named as the filing labels the row.
+				if l := b.cat.FigureLabel(p.doc.ID, key); l != "" {
+					named = l + " (" + what + ")"
+				}
+			}
+			b.planNamedFigure(t, p, m, named, key, true, nil)
 			b.removeWithin(t, tools.PeriodLabel(p.fy), words, key)
 		})
 	}

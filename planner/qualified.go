@@ -109,7 +109,8 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
 		stop := possessive && !cat.partOf(issuers, text) || len(w) < 2 || skip[w] || questionStopwords[w] || phraseStopwords[w] || wholeWords[w] ||
 			strings.ContainsAny(w, "0123456789&'") || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ly") ||
-			askingWords[w] || causingWords[w] || affecting[w] || viewWords[w] || fallWords.MatchString(w) || riseWords.MatchString(w)
+			askingWords[w] || causingWords[w] || affecting[w] || viewWords[w] || fallWords.MatchString(w) || riseWords.MatchString(w) ||
+			operatorWords[w]
 		if periodOverPeriod.MatchString(w) {
 			// "cloud services year-over-year revenue" is the cloud
 			// services revenue, compared with the year before.
@@ -406,6 +407,11 @@ func destinationAfter(toks []qualifierToken, at int) []string {
 	}
 	return qualifiersAfter(append([]qualifierToken{{lower: "from", stop: true}}, toks[k+2:]...), 0)
 }
+
+// operatorWords are the words of arithmetic between figures ("operating
+// cash flow minus capex"): each side is a figure of its own, never a part
+// of the other.
+var operatorWords = map[string]bool{"minus": true, "plus": true, "less": true, "divided": true, "times": true, "multiplied": true}
 
 // periodOverPeriod is a period compared with the one before, written as
 // one word ("year-over-year", "quarter-on-quarter"): it says how a figure

@@ -474,7 +474,13 @@ func (w *writer) section(t string) []string {
 	slices.SortStableFunc(mine, func(a, b planner.Requirement) int { return cmp.Compare(figureRank(a), figureRank(b)) })
 	var body []string
 	for _, r := range mine {
-		body = append(body, w.requirement(r)...)
+		// Two requirements may read one figure (capex asked, and capex as
+		// an input of free cash flow): it is stated once.
+		for _, l := range w.requirement(r) {
+			if !slices.Contains(body, l) {
+				body = append(body, l)
+			}
+		}
 	}
 	if len(body) == 0 {
 		return nil

@@ -908,3 +908,32 @@ func TestOutlookRanksTheWayAsked(t *testing.T) {
 		t.Errorf("a list's introduction with only a date in it leads by %.2f; want it behind", -d)
 	}
 }
+
+// Two requirements may read one figure (capex asked, and capex as an input
+// of free cash flow): the figure is stated once.
+func TestFigureStatedOnce(t *testing.T) {
+	f := setupMargins(t)
+	const rev = "AAPL-FY2024-margins-figure-revenue"
+	f.in.Route.Issuers, f.in.Graph.Tickers = []string{"AAPL"}, []string{"AAPL"}
+	f.in.Graph.Requirements = slices.DeleteFunc(f.in.Graph.Requirements, func(r planner.Requirement) bool { return r.Issuer != "AAPL" })
+	i := slices.IndexFunc(f.in.Graph.Requirements, func(r planner.Requirement) bool { return r.ID == rev })
+	again := f.in.Graph.Requirements[i]
+	again.ID = "AAPL-FY2024-figures-figure-revenue"
+	f.in.Graph.Requirements = append(f.in.Graph.Requirements, again)
+	f.in.Ledger.Requirements = append(f.in.Ledger.Requirements, ledger.Requirement{ID: again.ID, Evidence: []string{f.evidence["AAPL-rev"].ID}})
+	f.recheck()
+	if !f.in.Met[again.ID] {
+		t.Fatal("the second requirement is not met")
+	}
+	ans, err := Rules{}.Synthesize(context.Background(), f.in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := lineContaining(ans.Answer, "Revenue, FY2024")
+	if line == "" {
+		t.Fatalf("no revenue line:\n%s", ans.Answer)
+	}
+	if n := strings.Count(ans.Answer, line); n != 1 {
+		t.Errorf("%q is stated %d times; want once:\n%s", line, n, ans.Answer)
+	}
+}
