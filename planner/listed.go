@@ -20,8 +20,8 @@ var partsListed = regexp.MustCompile(`(?i)^(,|&|/|and|or|vs\.?|versus|plus|,\s*a
 var listTail = regexp.MustCompile(`(?i)^(.+?)\s*(?:,|&|/|\band|\bor|\bvs\.?|\bversus|\bplus)(?:\s+the)?$`)
 
 // repeatedName is the figure's name a list repeats after each part: one
-// to four words, nothing else.
-var repeatedName = regexp.MustCompile(`^[a-z&'-]+(?: [a-z&'-]+){0,3}$`)
+// to four words ("gross margin %"), nothing else.
+var repeatedName = regexp.MustCompile(`^[a-z&'%-]+(?: [a-z&'%-]+){0,3}$`)
 
 // listedSegments returns segs as the groups the question asks a figure of:
 // each part alone where the question lists them, or all of them as one

@@ -26,6 +26,7 @@ func TestListedSegments(t *testing.T) {
 		// the figure's name repeated after each part
 		{"Apple FY22 Mac net sales and Europe net sales?", true, false},
 		{"Mac net sales vs Europe net sales, fiscal 2022", true, false},
+		{"Mac gross margin % vs Europe gross margin %", true, false},
 		{"Mac net sales in 2022 and Europe?", false, false},
 	} {
 		listed := len(listedSegments(tt.q, segs)) == 2

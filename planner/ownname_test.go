@@ -4,6 +4,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ledgerline/research/corpus"
+	"github.com/shopspring/decimal"
 )
 
 // ownNameStats are statistics in which "Widgetron" is Text Filer's own
@@ -82,5 +86,47 @@ func TestOwnNamePart(t *testing.T) {
 	g = plan("How did Text Filer's revenue grow in fiscal 2022, given Widgetron's strength, and Example Cloud's in 2024?")
 	if txtf := ids(g, "TXTF"); slices.ContainsFunc(txtf, func(id string) bool { return strings.Contains(id, "widgetron") }) {
 		t.Errorf("a product named beside no other issuer's part became the figure asked: %q", txtf)
+	}
+}
+
+// TestShareOfQualifiedPart: a share of a figure taken by a part no
+// segment names ("What share of revenue came from cloud services", "cloud
+// services revenue as a % of total revenue") is the part's row over the
+// whole, computed, and asks for the number, not for what drove revenue.
+func TestShareOfQualifiedPart(t *testing.T) {
+	t.Parallel()
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	row := func(label string, start int) corpus.Fact {
+		return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(int64(start)), Start: start, End: start + 1}
+	}
+	for _, q := range []string{
+		"What share of Shared Text's fiscal 2022 revenues came from cloud services?",
+		"Shared Text fiscal 2022 cloud services revenues as a % of total revenues",
+	} {
+		cat := NewCatalog([]corpus.Document{{ID: "s22", Ticker: "SHTX", Company: "Shared Text Corp", Form: "10-K", FiscalYear: 2022,
+			PeriodEnd: day("2022-05-31"), Format: corpus.FormatText}})
+		cat.SetFigures("s22", FigureEntries([]corpus.Fact{row("Cloud services", 1), row("License support", 3), row("Total revenues", 5)}))
+		g, err := (&RulesPlanner{}).Plan(t.Context(), q, RouteQuestion(q, cat, nil), cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var calc *Requirement
+		for i, r := range g.Requirements {
+			if r.Kind == KindExplanation {
+				t.Errorf("%q: plans an explanation %s", q, r.ID)
+			}
+			if r.Kind == KindCalculation && strings.Contains(r.ID, "-share-") {
+				calc = &g.Requirements[i]
+			}
+		}
+		if calc == nil || len(calc.Completion.Of) != 2 {
+			t.Errorf("%q: no share of the part over the whole in %+v", q, g.Requirements)
+			continue
+		}
+		if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+			return r.ID == calc.Completion.Of[0] && slices.Contains(r.Completion.Concepts, "table:Cloud services")
+		}) {
+			t.Errorf("%q: the share's part is not the cloud services row: %+v", q, g.Requirements)
+		}
 	}
 }

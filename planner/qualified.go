@@ -218,6 +218,12 @@ func qualifiedFigures(question string, cat *Catalog, issuers, others []string, n
 			}
 		}
 	}
+	// "Cloud revenue as a % of total revenue": the total is the share's
+	// whole, not a figure asked as a whole.
+	if shareOfTotal.MatchString(question) {
+		clear(total)
+	}
+	sharePart := asksShare(question)
 	taken := make([]bool, len(toks))
 	var out []qualifiedFigure
 	for _, n := range all {
@@ -230,6 +236,11 @@ func qualifiedFigures(question string, cat *Catalog, issuers, others []string, n
 			}
 			part := qualifiersBefore(toks, i)
 			after := qualifiersAfter(toks, i+len(n.words))
+			if k := i + len(n.words); sharePart && len(after) == 0 && k+1 < len(toks) && comingFrom[toks[k].lower] {
+				// "What share of Oracle's revenue came from cloud
+				// services": the part the share is of.
+				after = qualifiersAfter(toks, k+1)
+			}
 			var dest []string
 			if share && len(after) == 0 {
 				dest = destinationAfter(toks, i+len(n.words))
@@ -407,6 +418,14 @@ func destinationAfter(toks []qualifierToken, at int) []string {
 	}
 	return qualifiersAfter(append([]qualifierToken{{lower: "from", stop: true}}, toks[k+2:]...), 0)
 }
+
+// shareOfTotal matches a share of a total ("as a % of total revenue",
+// "what percentage of Oracle's total revenues").
+var shareOfTotal = regexp.MustCompile(`(?i)(?:%|\bpercent|\bpercentage|\bshare|\bproportion|\bportion|\bfraction)\s+of\s+(?:[\w.&'’-]+\s+){0,2}?total\b`)
+
+// comingFrom are the verbs before "from" that say where a share of a
+// figure comes from ("came from cloud services").
+var comingFrom = map[string]bool{"came": true, "come": true, "comes": true, "coming": true, "was": true, "were": true, "is": true, "are": true, "derived": true}
 
 // operatorWords are the words of arithmetic between figures ("operating
 // cash flow minus capex"): each side is a figure of its own, never a part
@@ -645,6 +664,11 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 					b.planPrintedAs(t, p, what, []string{strings.ToLower(level)}, level+" percent change", gid, m)
 				}
 				return gid
+			}
+			if asksShare(b.question) {
+				// "Cloud services as a % of total revenue": the part
+				// over the whole.
+				b.planShareOf(t, p, "figures", q.Metric, strings.Join(slices.DeleteFunc(slices.Clone(q.Part), func(w string) bool { return strings.EqualFold(w, "from") }), " "), looked{id, node, key}, m)
 			}
 			return id
 		}

@@ -54,6 +54,9 @@ func TestQualifiedFigures(t *testing.T) {
 		{"What did Amazon guide for Q1 2025 net sales and operating income?", "", nil},
 		// who holds a view, and the verb of holding it, narrow nothing
 		{"eBay take rate 2022 - and does management think revenue will keep declining in 2023?", "", nil},
+		// a share of a total: the part, the total being the share's whole
+		{"ORCL FY23 cloud revenue as % of total revenue", "revenue", []string{"cloud", "revenue"}},
+		{"What share of Oracle's FY23 revenue came from cloud services?", "revenue", []string{"revenue", "from", "cloud", "services"}},
 		// arithmetic between figures makes each a figure of its own
 		{"FCF defined as operating cash flow minus capex; and revenue less cost of revenue", "", nil},
 		{"What were gross bookings minus net income for 2022?", "", nil},

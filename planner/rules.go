@@ -1974,20 +1974,25 @@ func asksShare(question string) bool {
 // the same period and the calculation part / whole ("Services share of
 // revenue = 27,423 / 94,036 = 29.2%").
 func (b *builder) planShare(t string, p filingPeriod, a Aspect, metric string, segs []Segment, part looked, m reqMeta) {
+	var names []string
+	for _, s := range segs {
+		names = append(names, s.Name)
+	}
+	b.planShareOf(t, p, a.Name, metric, strings.Join(names, " "), part, m)
+}
+
+// planShareOf is planShare for a part named segName (a segment's name, or
+// the words that narrow a figure: "cloud services").
+func (b *builder) planShareOf(t string, p filingPeriod, aspect, metric, segName string, part looked, m reqMeta) {
 	mt, ok := tools.MetricByName(metric)
 	if !ok {
 		return
 	}
 	label := tools.PeriodLabel(p.fy)
-	whole, ok := b.lookupFigure(t, p, a.Name, metric, label, nil, true, m)
+	whole, ok := b.lookupFigure(t, p, aspect, metric, label, nil, true, m)
 	if !ok || whole.key == part.key {
 		return
 	}
-	var names []string
-	for _, s := range segs {
-		names = append(names, s.Name)
-	}
-	segName := strings.Join(names, " ")
 	what := fmt.Sprintf("%s share of %s", segName, mt.Label)
 	partName, wholeName := slugName(segName+" "+metric), "total_"+metric
 	id := t + "-" + label + "-" + metric + "-share-" + slug(segName)
