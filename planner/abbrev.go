@@ -134,6 +134,16 @@ func (s *TextStats) Defines(issuer, short string) bool {
 	return ok
 }
 
+// LongForm returns the long form, in lower case, of the short form a
+// filing of issuer defines ("daily active people" for "DAP"); "" when none
+// does.
+func (s *TextStats) LongForm(issuer, short string) string {
+	if s == nil {
+		return ""
+	}
+	return s.abbrev[issuer][short]
+}
+
 // ShortForms returns, for each long form a filing of issuer defines a
 // short form of in several words ("reality labs"), that short form
 // ("RL"). The map is the stats' own: read it, do not change it.

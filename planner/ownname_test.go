@@ -130,3 +130,34 @@ func TestShareOfQualifiedPart(t *testing.T) {
 		}
 	}
 }
+
+// TestListedShortForms: short forms an issuer's filings define, listed
+// ("DAP and ARPP"), are each a figure asked, stated under either form;
+// lone words the filings define nothing by stay one phrase.
+func TestListedShortForms(t *testing.T) {
+	t.Parallel()
+	cat := figureCatalog(t)
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{ID: "t22", Issuer: "TXTF", Text: "We measure Daily Active People (DAP) and Average Revenue Per Person (ARPP). DAP was 3.35 billion."},
+		{ID: "x24", Issuer: "XMPL", Text: "Example Web Services net sales grew."},
+		{ID: "g22", Issuer: "GPRO", Text: "Printers sold well."},
+	}))
+	q := "Text Filer fiscal 2022 DAP and ARPP?"
+	g, err := (&RulesPlanner{}).Plan(t.Context(), q, RouteQuestion(q, cat, nil), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ id, long string }{
+		{"TXTF-FY2022-figure-dap", "daily active people"},
+		{"TXTF-FY2022-figure-arpp", "average revenue per person"},
+	} {
+		r, ok := reqByID(g, tc.id)
+		if !ok {
+			t.Errorf("no requirement %s in %+v", tc.id, g.Requirements)
+			continue
+		}
+		if len(r.Completion.AllOf) == 0 || !slices.Contains(r.Completion.AllOf[0], tc.long) {
+			t.Errorf("%s: groups %q; want the long form %q beside the short", tc.id, r.Completion.AllOf, tc.long)
+		}
+	}
+}

@@ -778,11 +778,26 @@ func (b *builder) listedItems(words []string) [][]string {
 		}
 	}
 	// Each item a figure's name of two to four words ("paid members",
-	// "renewal rate"); a lone word is as likely a name ("US & Canada").
-	if len(items) < 2 || n != len(words) || slices.ContainsFunc(items, func(item []string) bool { return len(item) < 2 || len(item) > 4 }) {
+	// "renewal rate"), or a short form an issuer's filings define ("DAP
+	// and ARPP"); another lone word is as likely a name ("US & Canada").
+	if len(items) < 2 || n != len(words) || slices.ContainsFunc(items, func(item []string) bool {
+		return len(item) > 4 || len(item) < 2 && b.definedShort(item[0]) == ""
+	}) {
 		return nil
 	}
 	return items
+}
+
+// definedShort returns the long form a filing of an issuer the question
+// names defines w as a short form of ("DAP": "daily active people"); ""
+// when none does.
+func (b *builder) definedShort(w string) string {
+	for _, t := range b.rt.Issuers {
+		if long := b.cat.TextStats().LongForm(t, strings.ToUpper(w)); long != "" {
+			return long
+		}
+	}
+	return ""
 }
 
 // howMany matches "how many" (or "the number of") and the words after it.
@@ -856,6 +871,13 @@ func (b *builder) planPhraseFigureOf(words []string) bool {
 			groups := make([][]string, 0, len(words)+1)
 			for _, w := range words {
 				groups = append(groups, wordForms(w))
+			}
+			if len(words) == 1 {
+				// A short form the filings define is stated under
+				// either form: "DAP" or "daily active people".
+				if long := b.cat.TextStats().LongForm(t, strings.ToUpper(words[0])); long != "" {
+					groups[0] = append(groups[0], long)
+				}
 			}
 			number := FigureTerm
 			if noun := countedNoun(b.question); noun != "" && slices.Contains(words, noun) {
