@@ -76,6 +76,7 @@ type wordRun struct {
 	words   []string
 	aside   bool
 	acronym bool
+	acr     []bool // each word's being written as an acronym of three letters or more
 }
 
 // acronymWord reports whether w is written as an acronym: two letters or
@@ -135,7 +136,8 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 			run.aside = !acronymWord(strings.TrimRight(prev, ".,;:?!\"'”’"))
 		}
 		run.words = append(run.words, w)
-		run.acronym = len(run.words) == 1 && len(w) >= 3 && acronymWord(strings.Trim(f, "(\"'“‘[.,;:?!)”’]"))
+		run.acr = append(run.acr, len(w) >= 3 && acronymWord(strings.Trim(f, "(\"'“‘[.,;:?!)”’]")))
+		run.acronym = len(run.words) == 1 && run.acr[0]
 		if possessive || strings.ContainsAny(f, ".,;:?!)\"”]") {
 			flush()
 		}
@@ -162,7 +164,9 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 			}
 			continue
 		}
-		for i := 0; i < len(r)-1; {
+		first := len(out)
+		covered := 0 // words of r in a label found, or joining two
+		for i := 0; i < len(r); {
 			found := false
 			for n := len(r) - i; n >= 2; n-- {
 				words := r[i : i+n]
@@ -188,12 +192,33 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 					found = true
 				}
 				if found {
+					covered += n
 					i += n
 					break
 				}
 			}
-			if !found {
+			if !found && atEnd && wr.acr[i] && slices.ContainsFunc(docs, func(d string) bool {
+				_, ok := b.cat.labelKey(d, r[i:i+1], atEnd)
+				return ok
+			}) {
+				// An acronym in a list ("GMV and take rate").
+				out = append(out, labelledRun{r[i : i+1], 1, false})
+				covered++
 				i++
+				continue
+			}
+			if !found {
+				if listJoins[r[i]] {
+					covered++
+				}
+				i++
+			}
+		}
+		// A run that lists labels and nothing else ("GMV and take
+		// rate") names each whole.
+		if covered == len(r) && len(out)-first >= 2 && !wr.aside {
+			for k := first; k < len(out); k++ {
+				out[k].whole = true
 			}
 		}
 	}
@@ -549,6 +574,9 @@ func (b *builder) removeWithin(t, period string, words []string, key string) {
 		b.remove(ids)
 	}
 }
+
+// listJoins join the items of a list of figures ("GMV and take rate").
+var listJoins = map[string]bool{"and": true, "or": true, "&": true, "vs": true, "versus": true}
 
 // joiningWords join the words of a figure's name; no name starts with one.
 var joiningWords = map[string]bool{"of": true, "and": true, "or": true, "per": true, "for": true, "&": true}

@@ -161,3 +161,40 @@ func TestListedShortForms(t *testing.T) {
 		}
 	}
 }
+
+// TestListedLabels: a question that lists the rows it asks, one written as
+// the acronym a filing labels its row by ("GMV and take rate"), asks each
+// row, whatever the order; a label alone asks only itself.
+func TestListedLabels(t *testing.T) {
+	t.Parallel()
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	row := func(label string, start int) corpus.Fact {
+		return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(int64(start)), Start: start, End: start + 1}
+	}
+	for _, tc := range []struct {
+		q    string
+		want []string
+	}{
+		{"Shared Text fiscal 2022 GMV and take rate", []string{"table:GMV (2)", "table:Take rate (3)"}},
+		{"Shared Text fiscal 2022 take rate and GMV?", []string{"table:GMV (2)", "table:Take rate (3)"}},
+		{"Shared Text fiscal 2022 take rate?", []string{"table:Take rate (3)"}},
+	} {
+		cat := NewCatalog([]corpus.Document{{ID: "s22", Ticker: "SHTX", Company: "Shared Text Corp", Form: "10-K", FiscalYear: 2022,
+			PeriodEnd: day("2022-12-31"), Format: corpus.FormatText}})
+		cat.SetFigures("s22", FigureEntries([]corpus.Fact{row("Net revenues", 1), row("GMV (2)", 3), row("Take rate (3)", 5)}))
+		g, err := (&RulesPlanner{}).Plan(t.Context(), tc.q, RouteQuestion(tc.q, cat, nil), cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range g.Requirements {
+			if r.Completion.Kind == CondFact {
+				got = append(got, r.Completion.Concepts...)
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: looks up %q; want %q", tc.q, got, tc.want)
+		}
+	}
+}

@@ -307,8 +307,10 @@ func (b *builder) build() {
 		aspects = nil
 	case general && (asksWhy(b.question) || rt.AsksFigure || whatReported.MatchString(b.question)) && b.planLabelledFigure(asksWhy(b.question)):
 		// A figure named by a label of the filings ("interest expense"),
-		// and why it moved where the question asks.
+		// and why it moved where the question asks; and the other labels
+		// it lists ("GMV and take rate").
 		aspects = nil
+		b.planLabelledFigures()
 	case !slices.Equal(aspects, []string{"general"}) || asksWhy(b.question) || rt.Causal != nil:
 	case len(rt.Figures) > 0:
 		// A question that names its figures asks for them, not for a
