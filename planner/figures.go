@@ -723,11 +723,18 @@ func hasLetter(s string) bool {
 // letters, a plural's stem included.
 func shareWord(a, b string) bool {
 	stem := func(w string) string { return strings.TrimSuffix(strings.ToLower(w), "s") }
+	ws := wordsOf(b)
+	ys := slices.Clone(ws)
+	// A name the member's camel case splits ("You Tube" of
+	// YouTubeAdvertisingRevenueMember) is the label's one word.
+	for i := 0; i+1 < len(ws); i++ {
+		ys = append(ys, ws[i]+ws[i+1])
+	}
 	for _, x := range wordsOf(a) {
 		if len(x) < 4 {
 			continue
 		}
-		for _, y := range wordsOf(b) {
+		for _, y := range ys {
 			if stem(x) == stem(y) {
 				return true
 			}

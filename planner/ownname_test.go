@@ -198,3 +198,58 @@ func TestListedLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestPartBesideSegment: a part named beside a segment, each with the
+// figure's name ("Cloud revenue and WidgetTube ads revenue"), is a figure
+// of its own, never words narrowing the segment's; a part the filing
+// tags only within a segment is found by the label printed beside it
+// ("WidgetTube ads" for xmpl:WidgetTubeAdvertisingMember, whose name the
+// camel case splits).
+func TestPartBesideSegment(t *testing.T) {
+	t.Parallel()
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	fact := func(label string, dims map[string]string) corpus.Fact {
+		return corpus.Fact{Kind: corpus.FactXBRL, Concept: "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", Label: label,
+			Value: decimal.NewFromInt(1), Start: 1, End: 2, Dimensions: dims}
+	}
+	const seg = "us-gaap:StatementBusinessSegmentsAxis"
+	for _, q := range []string{
+		"Gizmo Holdings 2024: Cloud revenue and WidgetTube ads revenue",
+		"What were Gizmo Holdings' 2024 WidgetTube ads revenue and Cloud revenue?",
+	} {
+		cat := NewCatalog([]corpus.Document{{ID: "w24", Ticker: "GZMO", Company: "Gizmo Holdings, Inc.", Form: "10-K", FiscalYear: 2024,
+			PeriodEnd: day("2024-12-31"), Format: corpus.FormatHTML, Entity: corpus.Entity{Registrant: "GIZMO HOLDINGS, INC.", Symbols: []string{"GZMO"},
+				Members: []string{"xmpl:CloudSegmentMember", "xmpl:ServicesSegmentMember", "xmpl:WidgetTubeAdvertisingMember"}}}})
+		cat.SetFigures("w24", FigureEntries([]corpus.Fact{
+			fact("Total revenues", nil),
+			fact("Cloud", map[string]string{seg: "xmpl:CloudSegmentMember"}),
+			fact("Services", map[string]string{seg: "xmpl:ServicesSegmentMember"}),
+			fact("WidgetTube ads", map[string]string{seg: "xmpl:ServicesSegmentMember", "srt:ProductOrServiceAxis": "xmpl:WidgetTubeAdvertisingMember"}),
+		}))
+		g, err := (&RulesPlanner{}).Plan(t.Context(), q, RouteQuestion(q, cat, nil), cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		for _, r := range g.Requirements {
+			if r.Completion.Kind == CondFact {
+				keys = append(keys, r.Completion.Concepts...)
+			}
+		}
+		if q2 := strings.Replace(q, "WidgetTube ads", "Sparkle", 1); q2 != q {
+			// A part no member names: a figure of its own all the same.
+			g2, err := (&RulesPlanner{}).Plan(t.Context(), q2, RouteQuestion(q2, cat, nil), cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := reqByID(g2, "GZMO-FY2024-figure-sparkle-revenue"); !ok {
+				t.Errorf("%q: no figure of Sparkle in %+v", q2, g2.Requirements)
+			}
+		}
+		for _, want := range []string{"[xmpl:CloudSegmentMember]", "xmpl:WidgetTubeAdvertisingMember"} {
+			if !slices.ContainsFunc(keys, func(k string) bool { return strings.Contains(k, want) }) {
+				t.Errorf("%q: looks up %q; want a figure of %s", q, keys, want)
+			}
+		}
+	}
+}

@@ -169,6 +169,19 @@ func issuerWordSet(cat *Catalog, issuers []string) map[string]bool {
 // aliases and the triggers of its aspect). A metric named only as a whole
 // is left out.
 func qualifiedFigures(question string, cat *Catalog, issuers, others []string, names map[string][]string) []qualifiedFigure {
+	var out []qualifiedFigure
+	for _, q := range qualifiedMentions(question, cat, issuers, others, names) {
+		if !slices.ContainsFunc(out, func(o qualifiedFigure) bool { return o.Metric == q.Metric }) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// qualifiedMentions is qualifiedFigures with every narrowed mention of a
+// metric, in the question's order of names: "Google Cloud revenue and
+// YouTube ads revenue" narrows revenue twice.
+func qualifiedMentions(question string, cat *Catalog, issuers, others []string, names map[string][]string) []qualifiedFigure {
 	toks := qualifierTokens(question, cat, issuers, others)
 	effect := asksHowMuch.MatchString(question)
 	share := asksHowMuchOf.MatchString(question)
@@ -287,9 +300,7 @@ func qualifiedFigures(question string, cat *Catalog, issuers, others []string, n
 				q.Part = after
 				q.Words = append(slices.Clone(written), append([]string{"from"}, after...)...)
 			}
-			if !slices.ContainsFunc(out, func(o qualifiedFigure) bool { return o.Metric == q.Metric }) {
-				out = append(out, q)
-			}
+			out = append(out, q)
 		}
 	}
 	return out
@@ -601,6 +612,49 @@ func (b *builder) ownNamePart(t, metric string) (qualifiedFigure, bool) {
 		}
 	}
 	return qualifiedFigure{}, false
+}
+
+// partsBeside returns the parts of metrics the question names beside the
+// segments segs, by a name no segment's name holds (namesOtherPart), where it names the
+// metric again for them ("Google Cloud revenue and YouTube ads revenue":
+// YouTube ads is tagged only within a segment, and no segment is named
+// so). Each is a figure asked of its own.
+func (b *builder) partsBeside(t string, metrics []string, segs []Segment) []qualifiedFigure {
+	var segWords []string
+	for _, s := range segs {
+		segWords = append(segWords, wordsOf(s.Name)...)
+	}
+	var out []qualifiedFigure
+	for _, metric := range metrics {
+		mentions := slices.DeleteFunc(qualifiedMentions(b.question, b.cat, b.rt.Issuers, b.rt.NotCovered, metricNames([]string{metric})),
+			func(q qualifiedFigure) bool { return q.Metric != metric })
+		if len(mentions) < 2 {
+			continue
+		}
+		for _, q := range mentions {
+			if namesOtherPart(q, segWords, b.cat.TextStats()) {
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
+
+// namesOtherPart reports whether a narrowed mention names a part by a name
+// of its own: a word of its part written with a capital that at most half
+// the filings counted use, and none of the words of the parts already
+// named (segWords).
+func namesOtherPart(q qualifiedFigure, segWords []string, stats *TextStats) bool {
+	if slices.ContainsFunc(q.Part, func(w string) bool {
+		return slices.ContainsFunc(segWords, func(o string) bool { return strings.EqualFold(o, w) })
+	}) {
+		return false
+	}
+	// A capital starting a sentence ("Segment operating margin = ...")
+	// is no name: a name is a word most filings do not use.
+	return slices.ContainsFunc(q.Part, func(w string) bool {
+		return startsUpper(w) && (stats.Documents() == 0 || 2*stats.DocumentFrequency(w) <= stats.Documents())
+	})
 }
 
 // planQualifiedFigure plans the part of a figure the question names, for

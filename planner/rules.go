@@ -819,6 +819,11 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 				b.planDerived(t, p, a.Name, "gross_margin", segs, m)
 			}
 		}
+		for _, q := range b.partsBeside(t, metrics, segs) {
+			if id := b.planQualifiedFigure(t, p, q, m); id != "" {
+				figures = append(figures, id)
+			}
+		}
 	} else if len(a.Metrics) > 0 {
 		if b.canLookup(p, a.Metrics) {
 			figures = b.planFacts(t, p, a, m)

@@ -208,10 +208,14 @@ func (b *builder) narrowedWithin(t, metric string, segs []Segment) []string {
 	// The metric's own names: an aspect's words ("margin" for revenue, an
 	// input of margins) name another figure.
 	names := map[string][]string{metric: append([]string{mt.Label}, mt.Aliases...)}
-	for _, q := range qualifiedFigures(b.question, b.cat, b.rt.Issuers, b.rt.NotCovered, names) {
-		if q.Metric != metric {
-			continue
-		}
+	mentions := slices.DeleteFunc(qualifiedMentions(b.question, b.cat, b.rt.Issuers, b.rt.NotCovered, names), func(q qualifiedFigure) bool { return q.Metric != metric })
+	if len(mentions) > 1 {
+		// "YouTube ads revenue and Google Cloud revenue": a mention by
+		// another name (partsBeside) is a part of its own, not words
+		// narrowing this one.
+		mentions = slices.DeleteFunc(mentions, func(q qualifiedFigure) bool { return namesOtherPart(q, own, b.cat.TextStats()) })
+	}
+	for _, q := range mentions {
 		var rest []string
 		for _, w := range wordsOf(strings.Join(q.Part, " ")) {
 			lw := strings.ToLower(w)
