@@ -426,7 +426,9 @@ func boolRank(b bool) int {
 }
 
 // linkingWords link the words of a figure's name without naming anything
-// (linkingWords["of"]).
+// (linkingWords["of"]), so a row may link them with others; joiningWords
+// are the words no name starts with, listJoins those between the items of
+// a list.
 var linkingWords = map[string]bool{"of": true, "to": true, "for": true, "the": true, "in": true, "from": true, "on": true, "at": true, "by": true}
 
 // allIn reports whether every word of words is in in.

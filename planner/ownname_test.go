@@ -60,11 +60,7 @@ func TestOwnNamePart(t *testing.T) {
 		t.Helper()
 		cat := figureCatalog(t)
 		cat.SetTextStats(ownNameStats())
-		g, err := (&RulesPlanner{}).Plan(t.Context(), q, RouteQuestion(q, cat, nil), cat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return g
+		return planOver(t, cat, q)
 	}
 	ids := func(g *Graph, issuer string) []string {
 		var out []string
@@ -95,21 +91,11 @@ func TestOwnNamePart(t *testing.T) {
 // whole, computed, and asks for the number, not for what drove revenue.
 func TestShareOfQualifiedPart(t *testing.T) {
 	t.Parallel()
-	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
-	row := func(label string, start int) corpus.Fact {
-		return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(int64(start)), Start: start, End: start + 1}
-	}
 	for _, q := range []string{
 		"What share of Shared Text's fiscal 2022 revenues came from cloud services?",
 		"Shared Text fiscal 2022 cloud services revenues as a % of total revenues",
 	} {
-		cat := NewCatalog([]corpus.Document{{ID: "s22", Ticker: "SHTX", Company: "Shared Text Corp", Form: "10-K", FiscalYear: 2022,
-			PeriodEnd: day("2022-05-31"), Format: corpus.FormatText}})
-		cat.SetFigures("s22", FigureEntries([]corpus.Fact{row("Cloud services", 1), row("License support", 3), row("Total revenues", 5)}))
-		g, err := (&RulesPlanner{}).Plan(t.Context(), q, RouteQuestion(q, cat, nil), cat)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := planOver(t, textFilingCatalog("Cloud services", "License support", "Total revenues"), q)
 		var calc *Requirement
 		for i, r := range g.Requirements {
 			if r.Kind == KindExplanation {
@@ -143,10 +129,7 @@ func TestListedShortForms(t *testing.T) {
 		{ID: "g22", Issuer: "GPRO", Text: "Printers sold well."},
 	}))
 	q := "Text Filer fiscal 2022 DAP and ARPP?"
-	g, err := (&RulesPlanner{}).Plan(t.Context(), q, RouteQuestion(q, cat, nil), cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := planOver(t, cat, q)
 	for _, tc := range []struct{ id, long string }{
 		{"TXTF-FY2022-figure-dap", "daily active people"},
 		{"TXTF-FY2022-figure-arpp", "average revenue per person"},
@@ -167,10 +150,6 @@ func TestListedShortForms(t *testing.T) {
 // row, whatever the order; a label alone asks only itself.
 func TestListedLabels(t *testing.T) {
 	t.Parallel()
-	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
-	row := func(label string, start int) corpus.Fact {
-		return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(int64(start)), Start: start, End: start + 1}
-	}
 	for _, tc := range []struct {
 		q    string
 		want []string
@@ -179,13 +158,7 @@ func TestListedLabels(t *testing.T) {
 		{"Shared Text fiscal 2022 take rate and GMV?", []string{"table:GMV (2)", "table:Take rate (3)"}},
 		{"Shared Text fiscal 2022 take rate?", []string{"table:Take rate (3)"}},
 	} {
-		cat := NewCatalog([]corpus.Document{{ID: "s22", Ticker: "SHTX", Company: "Shared Text Corp", Form: "10-K", FiscalYear: 2022,
-			PeriodEnd: day("2022-12-31"), Format: corpus.FormatText}})
-		cat.SetFigures("s22", FigureEntries([]corpus.Fact{row("Net revenues", 1), row("GMV (2)", 3), row("Take rate (3)", 5)}))
-		g, err := (&RulesPlanner{}).Plan(t.Context(), tc.q, RouteQuestion(tc.q, cat, nil), cat)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := planOver(t, textFilingCatalog("Net revenues", "GMV (2)", "Take rate (3)"), tc.q)
 		var got []string
 		for _, r := range g.Requirements {
 			if r.Completion.Kind == CondFact {
@@ -226,10 +199,7 @@ func TestPartBesideSegment(t *testing.T) {
 			fact("Services", map[string]string{seg: "xmpl:ServicesSegmentMember"}),
 			fact("WidgetTube ads", map[string]string{seg: "xmpl:ServicesSegmentMember", "srt:ProductOrServiceAxis": "xmpl:WidgetTubeAdvertisingMember"}),
 		}))
-		g, err := (&RulesPlanner{}).Plan(t.Context(), q, RouteQuestion(q, cat, nil), cat)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := planOver(t, cat, q)
 		var keys []string
 		for _, r := range g.Requirements {
 			if r.Completion.Kind == CondFact {
@@ -238,10 +208,7 @@ func TestPartBesideSegment(t *testing.T) {
 		}
 		if q2 := strings.Replace(q, "WidgetTube ads", "Sparkle", 1); q2 != q {
 			// A part no member names: a figure of its own all the same.
-			g2, err := (&RulesPlanner{}).Plan(t.Context(), q2, RouteQuestion(q2, cat, nil), cat)
-			if err != nil {
-				t.Fatal(err)
-			}
+			g2 := planOver(t, cat, q2)
 			if _, ok := reqByID(g2, "GZMO-FY2024-figure-sparkle-revenue"); !ok {
 				t.Errorf("%q: no figure of Sparkle in %+v", q2, g2.Requirements)
 			}
@@ -252,4 +219,29 @@ func TestPartBesideSegment(t *testing.T) {
 			}
 		}
 	}
+}
+
+// textFilingCatalog is a catalog of one text filing, Shared Text Corp's
+// (SHTX) 10-K for fiscal 2022, whose tables print rows of these labels, in
+// this order.
+func textFilingCatalog(labels ...string) *Catalog {
+	end, _ := time.Parse(time.DateOnly, "2022-12-31")
+	cat := NewCatalog([]corpus.Document{{ID: "s22", Ticker: "SHTX", Company: "Shared Text Corp", Form: "10-K", FiscalYear: 2022,
+		PeriodEnd: end, Format: corpus.FormatText}})
+	var rows []corpus.Fact
+	for i, l := range labels {
+		rows = append(rows, corpus.Fact{Kind: corpus.FactTable, Label: l, Value: decimal.NewFromInt(int64(i + 1)), Start: 2 * i, End: 2*i + 1})
+	}
+	cat.SetFigures("s22", FigureEntries(rows))
+	return cat
+}
+
+// planOver routes and plans q over cat with the rules planner.
+func planOver(t *testing.T, cat *Catalog, q string) *Graph {
+	t.Helper()
+	g, err := (&RulesPlanner{}).Plan(t.Context(), q, RouteQuestion(q, cat, nil), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

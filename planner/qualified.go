@@ -432,7 +432,7 @@ func destinationAfter(toks []qualifierToken, at int) []string {
 
 // shareOfTotal matches a share of a total ("as a % of total revenue",
 // "what percentage of Oracle's total revenues").
-var shareOfTotal = regexp.MustCompile(`(?i)(?:%|\bpercent|\bpercentage|\bshare|\bproportion|\bportion|\bfraction)\s+of\s+(?:[\w.&'’-]+\s+){0,2}?total\b`)
+var shareOfTotal = regexp.MustCompile(`(?i)(?:%|\b(?:` + shareNouns + `))\s+of\s+(?:[\w.&'’-]+\s+){0,2}?total\b`)
 
 // comingFrom are the verbs before "from" that say where a share of a
 // figure comes from ("came from cloud services").
@@ -589,13 +589,15 @@ func (b *builder) ownNamePart(t, metric string) (qualifiedFigure, bool) {
 		return qualifiedFigure{}, false
 	}
 	toks := qualifierTokens(b.question, b.cat, b.rt.Issuers, b.rt.NotCovered)
+	// The first run of such words, one after another ("Reality Labs").
 	var part []string
-	for i, tok := range toks {
+	for _, tok := range toks {
 		own := !tok.stop && !tok.named && len(tok.lower) >= 3 && startsUpper(tok.text) && stats.OwnIssuer(tok.lower) == t
-		if own && (len(part) == 0 || i > 0 && !toks[i].after && slices.Contains(part, toks[i-1].text)) {
-			part = append(part, tok.text)
-		} else if len(part) > 0 {
+		if len(part) > 0 && (!own || tok.after) {
 			break
+		}
+		if own {
+			part = append(part, tok.text)
 		}
 	}
 	if len(part) == 0 {
@@ -615,8 +617,8 @@ func (b *builder) ownNamePart(t, metric string) (qualifiedFigure, bool) {
 }
 
 // partsBeside returns the parts of metrics the question names beside the
-// segments segs, by a name no segment's name holds (namesOtherPart), where it names the
-// metric again for them ("Google Cloud revenue and YouTube ads revenue":
+// segments segs, by a name no segment's name holds (namesOtherPart),
+// where it names the metric again for them ("Google Cloud revenue and YouTube ads revenue":
 // YouTube ads is tagged only within a segment, and no segment is named
 // so). Each is a figure asked of its own.
 func (b *builder) partsBeside(t string, metrics []string, segs []Segment) []qualifiedFigure {
@@ -722,7 +724,7 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 			if asksShare(b.question) {
 				// "Cloud services as a % of total revenue": the part
 				// over the whole.
-				b.planShareOf(t, p, "figures", q.Metric, strings.Join(slices.DeleteFunc(slices.Clone(q.Part), func(w string) bool { return strings.EqualFold(w, "from") }), " "), looked{id, node, key}, m)
+				b.planShareOf(t, p, "figures", q.Metric, strings.Join(q.Part, " "), looked{id, node, key}, m)
 			}
 			return id
 		}

@@ -1963,7 +1963,11 @@ func (b *builder) printedName(p filingPeriod, a Aspect) string {
 // shareOf matches a question asking what share of a whole its part is:
 // "what share of Apple's total net sales came from Services", "Services
 // as a percentage of revenue", "% of revenue".
-var shareOf = regexp.MustCompile(`(?i)\b(share|percentage|percent|proportion|portion|fraction)\s+of\b|%\s+of\b|\bas\s+a\s+(share|percentage|percent|proportion)\b|\bas\s+a\s+%`)
+var shareOf = regexp.MustCompile(`(?i)\b(` + shareNouns + `)\s+of\b|%\s+of\b|\bas\s+a\s+(share|percentage|percent|proportion)\b|\bas\s+a\s+%`)
+
+// shareNouns name a part's share of a whole, as a regular expression's
+// alternatives.
+const shareNouns = `share|percentage|percent|proportion|portion|fraction`
 
 // asksShare reports whether a question asks a part's share of a whole;
 // "per share of common stock" asks none.

@@ -156,6 +156,19 @@ func setupMargins(t *testing.T) *fixture {
 	return f
 }
 
+// appleOnly narrows the fixture to its one issuer Apple, whose figures are
+// then stated line by line, not tabled.
+func (f *fixture) appleOnly() {
+	f.in.Route.Issuers, f.in.Graph.Tickers = []string{"AAPL"}, []string{"AAPL"}
+	f.in.Graph.Requirements = slices.DeleteFunc(f.in.Graph.Requirements, func(r planner.Requirement) bool { return r.Issuer != "AAPL" })
+}
+
+// add gives the plan requirement r and the ledger its evidence.
+func (f *fixture) add(r planner.Requirement, evidence ...string) {
+	f.in.Graph.Requirements = append(f.in.Graph.Requirements, r)
+	f.in.Ledger.Requirements = append(f.in.Ledger.Requirements, ledger.Requirement{ID: r.ID, Evidence: evidence})
+}
+
 // recheck computes Met as the executor does.
 func (f *fixture) recheck() {
 	calcs := map[string]bool{}
@@ -755,11 +768,8 @@ func TestCalculationStatedOnce(t *testing.T) {
 	premise := planner.Requirement{ID: "AAPL-FY2024-premise", Issuer: "AAPL", Period: "FY2024", Aspect: "margins", Kind: planner.KindCalculation, Required: true,
 		Need:       "whether Apple's gross margin is positive, as the question says",
 		Completion: planner.Condition{Kind: planner.CondCalculation, Issuer: "AAPL", Period: "FY2024", Topic: "gross margin change", Of: []string{"AAPL-FY2024-margins-figure-revenue"}, Sign: 1}}
-	// One issuer: its figures are stated line by line, not tabled.
-	f.in.Route.Issuers, f.in.Graph.Tickers = []string{"AAPL"}, []string{"AAPL"}
-	f.in.Graph.Requirements = slices.DeleteFunc(f.in.Graph.Requirements, func(r planner.Requirement) bool { return r.Issuer != "AAPL" })
-	f.in.Graph.Requirements = append(f.in.Graph.Requirements, premise)
-	f.in.Ledger.Requirements = append(f.in.Ledger.Requirements, ledger.Requirement{ID: premise.ID, Evidence: []string{f.evidence["AAPL-rev"].ID, f.evidence["AAPL-cost"].ID}})
+	f.appleOnly()
+	f.add(premise, f.evidence["AAPL-rev"].ID, f.evidence["AAPL-cost"].ID)
 	f.in.Calculations[premise.ID] = f.in.Calculations[shared]
 	f.recheck()
 	if !f.in.Met[premise.ID] {
@@ -914,13 +924,11 @@ func TestOutlookRanksTheWayAsked(t *testing.T) {
 func TestFigureStatedOnce(t *testing.T) {
 	f := setupMargins(t)
 	const rev = "AAPL-FY2024-margins-figure-revenue"
-	f.in.Route.Issuers, f.in.Graph.Tickers = []string{"AAPL"}, []string{"AAPL"}
-	f.in.Graph.Requirements = slices.DeleteFunc(f.in.Graph.Requirements, func(r planner.Requirement) bool { return r.Issuer != "AAPL" })
+	f.appleOnly()
 	i := slices.IndexFunc(f.in.Graph.Requirements, func(r planner.Requirement) bool { return r.ID == rev })
 	again := f.in.Graph.Requirements[i]
 	again.ID = "AAPL-FY2024-figures-figure-revenue"
-	f.in.Graph.Requirements = append(f.in.Graph.Requirements, again)
-	f.in.Ledger.Requirements = append(f.in.Ledger.Requirements, ledger.Requirement{ID: again.ID, Evidence: []string{f.evidence["AAPL-rev"].ID}})
+	f.add(again, f.evidence["AAPL-rev"].ID)
 	f.recheck()
 	if !f.in.Met[again.ID] {
 		t.Fatal("the second requirement is not met")
