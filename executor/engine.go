@@ -161,6 +161,7 @@ type Engine struct {
 	progressMu sync.Mutex // serializes cfg.Progress calls
 	figures    figureCache
 	stats      textStatsCache
+	texts      *tools.TextCache // the filings' text the lookups cite, kept across runs
 }
 
 // New returns an engine, or an error naming what the configuration lacks.
@@ -195,7 +196,7 @@ func New(cfg Config) (*Engine, error) {
 	if l == nil {
 		l = NewLimiter(cfg.Concurrency, cfg.TenantConcurrency)
 	}
-	return &Engine{cfg: cfg, limiter: l}, nil
+	return &Engine{cfg: cfg, limiter: l, texts: tools.NewTextCache(0)}, nil
 }
 
 // Request is one research question.

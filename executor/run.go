@@ -214,6 +214,7 @@ func (rs *runState) execute(ctx context.Context) (*Result, error) {
 
 	rs.env = &tools.Env{
 		Store: e.cfg.Store, Searcher: e.cfg.Searcher, Ledger: e.cfg.Ledger, RunID: rs.runID, Now: e.cfg.Now,
+		Texts: e.texts,
 	}
 	if err := rs.plan(ctx); err != nil {
 		release()

@@ -404,6 +404,11 @@ func normalizeTerm(t string) string {
 // figurePattern matches a reported amount in normalised text.
 var figurePattern = regexp.MustCompile(`\$ ?\d|\d ?%|\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)? ?(?:million|billion|thousand|percent|basis points)\b`)
 
+// hasDigit reports whether s holds an ASCII digit, as every match of
+// figurePattern and amountPattern does: most sentences hold none, and the
+// check is far cheaper than the patterns.
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
 // amountPattern matches a reported amount, not a percentage, in
 // normalised text.
 var amountPattern = regexp.MustCompile(`\$ ?\d|\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)? ?(?:million|billion|thousand)\b`)
@@ -480,10 +485,10 @@ var countNotFollowed = regexp.MustCompile(`^(\.\d|,\d| ?%| ?(million|billion|per
 // as a prefix of a word.
 func termIn(s, t string) bool {
 	if t == FigureTerm {
-		return figurePattern.MatchString(s)
+		return hasDigit(s) && figurePattern.MatchString(s)
 	}
 	if t == AmountTerm {
-		return amountPattern.MatchString(s)
+		return hasDigit(s) && amountPattern.MatchString(s)
 	}
 	if t == ExpectedTerm {
 		return expectedFigure.MatchString(s)

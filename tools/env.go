@@ -33,6 +33,10 @@ type Env struct {
 	RunID    string           // the run, already opened in Ledger
 	Scope    Scope            // what the run may read
 	Now      func() time.Time // the clock for call times; nil means time.Now
+	// Texts, when set, keeps the documents' text a lookup reads across
+	// calls and runs; it must be Store's own (one tenant's). nil means
+	// every lookup reads the texts it cites from Store.
+	Texts *TextCache
 
 	// Describe, when set, gives the words a failed call's error is
 	// recorded and shown with (the run's ledger and events are read by

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ledgerline/research/corpus"
@@ -43,7 +44,7 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	ff := &factFinder{ctx: ctx, store: env.Store, texts: map[string]*docText{}}
+	ff := &factFinder{ctx: ctx, store: env.Store, texts: map[string]*docText{}, cache: env.Texts}
 	res := &result{}
 	what := c.Ticker + " " + strings.Join(c.Concepts, " or ")
 	if c.Metric != "" {
@@ -264,13 +265,19 @@ type factFinder struct {
 	seen      int  // facts the store returned
 	truncated bool // a read may have stopped short at the bound
 	texts     map[string]*docText
+	cache     *TextCache // nil: none
 }
 
-// docText is a document's text with what evidence needs of it.
+// docText is a document's text with what evidence needs of it. It may be
+// shared by concurrent calls (see TextCache): all but the memo under mu is
+// read only.
 type docText struct {
 	text     string
 	pages    *corpus.PageIndex
 	sections []corpus.Section
+
+	mu        sync.Mutex
+	statement map[int]int // otherStatement by offset
 }
 
 // facts returns the facts matching f, within what is left of the bound.
@@ -343,7 +350,7 @@ func (ff *factFinder) statementsFirst(d corpus.Document, key string, f corpus.Fa
 	other := make(map[int]int, len(facts))
 	for _, f := range facts {
 		if _, ok := other[f.Start]; !ok {
-			other[f.Start] = otherStatement(t.text, f.Start)
+			other[f.Start] = t.otherStatement(f.Start)
 		}
 	}
 	slices.SortStableFunc(facts, func(a, b corpus.Fact) int {
@@ -362,6 +369,25 @@ func otherStatement(text string, at int) int {
 		return 1
 	}
 	return 0
+}
+
+// otherStatement is otherStatement of the text at an offset, computed once
+// per offset while t is kept.
+func (t *docText) otherStatement(at int) int {
+	t.mu.Lock()
+	v, ok := t.statement[at]
+	t.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = otherStatement(t.text, at)
+	t.mu.Lock()
+	if t.statement == nil {
+		t.statement = map[int]int{}
+	}
+	t.statement[at] = v
+	t.mu.Unlock()
+	return v
 }
 
 // statementReach is how far above a row its statement's title is looked
@@ -564,17 +590,23 @@ func (ff *factFinder) add(res *result, d corpus.Document, key string, f corpus.F
 	return nil
 }
 
-// text returns a document's text, read once per lookup.
+// text returns a document's text, read once per lookup, or once while the
+// Env's TextCache keeps it.
 func (ff *factFinder) text(id string) (*docText, error) {
 	if t, ok := ff.texts[id]; ok {
+		return t, nil
+	}
+	if t, ok := ff.cache.get(id); ok {
+		ff.texts[id] = t
 		return t, nil
 	}
 	doc, err := ff.store.Document(ff.ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("tools: %s: document %s: %w", LookupFact, id, err)
 	}
-	t := &docText{text: doc.Text, pages: corpus.NewPageIndex(doc.Text), sections: corpus.Sections(doc.Text)}
+	t := newDocText(doc.Text)
 	ff.texts[id] = t
+	ff.cache.put(id, t)
 	return t, nil
 }
 

@@ -78,7 +78,7 @@ func runStated(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	ff := &factFinder{ctx: ctx, store: env.Store, texts: map[string]*docText{}}
+	ff := &factFinder{ctx: ctx, store: env.Store, texts: map[string]*docText{}, cache: env.Texts}
 	res := &result{}
 	name := strings.TrimPrefix(c.Concepts[0], StatedPrefix)
 	var tried []string
