@@ -620,6 +620,7 @@ func (c *Catalog) segmentNames(ticker string) map[string][]string {
 func (c *Catalog) buildSegmentNames(ticker string) map[string][]string {
 	labels := map[string][]string{} // member -> row labels naming it
 	words := map[string][]string{}  // member -> its name in words
+	parts := map[string]string{}    // member on a part axis -> its name
 	add := func(to map[string][]string, member, name string) {
 		name = strings.TrimSpace(name)
 		if name != "" && !slices.Contains(to[member], name) {
@@ -648,6 +649,9 @@ func (c *Catalog) buildSegmentNames(ticker string) map[string][]string {
 				if own == "" {
 					continue
 				}
+				if partAxis(axis) {
+					parts[m] = own
+				}
 				add(words, m, own)
 				if l := labelName(e.Label); l != "" && shareWord(l, own) {
 					add(labels, m, l)
@@ -655,12 +659,58 @@ func (c *Catalog) buildSegmentNames(ticker string) map[string][]string {
 			}
 		}
 	}
+	for m, rest := range houseNameRests(parts) {
+		add(words, m, rest)
+	}
 	// The filing's printed name first, then the member's words.
 	for m, ws := range words {
 		labels[m] = append(labels[m], ws...)
 	}
 	return labels
 }
+
+// houseNameRests names parts without the house name they share: where at
+// least minHouseParts of an issuer's parts open with one word ("Google
+// Cloud", "Google Services", "Google Network" of Alphabet), the word is
+// the issuer's own name for its business, and what follows it names the
+// part alone ("Cloud"), so "Alphabet's cloud revenue" asks Google Cloud's.
+// A rest that another part's name holds too names none. parts maps each
+// member shown on a part axis to its name.
+func houseNameRests(parts map[string]string) map[string]string {
+	first := map[string][]string{} // opening word, lower case -> members
+	for m, name := range parts {
+		ws := strings.Fields(name)
+		prefix, _, _ := strings.Cut(m, ":")
+		if len(ws) < 2 || standardPrefixes[strings.ToLower(prefix)] {
+			continue // a standard member's words are no issuer's house name
+		}
+		k := strings.ToLower(ws[0])
+		first[k] = append(first[k], m)
+	}
+	out := map[string]string{}
+	for _, ms := range first {
+		if len(ms) < minHouseParts {
+			continue
+		}
+		for _, m := range ms {
+			rest := strings.Join(strings.Fields(parts[m])[1:], " ")
+			shared := false
+			for o, name := range parts {
+				if o != m && (strings.EqualFold(name, rest) || holdsWords(name, rest)) {
+					shared = true
+				}
+			}
+			if !shared {
+				out[m] = rest
+			}
+		}
+	}
+	return out
+}
+
+// minHouseParts is how many of an issuer's parts must open with one word
+// for the word to be taken as its house name (see houseNameRests).
+const minHouseParts = 3
 
 // PartNames returns the names of ticker's parts of business its filings
 // show (segments, products, regions), each once, in no set order.
