@@ -65,8 +65,9 @@ func TestReportedRatioOfTaggedFiling(t *testing.T) {
 }
 
 // The notice on forward-looking statements lists the words of an
-// expectation and states none: it meets no outlook condition, while a
-// sentence that expects something does.
+// expectation and states none: it meets no outlook condition, nor any
+// other that does not ask for it, while a sentence that expects something
+// does.
 func TestSafeHarbourIsNoOutlook(t *testing.T) {
 	groups := [][]string{{"deferred revenue", "revenue"}, OutlookWords}
 	notice := "Forward-looking statements can also be identified by words such as “future,” “anticipates,” “believes,” “expects,” “will” and similar expressions about revenue."
@@ -77,9 +78,15 @@ func TestSafeHarbourIsNoOutlook(t *testing.T) {
 	if _, ok := SentenceMatch(view, groups); !ok {
 		t.Errorf("an expectation does not meet the outlook condition")
 	}
-	// Conditions that ask for no expectation still read the notice's words.
-	if _, ok := SentenceMatch(notice, [][]string{{"revenue"}}); !ok {
-		t.Errorf("a condition without an outlook group refuses the notice")
+	// Nor does it explain anything: it lists what management might say of
+	// margins without saying it ("operating income and margin").
+	list := "These forward-looking statements include, but are not limited to, statements regarding our future financial performance, including expectations regarding revenues, operating income and margin."
+	if _, ok := SentenceMatch(list, [][]string{{"operating margin", "margin"}, {"operating income", "revenue"}}); ok {
+		t.Errorf("the safe-harbour notice meets an explanation's condition")
+	}
+	// Unless the notice itself is asked about.
+	if _, ok := SentenceMatch(notice, [][]string{{"forward-looking"}, {"revenue"}}); !ok {
+		t.Errorf("a condition asking for forward-looking statements refuses the notice")
 	}
 	for _, s := range []string{"forward-looking statements", "Forward looking information", "forward‑looking\nstatements"} {
 		if !SafeHarbour(s) {

@@ -248,23 +248,27 @@ func SentenceMatch(text string, groups [][]string) (sentence string, ok bool) {
 // matcher is a compiled list of condition groups.
 type matcher struct {
 	groups  [][]string // normalised terms
-	forward bool       // a group asks what is expected or risked: the notice on forward-looking statements does not count
+	forward bool       // the notice on forward-looking statements does not count: it is not what is asked
 }
 
+// compileGroups compiles condition groups. The legal notice on
+// forward-looking statements (SafeHarbour) lists what management might
+// expect, risk, or say of its revenue and margins without stating any of
+// it, so no sentence of it meets a condition, unless a group asks for the
+// notice itself (a term "forward").
 func compileGroups(groups [][]string) matcher {
-	m := matcher{groups: make([][]string, 0, len(groups))}
+	m := matcher{groups: make([][]string, 0, len(groups)), forward: true}
 	for _, g := range groups {
 		var terms []string
 		for _, t := range g {
 			if t = normalizeTerm(t); t != "" {
 				terms = append(terms, t)
 			}
+			if strings.HasPrefix(t, "forward") {
+				m.forward = false
+			}
 		}
 		m.groups = append(m.groups, terms)
-		// OutlookWords, or an outlook aspect's own words; a risk's words
-		// too, since the notice names the risks that forward-looking
-		// statements bear ("are inherently uncertain").
-		m.forward = m.forward || slices.Contains(terms, "expect") || slices.Contains(terms, "risk")
 	}
 	return m
 }
