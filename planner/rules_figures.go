@@ -391,10 +391,15 @@ func (b *builder) planFigureAsks() {
 						b.lookupFigure(t, p, "figures", ask.Metric, tools.PeriodLabel(p.fy), one, true, m)
 					}
 				} else if _, ok := b.lookupFigure(t, p, "figures", ask.Metric, tools.PeriodLabel(p.fy), segs, true, m); !ok && len(segs) == 0 {
-					// The filing prints no row the catalogue names ("total
-					// operating expenses" in a statement that lists each
-					// expense): the figure is still asked, by its concepts,
-					// and reported as a gap if no fact is found.
+					if d, ok := tools.IdentityFor(ask.Metric); ok && b.resolvesInputs(p, d) {
+						// The statement lists each operating expense and
+						// no total: the total is its own arithmetic.
+						b.planDerivedAs(t, p, "figures", d, nil, m)
+						continue
+					}
+					// The filing prints no row the catalogue names: the
+					// figure is still asked, by its concepts, and reported
+					// as a gap if no fact is found.
 					b.lookupByName(t, p, ask.Metric, tools.PeriodLabel(p.fy), m)
 				}
 			}
@@ -413,10 +418,31 @@ func (b *builder) narrows(part []string) bool {
 // planDerived plans a derived figure: a lookup of each input (as a figure
 // of aspect) and the calculation over them.
 func (b *builder) planDerived(t string, p filingPeriod, aspect, name string, segs []Segment, m reqMeta) {
-	d, ok := tools.DerivedByName(name)
-	if !ok {
-		return
+	if d, ok := tools.DerivedByName(name); ok {
+		b.planDerivedAs(t, p, aspect, d, segs, m)
 	}
+}
+
+// resolvesInputs reports whether the filing of p shows every input of d,
+// company-wide, under a name the catalogue knows.
+func (b *builder) resolvesInputs(p filingPeriod, d tools.Derived) bool {
+	if !p.found || !b.cat.KnowsFigures(p.doc.ID) {
+		return false
+	}
+	for _, in := range d.Inputs() {
+		mt, ok := tools.MetricByName(strings.TrimSuffix(in, "_prior"))
+		if !ok {
+			return false
+		}
+		if _, ok := b.cat.ResolveMetric(p.doc.ID, mt, "", b.question); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// planDerivedAs is planDerived of d.
+func (b *builder) planDerivedAs(t string, p filingPeriod, aspect string, d tools.Derived, segs []Segment, m reqMeta) {
 	label := tools.PeriodLabel(p.fy)
 	facts := map[string]tools.FactRef{}
 	var of, deps []string

@@ -41,6 +41,28 @@ var DerivedMetrics = []Derived{
 		Aliases: []string{"revenue growth", "sales growth", "top-line growth", "growth in revenue", "growth in sales", "revenue growth rate", "yoy revenue growth"}},
 }
 
+// Identities are reported figures an income statement may print no row
+// for, and still reports through its own arithmetic: a statement that
+// lists each operating expense and no total ("Research and development",
+// "Sales and marketing", "General and administrative", then "Operating
+// income") reports its operating expenses as revenue less cost of revenue
+// (its gross profit, whatever it calls that row) less operating income.
+// Each is named as the metric it stands for.
+var Identities = []Derived{
+	{Name: "operating_expenses", Label: "operating expenses", Expression: "revenue - cost_of_revenue - operating_income"},
+}
+
+// IdentityFor returns the identity that computes the reported metric
+// called name, or false.
+func IdentityFor(name string) (Derived, bool) {
+	for _, d := range Identities {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return Derived{}, false
+}
+
 // ToRevenue is the suffix of a derived name that is a reported metric as
 // a share of revenue: "capex_to_revenue".
 const ToRevenue = "_to_revenue"

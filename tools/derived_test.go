@@ -9,7 +9,7 @@ import (
 // TestDerivedCatalogue holds every derived figure to a formula calculate
 // accepts over metrics the catalogue can look up.
 func TestDerivedCatalogue(t *testing.T) {
-	for _, d := range DerivedMetrics {
+	for _, d := range slices.Concat(DerivedMetrics, Identities) {
 		ins := d.Inputs()
 		if len(ins) == 0 {
 			t.Errorf("%s: expression %q does not parse", d.Name, d.Expression)
@@ -18,6 +18,13 @@ func TestDerivedCatalogue(t *testing.T) {
 			if _, ok := MetricByName(strings.TrimSuffix(in, "_prior")); !ok {
 				t.Errorf("%s: input %q is no metric of the catalogue", d.Name, in)
 			}
+		}
+		if _, ok := MetricByName(d.Name); ok {
+			// An identity stands for a reported metric of its name.
+			if got, ok := IdentityFor(d.Name); !ok || got.Expression != d.Expression || slices.Contains(ins, d.Name) {
+				t.Errorf("IdentityFor(%s) = %+v, %v", d.Name, got, ok)
+			}
+			continue
 		}
 		if got, ok := DerivedByName(d.Name); !ok || got.Expression != d.Expression {
 			t.Errorf("DerivedByName(%s) = %+v, %v", d.Name, got, ok)
