@@ -140,10 +140,12 @@ func (c *budgetedCaller) Call(ctx context.Context, req llm.ChatRequest) (*llm.Ch
 		if err != nil {
 			used = budget.Amounts{ModelCalls: 1, InputTokens: in, OutputTokens: out}
 		}
-		if _, err := e.cfg.Budget.Settle(context.WithoutCancel(ctx), key, used); err != nil {
+		settled, err := e.cfg.Budget.Settle(context.WithoutCancel(ctx), key, used)
+		if err != nil {
 			release()
 			return nil, fmt.Errorf("executor: settle %s: %w", key, err)
 		}
+		rs.addSettled(settled)
 		release()
 		// The reply goes to the ledger, so that a resumed run replays it
 		// instead of paying for the call again.

@@ -146,10 +146,12 @@ func (rs *runState) runNode(ctx context.Context, n planner.Node) error {
 		} else {
 			used, _ = budget.ToolReservation(kind, 0)
 		}
-		if _, serr := e.cfg.Budget.Settle(context.WithoutCancel(ctx), key, used); serr != nil {
+		settled, serr := e.cfg.Budget.Settle(context.WithoutCancel(ctx), key, used)
+		if serr != nil {
 			release()
 			return &fatalError{fmt.Errorf("executor: settle %s: %w", key, serr)}
 		}
+		rs.addSettled(settled)
 		release()
 		if err == nil {
 			rs.finished(ctx, n, out, took)

@@ -56,6 +56,8 @@ type runState struct {
 	gaps        []validator.Gap               // guarded by mu
 	notes       []string                      // guarded by mu
 	failedNodes map[string]string             // guarded by mu: node -> why it failed
+	settled     budget.Amounts                // guarded by mu: the run's settled usage, once usageRead
+	usageRead   bool                          // guarded by mu: settled was read from the budget
 	// failedBefore holds the tool call ids a resumed run recorded as
 	// failed; read-only once gathering starts.
 	failedBefore map[string]bool
@@ -807,18 +809,52 @@ func (rs *runState) event(ctx context.Context, kind ledger.EventKind, subject st
 	}
 }
 
+// settledUsage is the run's settled usage for a progress step: read from
+// the budget at the first step (a resumed run's earlier calls), then
+// tallied in process as the run's calls settle (addSettled). A shared
+// budget's audit writes the run's settled calls and reads them back, which
+// the run does not pay at every step. Callers hold progressMu.
+func (rs *runState) settledUsage(ctx context.Context) budget.Amounts {
+	rs.mu.Lock()
+	read := rs.usageRead
+	rs.mu.Unlock()
+	if !read {
+		// A new run's budget has no limits yet at its first step, and
+		// nothing settled: the audit's error leaves the tally at zero.
+		u, err := rs.e.cfg.Budget.Usage(ctx, rs.scopes[0])
+		rs.mu.Lock()
+		rs.usageRead = true
+		if err == nil {
+			rs.settled = u.Settled
+		}
+		rs.mu.Unlock()
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.settled
+}
+
+// addSettled tallies a call the run settled; a replayed settle was
+// counted where it first settled.
+func (rs *runState) addSettled(r budget.Result) {
+	if r.Replayed {
+		return
+	}
+	rs.mu.Lock()
+	rs.settled = rs.settled.Add(r.Amounts)
+	rs.mu.Unlock()
+}
+
 // progress reports a step to the configured callback and the event log.
 func (rs *runState) progress(ctx context.Context, p Progress) {
 	rs.progressMu.Lock()
 	defer rs.progressMu.Unlock()
 	p.At = rs.e.cfg.Now()
 	p.RunID = rs.runID
-	if u, err := rs.e.cfg.Budget.Usage(ctx, rs.scopes[0]); err == nil {
-		p.Used = u.Settled
-	}
 	subject := p.Node
 	rs.event(ctx, ledger.EventKind(p.Kind), subject, p.Duration, p.Message, p.data())
 	if f := rs.e.cfg.Progress; f != nil {
+		p.Used = rs.settledUsage(ctx)
 		rs.e.progressMu.Lock()
 		f(p)
 		rs.e.progressMu.Unlock()
