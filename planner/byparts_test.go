@@ -1,0 +1,87 @@
+package planner
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/tools"
+)
+
+// A figure asked by segment is looked up for each segment the filing
+// reports it for, beside the company's; a question that names a part, or
+// asks no breakdown, asks no other part.
+func TestPlanByParts(t *testing.T) {
+	cat := NewCatalog([]corpus.Document{{ID: "p24", Ticker: "PRTS", Company: "Parts Corp", Form: "10-K", FiscalYear: 2024,
+		PeriodEnd: time.Date(2024, 12, 31, 0, 0, 0, 0, time.UTC), Format: corpus.FormatHTML}})
+	fact := func(concept, axis, member string, v int64) corpus.Fact {
+		f := corpus.Fact{Kind: corpus.FactXBRL, Concept: concept, Label: "Operating income", Value: decimal.NewFromInt(v), Start: int(v), End: int(v) + 1}
+		if member != "" {
+			f.Dimensions = map[string]string{axis: member}
+		}
+		return f
+	}
+	const seg, geo = "us-gaap:StatementBusinessSegmentsAxis", "srt:StatementGeographicalAxis"
+	cat.SetFigures("p24", FigureEntries([]corpus.Fact{
+		fact("us-gaap:OperatingIncomeLoss", "", "", 100),
+		fact("us-gaap:OperatingIncomeLoss", seg, "prts:WidgetsSegmentMember", 60),
+		fact("us-gaap:OperatingIncomeLoss", seg, "prts:GadgetsSegmentMember", 40),
+		fact("us-gaap:Revenues", geo, "srt:EuropeMember", 7),
+		fact("us-gaap:Revenues", "", "", 300),
+	}))
+	lookups := func(q string) []string {
+		var out []string
+		for _, n := range planOver(t, cat, q).Nodes {
+			if n.Tool != tools.LookupFact {
+				continue
+			}
+			var a tools.LookupFactArgs
+			if err := json.Unmarshal(n.Args, &a); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, a.Concept+a.Label)
+		}
+		slices.Sort(out)
+		return out
+	}
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{"PRTS 2024 operating income by segment", []string{"us-gaap:OperatingIncomeLoss",
+			"us-gaap:OperatingIncomeLoss[prts:GadgetsSegmentMember]", "us-gaap:OperatingIncomeLoss[prts:WidgetsSegmentMember]"}},
+		{"PRTS 2024 operating income for each reportable segment", []string{"us-gaap:OperatingIncomeLoss",
+			"us-gaap:OperatingIncomeLoss[prts:GadgetsSegmentMember]", "us-gaap:OperatingIncomeLoss[prts:WidgetsSegmentMember]"}},
+		{"PRTS 2024 revenue by geography", []string{"us-gaap:Revenues", "us-gaap:Revenues[srt:EuropeMember]"}},
+		{"PRTS 2024 operating income", []string{"us-gaap:OperatingIncomeLoss"}},
+		{"PRTS 2024 Widgets operating income by segment", []string{"us-gaap:OperatingIncomeLoss[prts:WidgetsSegmentMember]"}},
+	}
+	for _, tt := range tests {
+		if got := lookups(tt.q); !slices.Equal(got, tt.want) {
+			t.Errorf("%q looks up %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}
+
+func TestPartName(t *testing.T) {
+	tests := []struct {
+		member  string
+		printed []string
+		want    string
+	}{
+		{"nvda:ComputeAndNetworkingMember", []string{"Compute & Networking"}, "Compute & Networking"},
+		{"goog:GoogleServicesMember", []string{"Google Search & other", "Google Services"}, "Google Services"},
+		{"goog:GoogleServicesMember", []string{"Google Search & other"}, "Google Services"},
+		{"us-gaap:AllOtherSegmentsMember", []string{"Other Bets"}, "Other Bets"},
+		{"aapl:RestOfAsiaPacificSegmentMember", nil, "Rest Of Asia Pacific"},
+	}
+	for _, tt := range tests {
+		if got := partName(tt.member, tt.printed); got != tt.want {
+			t.Errorf("partName(%s, %q) = %q, want %q", tt.member, tt.printed, got, tt.want)
+		}
+	}
+}
