@@ -136,3 +136,67 @@ func benchReserveSettle(b *testing.B, acct benchAccountant, callers int, own boo
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
 }
+
+// BenchmarkLeaseFlushSharedDay measures what a tenant's day row costs the
+// runs that share it: each caller is a run of its own in one day, and
+// writes every call it settles before the next (Usage writes the run's
+// calls first), as a run's flushes do under load. One op is one call
+// reserved, settled and written.
+//
+//	DATABASE_URL=... go test -run '^$' -bench LeaseFlushSharedDay -benchtime 2s ./budget/
+func BenchmarkLeaseFlushSharedDay(b *testing.B) {
+	for _, callers := range []int{1, 4, 16} {
+		b.Run(fmt.Sprintf("callers=%d", callers), func(b *testing.B) {
+			acct := openBench(b, "leased").(*budget.Leased)
+			ctx := context.Background()
+			lim := budget.NoLimits()
+			lim.SpendUSD = usd("1e9")
+			lim.ModelCalls = 1 << 40
+			if err := acct.SetLimits(ctx, helperDay, lim); err != nil {
+				b.Fatal(err)
+			}
+			runs := make([]budget.Scope, callers)
+			for c := range callers {
+				runs[c] = budget.RunScope(fmt.Sprint("flush", c))
+				if err := acct.SetLimits(ctx, runs[c], lim); err != nil {
+					b.Fatal(err)
+				}
+			}
+			hold := budget.Amounts{ModelCalls: 1, InputTokens: 2000, OutputTokens: 1000, SpendUSD: usd("0.0027")}
+			used := budget.Amounts{ModelCalls: 1, InputTokens: 1800, OutputTokens: 400, SpendUSD: usd("0.00051")}
+			var next atomic.Int64
+			var failed atomic.Pointer[error]
+			b.ResetTimer()
+			var wg sync.WaitGroup
+			for c := range callers {
+				wg.Go(func() {
+					scopes := []budget.Scope{runs[c], helperDay}
+					for {
+						i := next.Add(1)
+						if i > int64(b.N) {
+							return
+						}
+						key := fmt.Sprint("f", i)
+						_, err := acct.Reserve(ctx, key, scopes, hold, nil)
+						if err == nil {
+							_, err = acct.Settle(ctx, key, used)
+						}
+						if err == nil {
+							_, err = acct.Usage(ctx, runs[c])
+						}
+						if err != nil {
+							failed.Store(&err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			b.StopTimer()
+			if err := failed.Load(); err != nil {
+				b.Fatal(*err)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "writes/s")
+		})
+	}
+}
