@@ -432,10 +432,19 @@ func (b *builder) planUncoveredItems() {
 				clause = true
 			}
 		}
-		if clause || len(item) == 0 || slices.ContainsFunc(item, func(w string) bool { return said[stem5(w)] }) {
+		// The item's own words say which figure it is ("services" of
+		// "services revenue"): a requirement naming only the words every
+		// figure shares ("revenue") names another.
+		own := slices.DeleteFunc(slices.Clone(item), func(w string) bool { return figureWords[w] })
+		if len(own) == 0 {
+			own = item
+		}
+		if clause || len(item) == 0 || slices.ContainsFunc(own, func(w string) bool { return said[stem5(w)] }) {
 			continue
 		}
-		b.planPhraseFigureOf(item)
+		// Its own parts only: "services revenue" beside "hardware
+		// revenue" is no figure of the Hardware part.
+		b.planPhraseFigureWithin(item, func(t string) []Segment { return b.cat.SegmentsIn(strings.Join(item, " "), t) })
 	}
 }
 

@@ -863,14 +863,21 @@ func init() {
 }
 
 // planPhraseFigureOf plans the figure words name (at most four), for each
-// issuer and period, as planPhraseFigure does.
+// issuer and period, as planPhraseFigure does, within the parts the
+// question names.
 func (b *builder) planPhraseFigureOf(words []string) bool {
+	return b.planPhraseFigureWithin(words, func(t string) []Segment { return b.cat.SegmentsIn(b.question, t) })
+}
+
+// planPhraseFigureWithin is planPhraseFigureOf within the parts partsOf
+// gives for each issuer.
+func (b *builder) planPhraseFigureWithin(words []string, partsOf func(t string) []Segment) bool {
 	if len(words) == 0 || len(words) > 4 {
 		return false
 	}
 	what := asWritten(b.question, words)
 	for ii, t := range b.rt.Issuers {
-		segs := b.cat.SegmentsIn(b.question, t)
+		segs := partsOf(t)
 		for _, p := range b.periodsOf(t) {
 			if !p.found {
 				continue
