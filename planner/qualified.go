@@ -820,9 +820,9 @@ func growthName(name string) (string, bool) {
 
 var (
 	fallWords = regexp.MustCompile(`(?i)\b(declin(e|ed|es|ing)|drop(ped|s|ping)?|fell|fall(en|s|ing)?|decreas(e|ed|es|ing)|shr(ank|ink|inks|inking|unk)|slump(ed|s)?|went down|gone down|go down|` +
-		`collaps(e|ed|es|ing)|plung(e|ed|es|ing)|plummet(ed|ing|s)?|tumbl(e|ed|es|ing)|s(ank|ink|inks|inking|unk)|crater(ed|s)?|tank(ed|ing)|nosedived?|dipped|slid|deteriorat(e|ed|es|ing))\b`)
+		`collaps(e|ed|es|ing)|plung(e|ed|es|ing)|plummet(ed|ing|s)?|tumbl(e|ed|es|ing)|s(ank|ink|inks|inking|unk)|crater(ed|s)?|tank(ed|ing)|nosedived?|dipped|slid|deteriorat(e|ed|es|ing)|weaken(ed|s|ing)?|soften(ed|s|ing)?)\b`)
 	riseWords = regexp.MustCompile(`(?i)\b(r(ise|ose|isen|ises|ising)|gr(ew|ow|own|ows|owing)|increas(e|ed|es|ing)|jump(ed|s)?|surg(e|ed|es|ing)|climb(ed|s)?|soar(ed|s)?|went up|gone up|go up|` +
-		`spiked|rebound(ed|s)?|le(apt|aped)|skyrocket(ed|s)?|balloon(ed|s)?|swelled)\b`)
+		`spiked|rebound(ed|s)?|le(apt|aped)|skyrocket(ed|s)?|balloon(ed|s)?|swelled|strengthen(ed|s|ing)?)\b`)
 	growthNoun = regexp.MustCompile(`(?i)\bgrowth\b`)
 	// statedRate finds a change the question states in numbers: "41%
 	// total revenue growth", "grew 8%", "a 27% decline", "down 3.5
