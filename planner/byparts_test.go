@@ -3,6 +3,7 @@ package planner
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,5 +84,20 @@ func TestPartName(t *testing.T) {
 		if got := partName(tt.member, tt.printed); got != tt.want {
 			t.Errorf("partName(%s, %q) = %q, want %q", tt.member, tt.printed, got, tt.want)
 		}
+	}
+}
+
+// "What percentage of revenue came from services": the part is the
+// filing's Services part, in lower case, and its share is computed.
+func TestShareFromPartLowerCase(t *testing.T) {
+	g := planOver(t, figureCatalog(t), "What percentage of XMPL's 2024 revenue came from services?")
+	var share string
+	for _, n := range g.Nodes {
+		if n.Tool == tools.Calculate {
+			share = string(n.Args)
+		}
+	}
+	if !strings.Contains(share, "[us-gaap:ServiceMember]") || !strings.Contains(share, " / ") {
+		t.Errorf("calculation %s; want the Services part's revenue over the whole\n%v", share, g.Requirements)
 	}
 }

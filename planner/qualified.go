@@ -679,7 +679,7 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 		}
 	}
 	if b.cat.KnowsFigures(p.doc.ID) {
-		if key, ok := b.partKey(p.doc.ID, q, content); ok {
+		if key, ok := b.partKey(t, p.doc.ID, q, content); ok {
 			growth := asksGrowth(normalizeText(q.Name))
 			level := what
 			if growth {
@@ -1294,7 +1294,7 @@ func (b *builder) partFigure(t string, p filingPeriod, q qualifiedFigure, m reqM
 			content = append(content, w)
 		}
 	}
-	key, ok := b.partKey(p.doc.ID, q, content)
+	key, ok := b.partKey(t, p.doc.ID, q, content)
 	if !ok {
 		return looked{}, false
 	}
@@ -1324,17 +1324,29 @@ func (b *builder) partFigure(t string, p filingPeriod, q qualifiedFigure, m reqM
 // fact whose concept or row label holds all of content (the part's words
 // and the figure's), or else the row printed under the part's own name
 // (Catalog.ResolvePartRow).
-func (b *builder) partKey(documentID string, q qualifiedFigure, content []string) (string, bool) {
+func (b *builder) partKey(t, documentID string, q qualifiedFigure, content []string) (string, bool) {
 	if key, ok := b.cat.ResolvePhrase(documentID, content, ""); ok {
 		return key, true
 	}
 	if key, ok := b.cat.ResolvePartRow(documentID, q.Part, strings.Fields(q.Name)); ok {
 		return key, true
 	}
-	if mt, ok := tools.MetricByName(q.Metric); ok {
-		if whole, ok := b.cat.ResolveMetric(documentID, mt, "", ""); ok {
-			return b.cat.rowAbove(documentID, whole, q.Part)
+	mt, ok := tools.MetricByName(q.Metric)
+	if !ok {
+		return "", false
+	}
+	// "What percentage of Apple's revenue came from services": the part
+	// is a part of the business, named as the question would name its
+	// figure ("services revenue").
+	if segs := b.cat.SegmentsIn(strings.Join(q.Part, " ")+" "+q.Name, t); len(segs) == 1 && strings.EqualFold(segs[0].Name, strings.Join(q.Part, " ")) {
+		for _, mem := range segs[0].Members {
+			if key, ok := b.cat.ResolveMetric(documentID, mt, mem, ""); ok {
+				return key, true
+			}
 		}
+	}
+	if whole, ok := b.cat.ResolveMetric(documentID, mt, "", ""); ok {
+		return b.cat.rowAbove(documentID, whole, q.Part)
 	}
 	return "", false
 }
