@@ -249,10 +249,12 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 			}
 			part := qualifiersBefore(toks, i)
 			after := qualifiersAfter(toks, i+len(n.words))
+			fromShare := false
 			if k := i + len(n.words); sharePart && len(after) == 0 && k+1 < len(toks) && comingFrom[toks[k].lower] {
 				// "What share of Oracle's revenue came from cloud
 				// services": the part the share is of.
 				after = qualifiersAfter(toks, k+1)
+				fromShare = len(after) > 0
 			}
 			var dest []string
 			if share && len(after) == 0 {
@@ -266,7 +268,10 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 				}
 			}
 			whole := total[n.metric] && len(dest) > 0
-			if total[n.metric] {
+			if total[n.metric] && !fromShare {
+				// The total asked elsewhere ("total revenues and
+				// membership fees") leaves a share's part: "what share
+				// of revenue were membership fees".
 				part, after = nil, nil
 			}
 			if len(dest) > 0 {

@@ -3,6 +3,8 @@ package planner
 import (
 	"strings"
 	"testing"
+
+	"github.com/ledgerline/research/tools"
 )
 
 // An item of a question's list is covered by a requirement only when the
@@ -21,4 +23,18 @@ func TestUncoveredItemOwnWords(t *testing.T) {
 	if !licenses || !subscriptions {
 		t.Errorf("requirements %v: want licenses revenue and subscriptions revenue each asked", g.Requirements)
 	}
+}
+
+// A total asked beside a share ("total revenues and membership fees, and
+// what share of revenue came from membership fees") leaves the share its
+// part: the share is computed.
+func TestShareBesideTotal(t *testing.T) {
+	cat := textFilingCatalog("Net sales", "Membership fees", "Total revenue", "Operating income")
+	g := planOver(t, cat, "SHTX FY22 total revenues and membership fees, and what share of revenue came from membership fees?")
+	for _, n := range g.Nodes {
+		if n.Tool == tools.Calculate && strings.Contains(string(n.Args), "Membership fees") && strings.Contains(string(n.Args), " / ") {
+			return
+		}
+	}
+	t.Errorf("no share of membership fees computed:\n%v\n%v", g.Requirements, g.Nodes)
 }
