@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/tools"
 )
 
@@ -82,7 +83,11 @@ func (b *builder) planByParts() {
 				if !ok {
 					continue
 				}
-				for _, mem := range b.cat.PartsReporting(p.doc.ID, mt.Concepts, axes) {
+				members := b.cat.PartsReporting(p.doc.ID, mt.Concepts, axes)
+				if len(members) == 0 && slices.Contains(axes, "segment") {
+					members = b.tableSegments(t, p, mt)
+				}
+				for _, mem := range members {
 					seg := []Segment{{Name: partName(mem, names[mem]), Members: []string{mem}}}
 					if ask.Derived != "" {
 						b.planDerived(t, p, "figures", ask.Derived, seg, m)
@@ -127,4 +132,25 @@ func partName(member string, printed []string) string {
 		return printed[0]
 	}
 	return own
+}
+
+// tableSegments returns the parts of a converted filing's tables that its
+// issuer's filings call segments ("our Intelligent Cloud segment") and
+// for which the filing prints mt's row: a converted filing tags no axis,
+// and its tables' parts are segments, tax jurisdictions and balances
+// alike.
+func (b *builder) tableSegments(t string, p filingPeriod, mt tools.Metric) []string {
+	stats := b.cat.TextStats()
+	var out []string
+	for _, e := range b.cat.figures[p.doc.ID] {
+		for m, axis := range e.Axes {
+			if axis != corpus.TablePartAxis || slices.Contains(out, m) || !stats.CallsSegment(t, segmentName(m)) {
+				continue
+			}
+			if _, ok := b.cat.ResolveMetric(p.doc.ID, mt, m, ""); ok {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }

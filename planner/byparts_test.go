@@ -101,3 +101,47 @@ func TestShareFromPartLowerCase(t *testing.T) {
 		t.Errorf("calculation %s; want the Services part's revenue over the whole\n%v", share, g.Requirements)
 	}
 }
+
+// In a converted filing, whose tables' parts are segments and tax
+// jurisdictions alike, a figure by segment is looked up for the parts the
+// issuer's filings call segments.
+func TestPlanByPartsTextFiling(t *testing.T) {
+	end := time.Date(2022, 6, 30, 0, 0, 0, 0, time.UTC)
+	cat := NewCatalog([]corpus.Document{{ID: "t22", Ticker: "TXTS", Company: "Text Segments Corp", Form: "10-K", FiscalYear: 2022,
+		PeriodEnd: end, Format: corpus.FormatText}})
+	row := func(label, part string, v int64) corpus.Fact {
+		f := corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(v), Start: int(v), End: int(v) + 1,
+			PeriodEnd: end, PeriodStart: end.AddDate(-1, 0, 1)}
+		if part != "" {
+			f.Dimensions = map[string]string{corpus.TablePartAxis: corpus.TablePartPrefix + part}
+		}
+		return f
+	}
+	cat.SetFigures("t22", FigureEntries([]corpus.Fact{
+		row("Total revenue", "", 100),
+		row("Revenue", "Cloud Services", 60),
+		row("Revenue", "Devices", 40),
+		row("Revenue", "Federal", 7), // a tax table's part
+	}))
+	cat.SetTextStats(NewTextStats([]StatsDoc{{ID: "t22", Issuer: "TXTS",
+		Text: "Revenue in our Cloud Services segment grew. The Devices segment declined. Federal taxes rose."}}))
+	g := planOver(t, cat, "TXTS FY22 revenue by segment")
+	var parts []string
+	for _, n := range g.Nodes {
+		if n.Tool == tools.LookupFact && strings.Contains(string(n.Args), corpus.TablePartPrefix) {
+			parts = append(parts, string(n.Args))
+		}
+	}
+	if len(parts) != 2 || !strings.Contains(strings.Join(parts, " "), "Cloud Services") || !strings.Contains(strings.Join(parts, " "), "Devices") {
+		t.Errorf("part lookups %q; want Cloud Services and Devices, not Federal", parts)
+	}
+}
+
+func TestCalledSegments(t *testing.T) {
+	got := calledSegments("Our Intelligent Cloud segment grew. The Walmart U.S. and Sam's Club segments. Revenue by segment rose.")
+	for _, want := range []string{"intelligent cloud", "walmart u.s", "sam's club"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("calledSegments = %q; want %q among them", got, want)
+		}
+	}
+}

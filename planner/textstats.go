@@ -3,6 +3,7 @@ package planner
 import (
 	"container/heap"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -35,6 +36,9 @@ type TextStats struct {
 	names  nameMask
 	abbrev map[string]map[string]string // issuer -> the short forms its filings define -> their long forms
 	long   map[string]map[string]string // issuer -> long forms of several words -> their short forms
+	// segments holds, per issuer, the names its filings call segments
+	// ("our Intelligent Cloud segment"), lower case.
+	segments map[string]map[string]bool
 }
 
 // A word is an issuer's own (OwnIssuer) when its documents use it at least
@@ -86,8 +90,15 @@ func NewTextStats(docs []StatsDoc) *TextStats {
 		words []string
 		doc   []uint64
 	)
+	s.segments = map[string]map[string]bool{}
 	for _, d := range docs {
 		if d.Issuer != "" {
+			for _, n := range calledSegments(d.Text) {
+				if s.segments[d.Issuer] == nil {
+					s.segments[d.Issuer] = map[string]bool{}
+				}
+				s.segments[d.Issuer][n] = true
+			}
 			for _, a := range definedAbbreviations(d.Text) {
 				if s.abbrev[d.Issuer] == nil {
 					s.abbrev[d.Issuer], s.long[d.Issuer] = map[string]string{}, map[string]string{}
@@ -690,4 +701,68 @@ func (m nameMask) match(words []string) int {
 		}
 	}
 	return 0
+}
+
+// segmentCalled finds a name a filing calls a segment: capitalised words
+// (joined by "and", "&" or "of" where the name is so written) before
+// "segment" or "segments" ("our Intelligent Cloud segment", "the Walmart
+// U.S. and Sam's Club segments").
+var segmentCalled = regexp.MustCompile(`((?:[A-Z][\w'’.&-]*[ \t]+(?:(?:and|&|of)[ \t]+)?)*[A-Z][\w'’.&-]*)[ \t]+segments?\b`)
+
+// calledSegments returns the names text calls segments, lower case; a
+// name listed with another ("the Walmart U.S. and Sam's Club segments")
+// is read as itself and as its pieces either side of "and".
+func calledSegments(text string) []string {
+	var out []string
+	add := func(n string) {
+		n = strings.ToLower(strings.TrimSpace(strings.TrimRight(n, ".")))
+		if n != "" && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	for _, m := range segmentCalled.FindAllStringSubmatch(text, -1) {
+		name := m[1]
+		// The sentence's first word ("Our", "The", "Each") is no part of
+		// the name.
+		for {
+			first, rest, ok := strings.Cut(name, " ")
+			if !ok || !segmentLeaders[strings.ToLower(first)] {
+				break
+			}
+			name = rest
+		}
+		add(name)
+		for _, piece := range strings.Split(name, " and ") {
+			add(piece)
+		}
+	}
+	return out
+}
+
+// segmentLeaders are the words that open a sentence or a phrase before a
+// segment's name, not words of the name.
+var segmentLeaders = map[string]bool{"our": true, "the": true, "each": true, "this": true, "these": true, "its": true,
+	"their": true, "all": true, "in": true, "for": true, "by": true, "both": true, "other": true, "reportable": true, "operating": true}
+
+// CallsSegment reports whether issuer's filings call name a segment;
+// a name printed with its abbreviation ("Data Center Group (DCG)") is
+// called so under either form.
+func (s *TextStats) CallsSegment(issuer, name string) bool {
+	if s == nil {
+		return false
+	}
+	got := s.segments[issuer]
+	n := strings.ToLower(strings.TrimRight(strings.TrimSpace(name), "."))
+	if got[n] {
+		return true
+	}
+	for long, short := range s.long[issuer] {
+		if strings.EqualFold(long, n) && got[strings.ToLower(short)] {
+			return true // "Data Center Group", called "DCG segment"
+		}
+	}
+	if i := strings.LastIndex(n, " ("); i > 0 && strings.HasSuffix(n, ")") {
+		return got[strings.TrimSpace(n[:i])] || got[n[i+2:len(n)-1]]
+	}
+	return false
 }
