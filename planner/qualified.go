@@ -252,8 +252,16 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 			fromShare := false
 			if k := i + len(n.words); sharePart && len(after) == 0 && k+1 < len(toks) && comingFrom[toks[k].lower] {
 				// "What share of Oracle's revenue came from cloud
-				// services": the part the share is of.
+				// services": the part the share is of; "what share of
+				// revenue were membership fees": the same, without "from".
 				after = qualifiersAfter(toks, k+1)
+				if len(after) == 0 && beWords[toks[k].lower] {
+					// A verb after "is" ("is expected to be realized")
+					// says what happens to the figure, not its part.
+					if part := qualifiersFrom(toks, k+1); len(part) > 0 && !verbForm(part[0]) {
+						after = part
+					}
+				}
 				fromShare = len(after) > 0
 			}
 			var dest []string
@@ -443,6 +451,17 @@ var shareOfTotal = regexp.MustCompile(`(?i)(?:%|\b(?:` + shareNouns + `))\s+of\s
 // figure comes from ("came from cloud services").
 var comingFrom = map[string]bool{"came": true, "come": true, "comes": true, "coming": true, "was": true, "were": true, "is": true, "are": true, "derived": true}
 
+// verbForm reports whether a word is a verb's participle ("expected",
+// "growing"), by its ending.
+func verbForm(w string) bool {
+	w = strings.ToLower(w)
+	return len(w) > 4 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing"))
+}
+
+// beWords are the forms of "be" a share's part follows ("what share of
+// revenue were membership fees").
+var beWords = map[string]bool{"was": true, "were": true, "is": true, "are": true}
+
 // operatorWords are the words of arithmetic between figures ("operating
 // cash flow minus capex"): each side is a figure of its own, never a part
 // of the other.
@@ -509,8 +528,14 @@ func qualifiersAfter(toks []qualifierToken, at int) []string {
 	if at >= len(toks) || toks[at].lower != "from" {
 		return nil
 	}
+	return qualifiersFrom(toks, at+1)
+}
+
+// qualifiersFrom returns the words naming a part from toks[at] on, up to
+// the next stop word ("and" between two words kept).
+func qualifiersFrom(toks []qualifierToken, at int) []string {
 	var out []string
-	for k := at + 1; k < len(toks); k++ {
+	for k := at; k < len(toks); k++ {
 		if toks[k].after {
 			break
 		}

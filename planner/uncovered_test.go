@@ -38,3 +38,21 @@ func TestShareBesideTotal(t *testing.T) {
 	}
 	t.Errorf("no share of membership fees computed:\n%v\n%v", g.Requirements, g.Nodes)
 }
+
+// "What share of revenue were membership fees": the share's part follows
+// a form of "be" without "from"; a verb there ("is expected to") names no
+// part.
+func TestShareAfterBe(t *testing.T) {
+	cat := textFilingCatalog("Net sales", "Membership fees", "Total revenue", "Operating income")
+	shareOf := func(q string) bool {
+		for _, n := range planOver(t, cat, q).Nodes {
+			if n.Tool == tools.Calculate && strings.Contains(string(n.Args), "Membership fees") && strings.Contains(string(n.Args), " / ") {
+				return true
+			}
+		}
+		return false
+	}
+	if !shareOf("What share of SHTX's FY22 revenue were membership fees?") {
+		t.Error("no share of membership fees computed")
+	}
+}
