@@ -2,7 +2,10 @@ package planner
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/ledgerline/research/corpus"
 )
@@ -84,8 +87,35 @@ func NewCatalog(docs []corpus.Document) *Catalog {
 			all[d.Ticker] = append(all[d.Ticker], d)
 		}
 	}
-	c.names = newCorpusNames(loadSECIndex(), c.company, all)
+	c.names = corpusNamesOf(docs, c.company, all)
 	return c
+}
+
+// namesMemo keeps the names index of the last document list a catalog was
+// made of: every run of an engine makes its catalog of the same list, and
+// the index (the SEC list's names and the filings' own) reads nothing
+// else. It is read only once built.
+var namesMemo struct {
+	sync.Mutex
+	key   [sha256.Size]byte
+	names *corpusNames
+}
+
+// corpusNamesOf returns newCorpusNames of the documents, built once per
+// distinct list (by each document's id, ticker and company, in order).
+func corpusNamesOf(docs []corpus.Document, company map[string]string, all map[string][]corpus.Document) *corpusNames {
+	h := sha256.New()
+	for _, d := range docs {
+		fmt.Fprintf(h, "%s\x00%s\x00%s\n", d.ID, d.Ticker, d.Company)
+	}
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	namesMemo.Lock()
+	defer namesMemo.Unlock()
+	if namesMemo.names == nil || namesMemo.key != key {
+		namesMemo.key, namesMemo.names = key, newCorpusNames(loadSECIndex(), company, all)
+	}
+	return namesMemo.names
 }
 
 // Tickers returns the issuers the corpus holds, sorted.
