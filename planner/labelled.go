@@ -617,7 +617,7 @@ func (b *builder) planNamedFigure(t string, p filingPeriod, m reqMeta, what, key
 		ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
 		Need: fmt.Sprintf("%s's %s for %s, stated in its %s %s (no figure it tags or tabulates is labelled so)",
 			b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-		Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: groups},
+		Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: b.withExclusion(groups)},
 	}, m)
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, what, "", 8), []string{id})
 }

@@ -811,6 +811,7 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 	} else {
 		groups = append(groups, b.filingNames(name, q.Metric), []string{figure})
 	}
+	groups = b.withExclusion(groups)
 	b.addReq(Requirement{
 		ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
 		Need: fmt.Sprintf("%s's %s for %s, stated in its %s %s (it is a part of %s; no figure the filing tags or tabulates is labelled so)",

@@ -946,6 +946,26 @@ func withoutSegmentWords(words []string, segs []Segment) []string {
 	return out
 }
 
+// excludedClause finds what a question takes out of a figure: "excluding
+// gas", "ex-fuel", "exclusive of currency", "net of acquisitions".
+var excludedClause = regexp.MustCompile(`(?i)\b(?:excluding|excludes?|excl\.?|ex-|exclusive\s+of|net\s+of|without)\s*(?:the\s+)?(?:(?:impacts?|effects?)\s+(?:of\s+)?(?:changes\s+in\s+)?)?([a-z][a-z-]+)`)
+
+// exclusionTerms are the words a sentence states a figure without
+// something with.
+var exclusionTerms = []string{"exclud", "exclusive of", "ex-", "without", "net of"}
+
+// withExclusion returns the groups of a condition on a figure stated in
+// a sentence, with what the question takes out of the figure ("comparable
+// sales growth excluding gas"): a sentence stating the figure with it in
+// is not the figure asked.
+func (b *builder) withExclusion(groups [][]string) [][]string {
+	m := excludedClause.FindStringSubmatch(b.question)
+	if m == nil {
+		return groups
+	}
+	return append(slices.Clone(groups), exclusionTerms, []string{strings.ToLower(m[1])})
+}
+
 // wordForms are the forms a condition accepts for a word of the question:
 // the word, and its base without a suffix that makes a noun of a noun
 // ("membership" is said "member": "Our member renewal rate was 93%").

@@ -56,3 +56,26 @@ func TestShareAfterBe(t *testing.T) {
 		t.Error("no share of membership fees computed")
 	}
 }
+
+// A figure asked without something ("excluding gas") is stated by a
+// sentence that says what it excludes, not by one stating the figure with
+// it in.
+func TestExcludedFromStatedFigure(t *testing.T) {
+	cat := textFilingCatalog("Net sales", "Total revenue")
+	g := planOver(t, cat, "What was SHTX's comparable sales growth in fiscal 2022 excluding gas?")
+	for _, r := range g.Requirements {
+		if r.Completion.Kind != CondPassage {
+			continue
+		}
+		s := "Comparable sales increased 14% during 2022."
+		if _, ok := SentenceMatch(s, r.Completion.AllOf); ok {
+			t.Errorf("%s is met by %q, which excludes nothing", r.ID, s)
+		}
+		s = "Comparable sales excluding the impact of gas prices increased 11% during 2022."
+		if _, ok := SentenceMatch(s, r.Completion.AllOf); !ok {
+			t.Errorf("%s is not met by %q (groups %v)", r.ID, s, r.Completion.AllOf)
+		}
+		return
+	}
+	t.Fatalf("no stated requirement: %v", g.Requirements)
+}
