@@ -1799,6 +1799,13 @@ func (w *writer) rank(s string, e *ledger.Evidence, r planner.Requirement) float
 		// volatility due to a variety of factors".
 		if reportsChange.MatchString(s) {
 			score += 2
+			// The more so a sentence that gives the move in numbers
+			// ("Net revenues decreased 6% to $9.8 billion primarily due
+			// to"), over one that explains it against another figure
+			// ("decreased at a lower rate than GMV").
+			if reportsChangeBy.MatchString(s) {
+				score += 0.5
+			}
 		}
 		if hedged.MatchString(s) {
 			score -= 2
@@ -1883,6 +1890,10 @@ func init() {
 
 // reportsChange matches a sentence that reports a change that happened.
 var reportsChange = regexp.MustCompile(`(?i)\b(increased|decreased|rose|fell|grew|declined|improved|dropped|expanded|contracted|narrowed|widened)\b`)
+
+// reportsChangeBy matches a change stated with its size: "decreased 6%",
+// "increased $10.1 billion", "rose 65 basis points".
+var reportsChangeBy = regexp.MustCompile(`(?i)\b(increased|decreased|rose|fell|grew|declined|improved|dropped|expanded|contracted|narrowed|widened)\s+(?:by\s+)?(?:\$\s?\d|\d+(?:\.\d+)?\s?(?:%|percent|basis points|percentage points))`)
 
 // restraining matches a sentence that names what offset or reduced a
 // figure.

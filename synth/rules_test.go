@@ -945,3 +945,18 @@ func TestFigureStatedOnce(t *testing.T) {
 		t.Errorf("%q is stated %d times; want once:\n%s", line, n, ans.Answer)
 	}
 }
+
+// Why a figure moved is best told by the sentence that gives the move in
+// numbers with its cause, not by one that explains it against another
+// figure, though both name a change and a main cause.
+func TestExplanationRanksTheMoveInNumbers(t *testing.T) {
+	e := &ledger.Evidence{Ticker: "EBAY", Section: "Item 7", Form: "10-K", Period: "FY2022"}
+	r := planner.Requirement{Kind: planner.KindExplanation, Period: "FY2022",
+		Completion: planner.Condition{AllOf: [][]string{{"net revenues", "revenue"}, planner.DriverWords}}}
+	w := &writer{in: &Input{Question: "eBay net revenues 2022 — down how much, and why?", Route: planner.Route{Issuers: []string{"EBAY"}}}}
+	move := "Net revenues decreased 6% to $9.8 billion primarily due to a decline in traffic during 2022."
+	against := "Net revenues decreased at a lower rate than GMV during 2022 primarily due to a higher take rate."
+	if lead := w.rank(move, e, r) - w.rank(against, e, r); lead <= 0 {
+		t.Errorf("the move in numbers leads by %.2f; want it first", lead)
+	}
+}
