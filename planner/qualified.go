@@ -451,11 +451,13 @@ var shareOfTotal = regexp.MustCompile(`(?i)(?:%|\b(?:` + shareNouns + `))\s+of\s
 // figure comes from ("came from cloud services").
 var comingFrom = map[string]bool{"came": true, "come": true, "comes": true, "coming": true, "was": true, "were": true, "is": true, "are": true, "derived": true}
 
-// verbForm reports whether a word is a verb's participle ("expected",
-// "growing"), by its ending.
+// verbForm reports whether a word is a verb's form, not a part's name: a
+// past participle ("expected", by its ending) or a word of how a figure
+// moved ("growing"). An "-ing" word is often a part ("advertising",
+// "licensing") and is not read by its ending.
 func verbForm(w string) bool {
 	w = strings.ToLower(w)
-	return len(w) > 4 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing"))
+	return len(w) > 4 && strings.HasSuffix(w, "ed") || riseWords.MatchString(w) || fallWords.MatchString(w)
 }
 
 // beWords are the forms of "be" a share's part follows ("what share of

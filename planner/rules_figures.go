@@ -948,7 +948,7 @@ func withoutSegmentWords(words []string, segs []Segment) []string {
 
 // excludedClause finds what a question takes out of a figure: "excluding
 // gas", "ex-fuel", "exclusive of currency", "net of acquisitions".
-var excludedClause = regexp.MustCompile(`(?i)\b(?:excluding|excludes?|excl\.?|ex-|exclusive\s+of|net\s+of|without)\s*(?:the\s+)?(?:(?:impacts?|effects?)\s+(?:of\s+)?(?:changes\s+in\s+)?)?([a-z][a-z-]+)`)
+var excludedClause = regexp.MustCompile(`(?i)(?:\b(?:excluding|excludes?|exclusive\s+of|excl\.|excl\b|net\s+of|without)\s+|\bex-)(?:the\s+)?(?:(?:impacts?|effects?)\s+(?:of\s+)?(?:changes\s+in\s+)?)?([a-z][a-z-]+)`)
 
 // exclusionTerms are the words a sentence states a figure without
 // something with.

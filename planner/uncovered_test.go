@@ -55,6 +55,38 @@ func TestShareAfterBe(t *testing.T) {
 	if !shareOf("What share of SHTX's FY22 revenue were membership fees?") {
 		t.Error("no share of membership fees computed")
 	}
+	for _, tt := range []struct {
+		w    string
+		verb bool
+	}{
+		{"expected", true}, {"growing", true}, {"declined", true},
+		{"advertising", false}, {"licensing", false}, {"membership", false},
+	} {
+		if got := verbForm(tt.w); got != tt.verb {
+			t.Errorf("verbForm(%q) = %v, want %v", tt.w, got, tt.verb)
+		}
+	}
+}
+
+func TestExcludedClause(t *testing.T) {
+	tests := map[string]string{
+		"comparable sales growth excluding gas":                    "gas",
+		"comps ex-fuel":                                            "fuel",
+		"net sales exclusive of currency":                          "currency",
+		"revenue excl. acquisitions":                               "acquisitions",
+		"sales excluding the impact of changes in gasoline prices": "gasoline",
+		"revenue net of returns":                                   "returns",
+		"total revenue, and the exchange rate":                     "",
+	}
+	for q, want := range tests {
+		got := ""
+		if m := excludedClause.FindStringSubmatch(q); m != nil {
+			got = strings.ToLower(m[1])
+		}
+		if got != want {
+			t.Errorf("%q excludes %q, want %q", q, got, want)
+		}
+	}
 }
 
 // A figure asked without something ("excluding gas") is stated by a
