@@ -15,33 +15,32 @@ import (
 // names segments, group 2 regions.
 var byParts = regexp.MustCompile(`(?i)\b(?:by|for\s+each|per|for\s+every|across)\s+(?:(?:its|their|the|each|every|business|reportable|operating)\s+)*(?:(segments?)|(geograph(?:y|ies|ic\s+(?:areas?|regions?|segments?))|regions?))\b|\b(segment)(?:al)?\s+(?:breakdown|split|mix)\b`)
 
-// partAxes returns the words an axis's name holds for the parts the
-// question asks each of ("segment", "geograph"); nil for none.
-func partAxes(question string) []string {
+// askedAxis returns the word an axis's name holds for the parts the
+// question asks each of: "segment" or "geograph"; "" for none.
+func askedAxis(question string) string {
 	m := byParts.FindStringSubmatch(question)
 	switch {
 	case m == nil:
-		return nil
+		return ""
 	case m[1] != "" || m[3] != "":
-		return []string{"segment"}
+		return "segment"
 	default:
-		return []string{"geograph"}
+		return "geograph"
 	}
 }
 
-// PartsReporting returns the members of a filing's parts, on an axis whose
-// name holds one of axes ("segment" for us-gaap:StatementBusinessSegmentsAxis),
+// partsReporting returns the members of a filing's parts, on an axis
+// whose name holds axis ("segment" for us-gaap:StatementBusinessSegmentsAxis),
 // for which the filing reports one of concepts alone (a figure of that one
 // part), in the order the filing's figures give them.
-func (c *Catalog) PartsReporting(documentID string, concepts, axes []string) []string {
+func (c *Catalog) partsReporting(documentID string, concepts []string, axis string) []string {
 	var out []string
 	for _, e := range c.figures[documentID] {
 		if len(e.Axes) != 1 || !slices.Contains(concepts, e.Concept) {
 			continue
 		}
-		for m, axis := range e.Axes {
-			a := strings.ToLower(axis)
-			if slices.ContainsFunc(axes, func(w string) bool { return strings.Contains(a, w) }) && !slices.Contains(out, m) {
+		for m, a := range e.Axes {
+			if strings.Contains(strings.ToLower(a), axis) && !slices.Contains(out, m) {
 				out = append(out, m)
 			}
 		}
@@ -56,8 +55,8 @@ func (c *Catalog) PartsReporting(documentID string, concepts, axes []string) []s
 // parts asks those only, and a filing that reports the figure for no part
 // leaves the company's figure and its segments passage.
 func (b *builder) planByParts() {
-	axes := partAxes(b.question)
-	if axes == nil {
+	axis := askedAxis(b.question)
+	if axis == "" {
 		return
 	}
 	for ii, t := range b.rt.Issuers {
@@ -83,8 +82,8 @@ func (b *builder) planByParts() {
 				if !ok {
 					continue
 				}
-				members := b.cat.PartsReporting(p.doc.ID, mt.Concepts, axes)
-				if len(members) == 0 && slices.Contains(axes, "segment") {
+				members := b.cat.partsReporting(p.doc.ID, mt.Concepts, axis)
+				if len(members) == 0 && axis == "segment" {
 					members = b.tableSegments(t, p, mt)
 				}
 				for _, mem := range members {

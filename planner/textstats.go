@@ -740,9 +740,10 @@ func calledSegments(text string) []string {
 }
 
 // segmentLeaders are the words that open a sentence or a phrase before a
-// segment's name, not words of the name.
+// segment's name, not words of the name. ("Other" is not one: it opens
+// names, "Other Bets", "Other International".)
 var segmentLeaders = map[string]bool{"our": true, "the": true, "each": true, "this": true, "these": true, "its": true,
-	"their": true, "all": true, "in": true, "for": true, "by": true, "both": true, "other": true, "reportable": true, "operating": true}
+	"their": true, "all": true, "in": true, "for": true, "by": true, "both": true, "reportable": true, "operating": true}
 
 // CallsSegment reports whether issuer's filings call name a segment;
 // a name printed with its abbreviation ("Data Center Group (DCG)") is
