@@ -1889,11 +1889,14 @@ func init() {
 }
 
 // reportsChange matches a sentence that reports a change that happened.
-var reportsChange = regexp.MustCompile(`(?i)\b(increased|decreased|rose|fell|grew|declined|improved|dropped|expanded|contracted|narrowed|widened)\b`)
+var reportsChange = regexp.MustCompile(`(?i)\b(` + changedVerbs + `)\b`)
+
+// changedVerbs are the verbs a filing reports a figure's move with.
+const changedVerbs = `increased|decreased|rose|fell|grew|declined|improved|dropped|expanded|contracted|narrowed|widened`
 
 // reportsChangeBy matches a change stated with its size: "decreased 6%",
 // "increased $10.1 billion", "rose 65 basis points".
-var reportsChangeBy = regexp.MustCompile(`(?i)\b(increased|decreased|rose|fell|grew|declined|improved|dropped|expanded|contracted|narrowed|widened)\s+(?:by\s+)?(?:\$\s?\d|\d+(?:\.\d+)?\s?(?:%|percent|basis points|percentage points))`)
+var reportsChangeBy = regexp.MustCompile(`(?i)\b(` + changedVerbs + `)\s+(?:by\s+)?(?:\$\s?\d|\d+(?:\.\d+)?\s?(?:%|percent|basis points|percentage points))`)
 
 // restraining matches a sentence that names what offset or reduced a
 // figure.

@@ -43,8 +43,11 @@ func NewTextCache(maxBytes int64) *TextCache {
 	return &TextCache{max: maxBytes, order: list.New(), byID: map[string]*list.Element{}}
 }
 
-// Len is the number of documents kept.
+// Len is the number of documents kept; a nil cache keeps none.
 func (c *TextCache) Len() int {
+	if c == nil {
+		return 0
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.order.Len()
