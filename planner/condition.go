@@ -366,9 +366,13 @@ func (m matcher) score(s string) (int, bool) {
 		return 0, false
 	}
 	n, all := 0, true
+	blank := hasDigit(s) && RowOmitsOwnPeriod(s)
 	for _, g := range m.groups {
 		hits := 0
 		for _, t := range g {
+			if blank && IsNumberTerm(t) {
+				continue // the row prints no figure for the filing's period
+			}
 			if hits < 2 && termIn(lower, t) {
 				hits++
 			}
@@ -814,3 +818,74 @@ var safeHarbourNotice = regexp.MustCompile(`(?i)forward[\s\-‐‑–—]*lookin
 // what management might expect without expecting anything, so it states
 // no outlook, however many forward-looking words it lists.
 func SafeHarbour(s string) bool { return safeHarbourNotice.MatchString(s) }
+
+// RowOmitsOwnPeriod reports whether s is a table row whose first value
+// cell is a dash: "DVD revenues (1) | — | 82,839 | 145,698 | (100)%".
+// Filings print the period they report first, so such a row states the
+// figure for earlier periods only; for the filing's own period it says
+// there is none, and it meets no condition that asks for a figure. An
+// HTML filing's row has cells joined by " | "; a converted filing's row
+// is a label and then only values, separated by spaces.
+func RowOmitsOwnPeriod(s string) bool {
+	s = strings.TrimSpace(s)
+	if strings.Contains(s, " | ") {
+		cells := strings.Split(s, " | ")
+		for _, c := range cells[1:] {
+			c = strings.TrimSpace(c)
+			if c == "" || c == "$" {
+				continue
+			}
+			return rowDash(c)
+		}
+		return false
+	}
+	fields := strings.Fields(s)
+	first := -1
+	for i, f := range fields {
+		if len(f) == 3 && f[0] == '(' && f[2] == ')' {
+			continue // a footnote mark ends the label: "DVD revenues (1)"
+		}
+		if rowDash(f) || rowValue(f) {
+			first = i
+			break
+		}
+	}
+	if first < 1 || !rowDash(fields[first]) {
+		return false
+	}
+	values := 0
+	for _, f := range fields[first+1:] {
+		switch {
+		case rowValue(f):
+			values++
+		case rowDash(f) || f == "$" || f == "%":
+		default:
+			return false // prose after the dash: not a row
+		}
+	}
+	return values > 0
+}
+
+// rowDash reports whether a cell is a dash, a table's mark for no value.
+func rowDash(c string) bool {
+	switch c {
+	case "-", "\u2013", "\u2014", "\u2012", "\u2015", "\u2212", "--", "\u2014\u2014":
+		return true
+	}
+	return false
+}
+
+// rowValue reports whether a cell prints a number: "82,839", "$5",
+// "(100)%", "21%", "1.5".
+func rowValue(c string) bool {
+	c = strings.Trim(c, "$()%")
+	if c == "" {
+		return false
+	}
+	for _, r := range c {
+		if !unicode.IsDigit(r) && r != ',' && r != '.' {
+			return false
+		}
+	}
+	return unicode.IsDigit(rune(c[0]))
+}

@@ -438,3 +438,36 @@ func TestSentenceMatchRun(t *testing.T) {
 		}
 	}
 }
+
+func TestRowOmitsOwnPeriod(t *testing.T) {
+	tests := []struct {
+		row  string
+		want bool
+	}{
+		{"DVD revenues (1) | — | 82,839 | 145,698 | (100)%", true},
+		{"DVD revenues (1) | $ | — | $ | 82,839", true},
+		{"Streaming revenues | 39,000,966 | 33,640,458 | 31,469,852 | 16%", false},
+		{"Other income | 1,204 | — | (55)", false},
+		{"DVD revenues (1) — 82,839 145,698 (100)%", true},
+		{"Net sales $ — $ 4,110", true},
+		{"Net sales 4,110 — 3,001", false},
+		// Prose with a dash is no row.
+		{"Revenue — which grew 5% — reached $4,110 million in 2024.", false},
+		{"Our outlook — 2,000 new stores over time.", false},
+	}
+	for _, tt := range tests {
+		if got := RowOmitsOwnPeriod(tt.row); got != tt.want {
+			t.Errorf("RowOmitsOwnPeriod(%q) = %v, want %v", tt.row, got, tt.want)
+		}
+	}
+}
+
+func TestDashRowMeetsNoFigure(t *testing.T) {
+	groups := [][]string{{"DVD"}, {"revenue"}, {AmountTerm}}
+	if _, ok := SentenceMatch("DVD revenues (1) | — | 82,839 | 145,698 | (100)%", groups); ok {
+		t.Error("a row printing no value for the filing's period met a figure condition")
+	}
+	if _, ok := SentenceMatch("DVD revenues (1) | 82,839 | 145,698 | (43)%", groups); !ok {
+		t.Error("a row printing the period's value did not meet the figure condition")
+	}
+}
