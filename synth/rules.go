@@ -1105,6 +1105,7 @@ func (w *writer) passage(r planner.Requirement) []string {
 	if r.Kind == planner.KindFigure {
 		stated = w.figureValues(r)
 	}
+	count := asksCount(groups)
 	describes := !causal && r.Kind != planner.KindOutlook && r.Kind != planner.KindFigure &&
 		!slices.ContainsFunc(groups, func(g []string) bool { return sameSet(g, planner.DriverWords) })
 	for _, id := range ids {
@@ -1172,7 +1173,7 @@ func (w *writer) passage(r planner.Requirement) []string {
 			// we generated $74 billion in GMV"), not by a row cut from the
 			// header that names its period. (A catalogue figure's statement
 			// sits beside the figure itself, whose period the answer gives.)
-			if r.Kind == planner.KindFigure && r.Aspect == "figures" {
+			if r.Kind == planner.KindFigure && r.Aspect == "figures" || count {
 				if y := strings.TrimPrefix(r.Period, "FY"); len(y) == 4 && !tableRow(s) && containsWord(s, y) {
 					score += 1.5
 				}
@@ -1234,6 +1235,14 @@ func (w *writer) passage(r planner.Requirement) []string {
 		// decision from the ECJ is expected in calendar year 2024" under
 		// an expectation about deferred revenue).
 		if len(chosen) > 0 && chosen[0].score > 0 && c.score < chosen[0].score/2 {
+			continue
+		}
+		// A count asked (of employees, of members) is stated by the first
+		// sentence; a further one earns its place only by stating the same
+		// count, since another number in it counts something else ("Over
+		// 240,000 Amazon employees ... have participated in Career Choice"
+		// after the headcount).
+		if len(chosen) > 0 && count && !sharesCount(chosen[0].sentence, c.sentence) {
 			continue
 		}
 		// Overlapping passages give the same sentence whole and cut short;
@@ -2314,3 +2323,27 @@ func andList(items []string) string {
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
+
+// asksCount reports whether condition groups ask for a count of things
+// (CountTerm or a NumberTerm).
+func asksCount(groups [][]string) bool {
+	return slices.ContainsFunc(groups, func(g []string) bool {
+		return slices.ContainsFunc(g, func(t string) bool {
+			return t == planner.CountTerm || strings.HasPrefix(t, planner.NumberTerm)
+		})
+	})
+}
+
+// sharesCount reports whether sentence b prints a count, with thousands
+// separators or a scale ("2.3 million"), that sentence a prints too.
+func sharesCount(a, b string) bool {
+	for _, n := range countNumber.FindAllString(b, -1) {
+		if slices.Contains(countNumber.FindAllString(a, -1), n) {
+			return true
+		}
+	}
+	return false
+}
+
+// countNumber matches a number printed with thousands separators.
+var countNumber = regexp.MustCompile(`\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)? (?:thousand|million|billion)`)
