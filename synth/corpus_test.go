@@ -471,3 +471,37 @@ func TestRateOfChangeRow(t *testing.T) {
 		t.Errorf("a growth of the rate is computed, or its premise is contradicted:\n%s", ans.Answer)
 	}
 }
+
+// A figure the filing's table prints as "—" for the period asked is no
+// figure: the run is not supported by the row. A count asked is quoted from
+// the sentence stating it, not beside one that counts something else.
+func TestBlankRowAndCountOverSampleCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests the whole sample corpus")
+	}
+	store := corpustest.Store(t)
+	tests := []struct {
+		question  string
+		supported bool
+		want, not string
+	}{
+		{"How much did Netflix's DVD revenue grow in 2024?", false, "", "DVD revenues (1) | —"},
+		{"How many employees did Amazon, Alphabet and Meta each have at the end of 2024?", true, "1,556,000", "Career Choice"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.question, func(t *testing.T) {
+			in := gather(t, store, tc.question)
+			ans := synthesize(t, in)
+			out, _ := validator.Validate(&validator.Input{Answer: ans, Ledger: in.Ledger, Requirements: in.Graph.Requirements, Met: in.Met})
+			if got := out.Status == ledger.StatusSupported; got != tc.supported {
+				t.Errorf("status %s; want supported %v", out.Status, tc.supported)
+			}
+			if !strings.Contains(ans.Answer, tc.want) {
+				t.Errorf("answer lacks %q", tc.want)
+			}
+			if strings.Contains(ans.Answer, tc.not) {
+				t.Errorf("answer quotes %q", tc.not)
+			}
+		})
+	}
+}

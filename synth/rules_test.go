@@ -961,37 +961,6 @@ func TestExplanationRanksTheMoveInNumbers(t *testing.T) {
 	}
 }
 
-// A count asked is stated by the sentence that states it: a second
-// sentence with another number counts something else.
-func TestCountStatedByItsSentence(t *testing.T) {
-	f := setupMargins(t)
-	f.appleOnly()
-	head := testEvidence("docAAPL2024", 20000, ledger.KindPassage, "AAPL", "FY2024",
-		"As of September 28, 2024, the Company had approximately 164,000 full-time equivalent employees. "+
-			"Over 40,000 employees have participated in the Company's learning programs.")
-	again := testEvidence("docAAPL2024", 30000, ledger.KindPassage, "AAPL", "FY2024",
-		"Of the approximately 164,000 employees, most work in retail.")
-	f.in.Ledger.Evidence = append(f.in.Ledger.Evidence, head, again)
-	r := planner.Requirement{ID: "AAPL-FY2024-employees", Issuer: "AAPL", Period: "FY2024", Aspect: "employees", Kind: planner.KindFigure, Required: true,
-		Need:       "Apple's employees at the end of FY2024",
-		Completion: planner.Condition{Kind: planner.CondPassage, Issuer: "AAPL", Period: "FY2024", Topic: "employees", AllOf: [][]string{{"employees"}, {planner.CountTerm}}}}
-	f.add(r, head.ID, again.ID)
-	f.recheck()
-	if !f.in.Met[r.ID] {
-		t.Fatal("the headcount requirement is not met")
-	}
-	ans, err := Rules{}.Synthesize(context.Background(), f.in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(ans.Answer, "approximately 164,000 full-time equivalent employees") {
-		t.Errorf("the headcount's sentence is not quoted:\n%s", ans.Answer)
-	}
-	if strings.Contains(ans.Answer, "40,000") {
-		t.Errorf("a sentence counting something else is quoted as the headcount:\n%s", ans.Answer)
-	}
-}
-
 func TestSharesCount(t *testing.T) {
 	tests := []struct {
 		a, b string
