@@ -189,8 +189,11 @@ func (w *writer) collectGaps() {
 		if _, ok := w.gapOf[r.ID]; ok {
 			continue
 		}
-		g := validator.Gap{RequirementID: r.ID, Issuer: r.Issuer, What: r.Need,
-			Why: "no evidence meeting: " + validator.DescribeCondition(r.Completion)}
+		why := "no evidence meeting: " + validator.DescribeCondition(r.Completion)
+		if row, ok := w.blankRow(r); ok {
+			why = fmt.Sprintf("the %s filing's table prints no value for %s: %s", r.Period, r.Period, quoteText(row))
+		}
+		g := validator.Gap{RequirementID: r.ID, Issuer: r.Issuer, What: r.Need, Why: why}
 		w.gaps = append(w.gaps, g)
 		w.gapOf[r.ID] = g
 	}
@@ -2347,3 +2350,41 @@ func sharesCount(a, b string) bool {
 
 // countNumber matches a number printed with thousands separators.
 var countNumber = regexp.MustCompile(`\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)? (?:thousand|million|billion)`)
+
+// blankRow returns a table row among the evidence linked to r, a figure
+// asked, that names the figure and prints a dash where the period's value
+// would be ("DVD revenues (1) | — | 82,839 | 145,698 | (100)%"): the
+// filing says there is none, which is what the gap says.
+func (w *writer) blankRow(r planner.Requirement) (string, bool) {
+	if r.Kind != planner.KindFigure || r.Completion.Kind != planner.CondPassage || w.in.Ledger == nil {
+		return "", false
+	}
+	var words [][]string
+	for _, g := range r.Completion.AllOf {
+		if !slices.ContainsFunc(g, planner.IsNumberTerm) {
+			words = append(words, g)
+		}
+	}
+	if len(words) == 0 {
+		return "", false
+	}
+	for _, lr := range w.in.Ledger.Requirements {
+		if lr.ID != r.ID {
+			continue
+		}
+		for _, id := range lr.Evidence {
+			e := w.evidence[id]
+			if e == nil || e.Ticker != r.Issuer || e.Period != r.Period {
+				continue
+			}
+			for _, line := range strings.Split(e.Excerpt, "\n") {
+				if planner.RowOmitsOwnPeriod(line) {
+					if _, ok := planner.SentenceMatch(line, words); ok {
+						return strings.TrimSpace(line), true
+					}
+				}
+			}
+		}
+	}
+	return "", false
+}
