@@ -97,7 +97,7 @@ func TestGoldenEvidenceInCorpus(t *testing.T) {
 	n := 0
 	// The built-in set, and the blind sets measured beside it.
 	items := loadGolden(t)
-	for _, name := range []string{"golden_blind.jsonl", "golden_blind2.jsonl", "golden_blind3.jsonl", "golden_blind4.jsonl", "golden_blind5.jsonl", "golden_blind6.jsonl", "golden_blind7.jsonl", "golden_blind8.jsonl", "golden_blind9.jsonl", "golden_blind10.jsonl", "golden_blind11.jsonl", "golden_blind12.jsonl"} {
+	for _, name := range []string{"golden_blind.jsonl", "golden_blind2.jsonl", "golden_blind3.jsonl", "golden_blind4.jsonl", "golden_blind5.jsonl", "golden_blind6.jsonl", "golden_blind7.jsonl", "golden_blind8.jsonl", "golden_blind9.jsonl", "golden_blind10.jsonl", "golden_blind11.jsonl", "golden_blind12.jsonl", "golden_blind13.jsonl"} {
 		f, err := os.Open(name)
 		if err != nil {
 			t.Fatal(err)
