@@ -262,3 +262,34 @@ func TestTopicGroups(t *testing.T) {
 		t.Errorf("condition %q; want %q (the two rarest words, each)", r.Completion.AllOf, want)
 	}
 }
+
+// What management expects of a topic no aspect names is an expectation
+// about that topic: the condition names the two rarest words of the clause
+// that asks it, by their stems, beside the words of expecting.
+func TestOutlookOfTheQuestionsTopic(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{Issuer: "AAPL", Text: "We expect costs to rise. Our shipping network grew. We invest in content."},
+		{Issuer: "META", Text: "We expect growth. Costs of content increased."},
+		{Issuer: "NVDA", Text: "We expect demand. Investments in content continue."},
+	}))
+	tests := []struct {
+		q    string
+		want [][]string
+	}{
+		{"Does Meta expect its shipping costs to keep rising?", [][]string{{"shipp"}, {"cost"}}},
+		// The adverb is no topic, and the other clause asks nothing expected.
+		{"Does Meta expect to keep investing heavily in original content, or was 2024 the peak?", [][]string{{"original"}, {"invest"}}},
+	}
+	for _, tc := range tests {
+		_, g := planFor(t, cat, tc.q, 0)
+		i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return r.Kind == KindOutlook })
+		if i < 0 {
+			t.Fatalf("%q: no outlook requirement: %+v", tc.q, g.Requirements)
+		}
+		got := g.Requirements[i].Completion.AllOf
+		if len(got) != 3 || !slices.EqualFunc(got[:2], tc.want, slices.Equal) || !slices.Contains(got[2], "expect") {
+			t.Errorf("%q: condition %q; want %q and the words of expecting", tc.q, got, tc.want)
+		}
+	}
+}

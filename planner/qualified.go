@@ -127,7 +127,7 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 
 // causingWords are the verbs a question asks for a cause with; like the
 // verbs of change (fallWords, riseWords) they narrow no figure.
-var causingWords = map[string]bool{"drive": true, "drives": true, "drove": true, "driving": true,
+var causingWords = map[string]bool{"drive": true, "drives": true, "drove": true, "driving": true, "driven": true,
 	"cause": true, "causes": true, "causing": true, "explain": true, "explains": true,
 	// Comparatives rank a figure; they do not narrow it ("the richer margin").
 	"higher": true, "lower": true, "bigger": true, "smaller": true, "larger": true, "richer": true,
@@ -852,10 +852,10 @@ func growthName(name string) (string, bool) {
 // the answer shows the change as it was.
 
 var (
-	fallWords = regexp.MustCompile(`(?i)\b(declin(e|ed|es|ing)|drop(ped|s|ping)?|fell|fall(en|s|ing)?|decreas(e|ed|es|ing)|shr(ank|ink|inks|inking|unk)|slump(ed|s)?|went down|gone down|go down|` +
-		`collaps(e|ed|es|ing)|plung(e|ed|es|ing)|plummet(ed|ing|s)?|tumbl(e|ed|es|ing)|s(ank|ink|inks|inking|unk)|crater(ed|s)?|tank(ed|ing)|nosedived?|dipped|slid|deteriorat(e|ed|es|ing)|weaken(ed|s|ing)?|soften(ed|s|ing)?)\b`)
-	riseWords = regexp.MustCompile(`(?i)\b(r(ise|ose|isen|ises|ising)|gr(ew|ow|own|ows|owing)|increas(e|ed|es|ing)|jump(ed|s)?|surg(e|ed|es|ing)|climb(ed|s)?|soar(ed|s)?|went up|gone up|go up|` +
-		`spiked|rebound(ed|s)?|le(apt|aped)|skyrocket(ed|s)?|balloon(ed|s)?|swelled|strengthen(ed|s|ing)?)\b`)
+	fallWords = regexp.MustCompile(`(?i)\b(declin(e|ed|es|ing)|drop(ped|s|ping)?|fell|fall(en|s|ing)?|decreas(e|ed|es|ing)|shr(ank|ink|inks|inking|unk)|slump(ed|s|ing)?|went down|gone down|go down|` +
+		`collaps(e|ed|es|ing)|plung(e|ed|es|ing)|plummet(ed|ing|s)?|tumbl(e|ed|es|ing)|s(ank|ink|inks|inking|unk)|crater(ed|s)?|tank(ed|ing)|nosedived?|dip(ped|s|ping)?|slid(e|es|ing)?|deteriorat(e|ed|es|ing)|weaken(ed|s|ing)?|soften(ed|s|ing)?)\b`)
+	riseWords = regexp.MustCompile(`(?i)\b(r(ise|ose|isen|ises|ising)|gr(ew|ow|own|ows|owing)|increas(e|ed|es|ing)|jump(ed|s|ing)?|surg(e|ed|es|ing)|climb(ed|s|ing)?|soar(ed|s|ing)?|went up|gone up|go up|` +
+		`spik(e|ed|es|ing)|rebound(ed|s|ing)?|le(apt|aped)|skyrocket(ed|s|ing)?|balloon(ed|s|ing)?|swelled|strengthen(ed|s|ing)?)\b`)
 	growthNoun = regexp.MustCompile(`(?i)\bgrowth\b`)
 	// statedRate finds a change the question states in numbers: "41%
 	// total revenue growth", "grew 8%", "a 27% decline", "down 3.5

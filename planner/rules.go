@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/tools"
@@ -714,6 +715,35 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 				// sentence of the topic that gives a reason.
 				groups = append(groups, DriverWords)
 			}
+		}
+	}
+	if a.Kind == KindOutlook && len(b.rt.Aspects) == 1 && len(b.rt.Figures) == 0 {
+		// What management expects of a topic no aspect names ("Does
+		// Oracle expect the Cerner-driven intangible amortization to keep
+		// climbing"): an expectation about that topic, in the question's
+		// own words, not any sentence that expects something.
+		// The subject is the clause that asks the expectation ("Is Oracle
+		// signalling that growth in cloud services & license support
+		// expenses continues into FY24", not "or was FY23 the peak").
+		clause := parenthetical.ReplaceAllString(strings.ToLower(b.question), " ")
+		for _, c := range clauseSplit.Split(clause, -1) {
+			if expectsClause.MatchString(c) {
+				clause = c
+				break
+			}
+		}
+		var words []string
+		for _, w := range b.subjectWords() {
+			// How it is done ("heavily") is no topic; a word's stem names
+			// what its forms do ("costs": "cost of shipping"; "investing":
+			// "invest in global content").
+			if !strings.HasSuffix(w, "ly") && containsWord(clause, w) {
+				words = append(words, termStem(w))
+			}
+		}
+		if len(words) >= 2 {
+			groups = append(b.topicGroups(words), groups...)
+			topic = strings.Join(words, " ") + " outlook"
 		}
 	}
 	if a.Name == "general" || a.Name == "segments" {
@@ -2040,4 +2070,57 @@ func slugName(s string) string {
 		out = "part_" + out
 	}
 	return out
+}
+
+// clauseSplit separates a question's sentences and its alternatives ("...
+// continues into FY24, or was FY23 the peak?"); expectsClause finds the
+// one that asks what is expected.
+var (
+	parenthetical = regexp.MustCompile(`\([^()]*\)`)
+	clauseSplit   = regexp.MustCompile(`[?.;!]\s+|[?.;!]$|,\s*or\s+`)
+	expectsClause = regexp.MustCompile(`\b(expect|anticipat|signal|plan|guid|think|believe|see|forecast|project|keep|continu|persist|outlook)`)
+)
+
+// containsWord reports whether lower-case text holds w as a whole word.
+func containsWord(text, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], w)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		end := at + len(w)
+		before, _ := utf8.DecodeLastRuneInString(text[:at])
+		after, _ := utf8.DecodeRuneInString(text[end:])
+		if (at == 0 || !unicode.IsLetter(before)) && (end == len(text) || !unicode.IsLetter(after)) {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+// termStem returns the part of a word its other forms share, for a
+// condition term (which matches longer words by prefix): "investing" reads
+// "invest", "costs" "cost".
+func termStem(w string) string {
+	switch {
+	case len(w) > 6 && strings.HasSuffix(w, "ing"):
+		return w[:len(w)-3]
+	case len(w) > 5 && strings.HasSuffix(w, "ed"):
+		return w[:len(w)-2]
+	}
+	return singular(w)
+}
+
+// singular returns a plural noun's singular by its spelling: "costs"
+// reads "cost", "expenses" "expense"; "business", "status" and short words
+// are kept.
+func singular(w string) string {
+	if len(w) < 5 || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us") || strings.HasSuffix(w, "is") {
+		return w
+	}
+	if strings.HasSuffix(w, "ies") {
+		return w[:len(w)-3] + "y"
+	}
+	return w[:len(w)-1]
 }
