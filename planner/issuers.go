@@ -434,6 +434,10 @@ func tokenize(text string) []token {
 		if k+1 < len(toks) {
 			g := text[t.after(text):toks[k+1].start]
 			switch {
+			case (toks[k+1].conn || t.conn) && g == "" && (t.conn && k > 0 && toks[k-1].end == t.start || toks[k+1].conn && k+2 < len(toks) && toks[k+1].end == toks[k+2].start):
+				// Initials joined by "&" with no space are one word
+				// ("SG&A", "R&D", "AT&T"): no part of it is a ticker.
+				t.joinAfter = true
 			case toks[k+1].conn || t.conn:
 				t.breakAfter = strings.ContainsAny(g, ",;:!?()[]{}\"/|\n")
 			case g == "." || g == "-" || g == "'" || g == "’" || g == "&":

@@ -336,6 +336,10 @@ func TestIssuerWordLikeTickers(t *testing.T) {
 		{"Is it ON the agenda for Apple?", []string{"AAPL"}, nil},
 		// Acronyms that are tickers are read as acronyms.
 		{"What did the CEO say about GAAP EPS and R&D at the SEC in the US?", nil, nil},
+		// Initials joined by "&" are one word, none of them a ticker.
+		{"COST FY22 SG&A as a % of sales?", []string{"COST"}, nil},
+		{"Apple's S&M and G&A in fiscal 2024", []string{"AAPL"}, nil},
+		{"Compare AT&T and AAPL revenue", []string{"AAPL"}, []string{attInc}},
 		{"How did AI demand for GPUs affect the FY23 results?", nil, nil},
 		{"Does it say a thing about IT spending and ESG?", nil, nil},
 		{"What is $IT's revenue?", nil, []string{gartner}},
@@ -539,7 +543,7 @@ func TestTokenize(t *testing.T) {
 		}
 		keys = append(keys, k)
 	}
-	want := []string{"^compare", "tesla's", "and", "jp", "morgan's", "margins", "vs|", "coca+", "cola|", "at", "&", "t|", "10+", "k|", "^then", "$brk+", "b"}
+	want := []string{"^compare", "tesla's", "and", "jp", "morgan's", "margins", "vs|", "coca+", "cola|", "at+", "&+", "t|", "10+", "k|", "^then", "$brk+", "b"}
 	if !slices.Equal(keys, want) {
 		t.Errorf("tokenize = %q\nwant       %q", keys, want)
 	}
