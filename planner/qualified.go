@@ -237,6 +237,20 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 		clear(total)
 	}
 	sharePart := asksShare(question)
+	// A figure's name the question shortens ("op margin" is the operating
+	// margin) names that figure, not a part of another.
+	shortened := map[string]bool{}
+	for _, f := range FindFigures(question) {
+		label := ""
+		if m, ok := tools.MetricByName(f.Metric); ok && f.Metric != "" {
+			label = m.Label
+		} else if d, ok := tools.DerivedByName(f.Derived); ok && f.Derived != "" {
+			label = d.Label
+		}
+		if shortens(strings.Fields(strings.ToLower(f.Phrase)), strings.Fields(strings.ToLower(label))) {
+			shortened[strings.ToLower(f.Phrase)] = true
+		}
+	}
 	taken := make([]bool, len(toks))
 	var out []qualifiedFigure
 	for _, n := range all {
@@ -312,6 +326,9 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 			} else {
 				q.Part = after
 				q.Words = append(slices.Clone(written), append([]string{"from"}, after...)...)
+			}
+			if len(part) > 0 && shortened[strings.ToLower(q.What())] {
+				continue
 			}
 			out = append(out, q)
 		}
@@ -1467,3 +1484,20 @@ func ExpectedDirection(question string) int {
 
 // expecting matches a question's words for what is expected ahead.
 var expecting = regexp.MustCompile(`(?i)\b(expect\w*|anticipat\w*|forecast\w*|outlook|guid\w*|persist\w*|continu\w*|keep|sustain\w*|going forward|next year|into (?:fy|fiscal\s*)?\d{2,4})\b`)
+
+// shortens reports whether words write name word for word, each word the
+// name's or its start, and one of them shortened: "op margin" shortens
+// "operating margin", "free cash flow" does not shorten itself.
+func shortens(words, name []string) bool {
+	if len(words) != len(name) {
+		return false
+	}
+	short := false
+	for i, w := range words {
+		if !strings.HasPrefix(name[i], w) || len(w) < 2 {
+			return false
+		}
+		short = short || len(w) < len(name[i])
+	}
+	return short
+}

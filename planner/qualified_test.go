@@ -488,3 +488,34 @@ func TestExpectedDirection(t *testing.T) {
 		}
 	}
 }
+
+// A figure's name the question shortens ("op margin") names that figure,
+// not a part of another narrowed by the short word.
+func TestShortenedNameIsNoPart(t *testing.T) {
+	t.Parallel()
+	var all []string
+	for _, m := range tools.Metrics {
+		all = append(all, m.Name)
+	}
+	for _, q := range []string{"Op margin, chipmakers: Intel 2020 vs NVIDIA fiscal 2023.", "NFLX op margin expansion in 2024"} {
+		for _, got := range qualifiedFigures(q, NewCatalog(nil), nil, nil, metricNames(all)) {
+			if strings.EqualFold(got.What(), "op margin") {
+				t.Errorf("%q: read %q as a part of %s", q, got.What(), got.Metric)
+			}
+		}
+	}
+	tests := []struct {
+		words, name string
+		want        bool
+	}{
+		{"op margin", "operating margin", true},
+		{"free cash flow", "free cash flow", false},
+		{"o margin", "operating margin", false},
+		{"op margin", "operating income", false},
+	}
+	for _, tt := range tests {
+		if got := shortens(strings.Fields(tt.words), strings.Fields(tt.name)); got != tt.want {
+			t.Errorf("shortens(%q, %q) = %v, want %v", tt.words, tt.name, got, tt.want)
+		}
+	}
+}
