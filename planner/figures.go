@@ -1330,8 +1330,12 @@ func claimFigures(norm string, asks []FigureAsk, taken claims) claims {
 		}
 		for i := range words {
 			words[i] = regexp.QuoteMeta(words[i])
+			if words[i] == "percent" {
+				// FindFigures reads "%" as "percent": "SG&A as a % of sales".
+				words[i] = "(?:percent|%)"
+			}
 		}
-		re, err := regexp.Compile(`\b` + strings.Join(words, `[^a-z0-9&']+`) + `\b`)
+		re, err := regexp.Compile(`\b` + strings.Join(words, `[^a-z0-9&']+`) + `(?:\b|$|[^a-z0-9])`)
 		if err != nil {
 			continue
 		}

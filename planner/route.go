@@ -639,13 +639,17 @@ func findCausal(lower string, aspects []span, taken claims) *Causal {
 	}
 	try := func(at, end int, causeBefore bool) *Causal {
 		var before, after []string
+		// What stands after the verb is in its clause: "SG&A as a % of
+		// sales improved — what was the ratio, and what drove the
+		// leverage?" says nothing improved the leverage.
+		stop := clauseEnd(lower, end)
 		for _, a := range aspects {
 			if a.value == "general" || a.value == "outlook" {
 				continue
 			}
 			if a.start < at {
 				before = append(before, a.value)
-			} else {
+			} else if a.start < stop {
 				after = append(after, a.value)
 			}
 		}
@@ -700,12 +704,22 @@ func findCausal(lower string, aspects []span, taken claims) *Causal {
 		break
 	}
 	for _, m := range causalVerbs.FindAllStringIndex(lower, -1) {
+		if asksCause.MatchString(lower[:m[0]]) {
+			// "..., and what drove the leverage?": the question asks for
+			// the cause; nothing before the verb claims to be it.
+			continue
+		}
 		if c := try(m[0], m[1], true); c != nil {
 			return c
 		}
 	}
 	return nil
 }
+
+// asksCause matches the end of the words before a causal verb that ask
+// what the cause was: "what drove", "what factors drove", "which
+// segments helped".
+var asksCause = regexp.MustCompile(`\b(what|which|who)(\s+[a-z]+){0,2}\s*$`)
 
 // causeNoun matches a question that names its cause as "the reason" or
 // "the cause": the cause is its first group, within one clause ("What was

@@ -346,6 +346,7 @@ func (b *builder) build() {
 		}
 	}
 	b.planFigureAsks()
+	b.planFigureWhy()
 	b.planByParts()
 	if aspects != nil && !general && rt.Causal == nil && !b.asksAhead() && (!b.plansFigure() || b.asksUnplannedLabel()) {
 		// "Total deferred revenue at quarter-end, and what % did Apple
@@ -2123,4 +2124,54 @@ func singular(w string) string {
 		return w[:len(w)-3] + "y"
 	}
 	return w[:len(w)-1]
+}
+
+// planFigureWhy plans, where a question asks why of a figure it names
+// ("SG&A as a % of sales improved — what drove the leverage?"), the
+// filing's explanation of that figure, for each issuer and period asked
+// whose plan asks no reason at all: what the filing says of another topic
+// the question's words brought in (liquidity, for "leverage") does not
+// answer why the figure moved.
+func (b *builder) planFigureWhy() {
+	if len(b.rt.Figures) == 0 || b.rt.Causal != nil || !asksForReason(b.question) {
+		return
+	}
+	terms := b.figureTerms()
+	if len(terms) == 0 {
+		return
+	}
+	for ii, t := range b.rt.Issuers {
+		for _, p := range b.periodsOf(t) {
+			if !p.found || p.ahead > 0 || slices.Contains(b.rt.BaseYears, p.fy) {
+				continue // a year the asked one is compared with is not asked why of
+			}
+			label := tools.PeriodLabel(p.fy)
+			if slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool {
+				return r.Issuer == t && r.Period == label && r.Kind == KindExplanation && asksReason(r.Completion.AllOf)
+			}) {
+				continue // the plan asks why already
+			}
+			id := t + "-" + label + "-figure-why"
+			topic := b.figurePhrases()
+			if !b.addReq(Requirement{
+				ID: id, Issuer: t, Period: label, Aspect: "general", Kind: KindExplanation, Required: true,
+				Need:       fmt.Sprintf("%s's explanation of what drove its %s in its %s %s", b.cat.ShortName(t), topic, label, p.doc.Form),
+				Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: topic, AllOf: [][]string{terms, DriverWords}},
+			}, reqMeta{aspect: -1, issuer: ii}) {
+				continue
+			}
+			b.addNode(tools.SearchFilings, b.searchArgs(t, p, topic+" primarily due to", "", 8), []string{id})
+		}
+	}
+}
+
+// reasonWords ask for a reason; unlike whyWords they do not ask what is
+// expected or described.
+var reasonWords = []string{"why", "explain", "drive", "driven", "driver", "driving", "drove", "reason", "cause", "because", "factor",
+	"behind", "blame", "responsible for"}
+
+// asksForReason reports whether a question asks why something happened.
+func asksForReason(question string) bool {
+	n := ownersShareOf.ReplaceAllString(normalizeText(question), "$1")
+	return anyTerm(n, reasonWords) || whatCaused.MatchString(n) || whatDid.MatchString(n)
 }

@@ -479,3 +479,32 @@ func TestNamesCatalogueFigure(t *testing.T) {
 		}
 	}
 }
+
+// A question asking why of a figure it names ("SG&A as a % of sales")
+// plans the filing's explanation of that figure when nothing else in the
+// plan asks a reason; "what drove the leverage" brings in liquidity, whose
+// description is no reason for the ratio. A plan asking a reason already
+// gets none, and neither does a question that asks no reason.
+func TestFigureWhyPlanned(t *testing.T) {
+	cat := smallCatalog()
+	tests := []struct {
+		q    string
+		want bool
+	}{
+		{"AAPL FY2024 SG&A as a % of sales improved — what was the ratio, and what drove the leverage?", true},
+		{"AAPL FY2024 SG&A as a percentage of sales: what drove it?", false}, // the general explanation names the figure
+		{"AAPL FY2024 SG&A as a % of sales?", false},
+		{"Why did Apple's gross margin rise in fiscal 2024?", false}, // the aspect's explanation asks why
+	}
+	for _, tc := range tests {
+		_, g := planFor(t, cat, tc.q, 0)
+		r, ok := reqByID(g, "AAPL-FY2024-figure-why")
+		if ok != tc.want {
+			t.Errorf("%q: figure-why planned %v; want %v (requirements %d)", tc.q, ok, tc.want, len(g.Requirements))
+			continue
+		}
+		if ok && (!slices.ContainsFunc(r.Completion.AllOf, func(g []string) bool { return slices.Contains(g, "sg&a") }) || !asksReason(r.Completion.AllOf)) {
+			t.Errorf("%q: condition %q; want the figure's names and a reason", tc.q, r.Completion.AllOf)
+		}
+	}
+}
