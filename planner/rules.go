@@ -764,6 +764,22 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 			}
 		}
 	}
+	if a.Name != "general" && a.Name != "segments" && len(a.Metrics) > 0 && asksReason(groups) && len(groups) == 2 {
+		// Why a part's figure moved ("Amazon's International segment
+		// sales fell 8% ... what was behind the decline"): the filing may
+		// explain it in the question's word for the figure
+		// ("International sales decreased 8% ... primarily due to"),
+		// which the sentence naming the part then ranks first.
+		if parts := b.partNames(t); len(parts) > 0 {
+			terms := slices.Clone(groups[0])
+			for _, f := range b.rt.Figures {
+				if slices.Contains(a.Metrics, f.Metric) {
+					terms = appendNew(terms, strings.Join(append(slices.Clone(parts[:1]), f.Phrase), " "))
+				}
+			}
+			groups = [][]string{terms, groups[1]}
+		}
+	}
 	countOf := false
 	asksCount := b.rt.AsksFigure && figureShaped.MatchString(b.question) || anyTerm(normalizeText(b.question), a.Counts)
 	if len(a.Metrics) == 0 && a.Kind == KindExplanation && asksCount && !asksWhy(b.question) && !b.rt.Outlook {

@@ -407,6 +407,10 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		{"Amazon's guidance for Q1 2025 net sales?", []string{
 			"- Outlook on revenue for 2025, from the FY2024 filing, in management's words (forward-looking statements, quoted as written): \"• Net sales are expected to be between $151.0 billion and $155.5 billion",
 		}},
+		// A part's figure explained in the question's word for it.
+		{"Amazon's International segment sales fell in 2022. What was behind the decline?", []string{
+			"explanation of revenue growth, FY2022: \"International sales decreased 8% in 2022, compared to the prior year, primarily due to",
+		}},
 		{"What drove Apple's Greater China sales growth in fiscal 2024?", []string{
 			"FY2023 (fiscal year ended 2023-09-30)",
 			"The reported figures do not bear out the question",
