@@ -426,6 +426,8 @@ func (b *builder) planUncoveredItems() {
 			lw := strings.ToLower(w)
 			switch {
 			case strings.IndexFunc(lw, unicode.IsDigit) >= 0:
+			case irregularParticiples[lw] && len(item) > 0:
+				// "average price paid": what was done with the figure.
 			case content[lw] && !strings.HasSuffix(lw, "ing") && !strings.HasSuffix(lw, "ed"):
 				if !slices.Contains(item, lw) {
 					item = append(item, lw)
@@ -2191,3 +2193,10 @@ func asksForReason(question string) bool {
 	n := ownersShareOf.ReplaceAllString(normalizeText(question), "$1")
 	return anyTerm(n, reasonWords) || whatCaused.MatchString(n) || whatDid.MatchString(n)
 }
+
+// irregularParticiples are the past participles not spelled with "-ed"
+// that follow a figure's noun to say what was done ("average price paid",
+// "amount spent"): like a verb's other forms they name no figure.
+var irregularParticiples = map[string]bool{"paid": true, "spent": true, "made": true, "sold": true, "bought": true,
+	"held": true, "kept": true, "lost": true, "owed": true, "given": true, "taken": true, "built": true, "grown": true,
+	"shown": true, "brought": true, "won": true, "got": true, "gotten": true, "put": true, "set": true, "cut": true}

@@ -407,6 +407,12 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		{"Amazon's guidance for Q1 2025 net sales?", []string{
 			"- Outlook on revenue for 2025, from the FY2024 filing, in management's words (forward-looking statements, quoted as written): \"• Net sales are expected to be between $151.0 billion and $155.5 billion",
 		}},
+		// An item listed with what was done with it ("average price
+		// paid") is the figure, stated by the sentence of the question's
+		// topic that names it (in the plural too).
+		{"How much stock did Costco buy back in FY22 — shares, dollars, and average price paid?", []string{
+			"- Average price, FY2022, as the filing states it: \"During 2022 and 2021, we repurchased 863,000",
+		}},
 		// A part's figure explained in the question's word for it.
 		{"Amazon's International segment sales fell in 2022. What was behind the decline?", []string{
 			"explanation of revenue growth, FY2022: \"International sales decreased 8% in 2022, compared to the prior year, primarily due to",

@@ -1167,8 +1167,9 @@ func (w *writer) passage(r planner.Requirement) []string {
 			}
 			// A figure asked by a name of several words ("International
 			// net sales") is best stated by a sentence that writes the name
-			// whole, not one holding its words apart.
-			if r.Kind == planner.KindFigure && strings.Contains(r.Completion.Topic, " ") && namesAny(s, []string{r.Completion.Topic}) {
+			// whole (or its plural: "average prices"), not one holding its
+			// words apart.
+			if t := r.Completion.Topic; r.Kind == planner.KindFigure && strings.Contains(t, " ") && namesAny(s, []string{t, t + "s", t + "es"}) {
 				score += 2
 			}
 			// A figure the catalogue does not hold, read from prose, is best
