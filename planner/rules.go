@@ -221,7 +221,11 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 			}
 			next := false
 			ahead := 0
-			if b.rt.Outlook && !b.rt.Quarterly && !ownReport(d, ok, fy) && slices.Contains(years, fy-1) {
+			if b.rt.Outlook && (!b.rt.Quarterly || !ok) && !ownReport(d, ok, fy) && slices.Contains(years, fy-1) {
+				// (A quarter of the later year the corpus holds no report
+				// of, "what first-quarter sales was Amazon guiding to in
+				// its 2022 10-K", is guidance of the earlier year's report
+				// too.)
 				// "Heading into 2023, did Amazon expect the headwinds it
 				// saw in 2022 to persist?": the later year is the one the
 				// earlier year's report expects something for, not a

@@ -413,6 +413,14 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		{"How much stock did Costco buy back in FY22 — shares, dollars, and average price paid?", []string{
 			"- Average price, FY2022, as the filing states it: \"During 2022 and 2021, we repurchased 863,000",
 		}},
+		// A quarter of the year after a named report is guided in that
+		// report: no gap for the later year, the figure named by the year
+		// it is for, and a requirement whose best sentence is quoted above
+		// points to it rather than quote a worse one.
+		{"Heading into 2023, what first-quarter sales and operating income range did Amazon's 2022 10-K guide to?", []string{
+			"- First-quarter sales for 2023, from the FY2022 filing, as the filing expects it (forward-looking, quoted as written): \"• Net sales are expected to be between $121.0 billion",
+			"- Outlook on revenue for 2023, from the FY2022 filing, in management's words (forward-looking statements, quoted as written): the sentence quoted above [",
+		}},
 		// A part's figure explained in the question's word for it.
 		{"Amazon's International segment sales fell in 2022. What was behind the decline?", []string{
 			"explanation of revenue growth, FY2022: \"International sales decreased 8% in 2022, compared to the prior year, primarily due to",

@@ -1241,6 +1241,12 @@ func (w *writer) passage(r planner.Requirement) []string {
 		if len(chosen) > 0 && chosen[0].score > 0 && c.score < chosen[0].score/2 {
 			continue
 		}
+		// The same holds against the best sentence when another
+		// requirement quoted it already: what is left is the topic's words
+		// by chance, and the answer points to the quotation above instead.
+		if len(chosen) == 0 && len(cands) > 0 && cands[0].score > 0 && c.score < cands[0].score/2 {
+			continue
+		}
 		// A count asked (of employees, of members) is stated by the first
 		// sentence; a further one earns its place only by stating the same
 		// count, since another number in it counts something else ("Over
@@ -1296,10 +1302,22 @@ func (w *writer) passage(r planner.Requirement) []string {
 		return nil
 	}
 	quotes := make([]string, len(cands))
+	expected := true
 	for i, c := range cands {
 		quotes[i] = quoteText(c.sentence) + " " + w.cite(c.id, strings.TrimSpace(c.sentence))
+		_, ok := planner.SentenceMatch(c.sentence, [][]string{{planner.ExpectedTerm}})
+		expected = expected && ok
 	}
-	return []string{"- " + w.passageLabel(r) + ": " + strings.Join(quotes, " ")}
+	label := w.passageLabel(r)
+	if ahead := w.yearAhead(r.Period); r.Kind == planner.KindFigure && ahead > 0 && expected {
+		// A figure stated as what is expected for a later year the
+		// question names ("Net sales are expected to be between $121.0
+		// billion and $126.0 billion" in the 2022 report) is that year's,
+		// read from the earlier filing.
+		label = fmt.Sprintf("%s for %d, from the %s filing, as the filing expects it (forward-looking, quoted as written)",
+			upperFirst(asWritten(r.Completion.Topic, w.in.Question)), ahead, r.Period)
+	}
+	return []string{"- " + label + ": " + strings.Join(quotes, " ")}
 }
 
 // figureValues returns the values of the met figures of r's issuer,
