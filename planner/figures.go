@@ -835,14 +835,32 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 	byName := map[string]*Segment{}
 	var order []string
 	names := c.segmentNames(ticker)
+	// A short form the issuer's filings define for a part's name
+	// ("Non-Volatile Memory Solutions Group (NSG)") names the part.
+	defined := map[string]bool{}
+	for _, w := range strings.FieldsFunc(question, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&' }) {
+		if long := c.stats.LongForm(ticker, w); long != "" && w == strings.ToUpper(w) {
+			defined[normalizeText(long)] = true
+		}
+	}
 	members := make([]string, 0, len(names))
 	for m := range names {
 		members = append(members, m)
 	}
 	slices.Sort(members)
+	// A member the question names in words already is not named again
+	// by a short form's long name ("APAC" is a part's name of its own).
+	named := map[string]bool{}
 	for _, m := range members {
 		for _, name := range names[m] {
-			if isMetricName(name) || !namedIn(qWords, wordsOf(name)) {
+			if !isMetricName(name) && namedIn(qWords, wordsOf(name)) {
+				named[m] = true
+			}
+		}
+	}
+	for _, m := range members {
+		for _, name := range names[m] {
+			if isMetricName(name) || !namedIn(qWords, wordsOf(name)) && (named[m] || !defined[normalizeText(name)]) {
 				continue
 			}
 			key := strings.ToLower(name)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ledgerline/research/corpus"
@@ -25,6 +26,32 @@ func TestMain(m *testing.M) {
 
 // gather plans question with the rules planner and runs its nodes in
 // order with the tools, as the executor does without its budget and
+
+// statsOnce holds the sample corpus's text statistics, built once.
+var statsOnce struct {
+	sync.Mutex
+	stats *planner.TextStats
+}
+
+// sampleStats returns the text statistics of the store's documents.
+func sampleStats(t *testing.T, store corpus.Store, cat *planner.Catalog, docs []corpus.Document) *planner.TextStats {
+	t.Helper()
+	statsOnce.Lock()
+	defer statsOnce.Unlock()
+	if statsOnce.stats != nil {
+		return statsOnce.stats
+	}
+	var sd []planner.StatsDoc
+	for _, d := range docs {
+		full, err := store.Document(context.Background(), d.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sd = append(sd, planner.StatsDoc{ID: d.ID, Issuer: d.Ticker, Text: full.Text, Names: []string{d.Company, d.Ticker, cat.ShortName(d.Ticker)}})
+	}
+	statsOnce.stats = planner.NewTextStats(sd)
+	return statsOnce.stats
+}
 
 // synthesize writes the rules answer of in, logs it and checks that every
 // quotation in it is verbatim.
@@ -48,6 +75,8 @@ func gather(t *testing.T, store corpus.Store, question string) *Input {
 		t.Fatal(err)
 	}
 	cat := planner.NewCatalog(docs)
+	// The corpus's word statistics, as the executor gives the catalog them.
+	cat.SetTextStats(sampleStats(t, store, cat, docs))
 	rt := planner.RouteQuestion(question, cat, nil)
 	// The figures the issuers' filings report, as the executor gives the
 	// planner them.
@@ -420,6 +449,11 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		{"Heading into 2023, what first-quarter sales and operating income range did Amazon's 2022 10-K guide to?", []string{
 			"- First-quarter sales for 2023, from the FY2022 filing, as the filing expects it (forward-looking, quoted as written): \"• Net sales are expected to be between $121.0 billion",
 			"- Outlook on revenue for 2023, from the FY2022 filing, in management's words (forward-looking statements, quoted as written): the sentence quoted above [",
+		}},
+		// A part named by the short form its issuer's filings define
+		// ("Non-Volatile Memory Solutions Group (NSG)").
+		{"Intel's memory business (NSG) swung to an operating profit in 2020. How much did it make?", []string{
+			"- Non-Volatile Memory Solutions Group operating income, FY2020: $361.00 million",
 		}},
 		// A part's figure explained in the question's word for it.
 		{"Amazon's International segment sales fell in 2022. What was behind the decline?", []string{
