@@ -397,11 +397,26 @@ var listSplit = regexp.MustCompile(`(?i)\s*(?:&|\band\b|\bplus\b|\bas well as\b)
 // question's content words alone (issuers, periods and the words that ask
 // are none); it is covered when a requirement names any of its words.
 func (b *builder) planUncoveredItems() {
-	if !b.rt.AsksFigure || len(b.g.Requirements) == 0 {
+	if len(b.g.Requirements) == 0 {
 		return
 	}
-	parts := listSplit.Split(b.question, -1)
-	if len(parts) < 2 {
+	var parts []string
+	if b.rt.AsksFigure {
+		if ps := listSplit.Split(b.question, -1); len(ps) >= 2 {
+			parts = ps
+		}
+	}
+	// A clause asking the size of something by name ("..., and how big
+	// was the FX hit?") asks it as an item of its own, whatever else the
+	// question asks; one naming only what every figure is ("how big was
+	// the decline") asks the size of the figure asked already.
+	for _, m := range sizeAsked.FindAllStringSubmatch(b.question, -1) {
+		words := strings.Fields(strings.ToLower(m[1]))
+		if slices.ContainsFunc(words, func(w string) bool { return !figureWords[w] && !sizeNouns[w] }) {
+			parts = append(parts, m[1])
+		}
+	}
+	if len(parts) == 0 {
 		return
 	}
 	content := map[string]bool{}
@@ -2204,3 +2219,16 @@ func asksForReason(question string) bool {
 var irregularParticiples = map[string]bool{"paid": true, "spent": true, "made": true, "sold": true, "bought": true,
 	"held": true, "kept": true, "lost": true, "owed": true, "given": true, "taken": true, "built": true, "grown": true,
 	"shown": true, "brought": true, "won": true, "got": true, "gotten": true, "put": true, "set": true, "cut": true}
+
+// sizeAsked finds a clause asking the size of a thing by name: "how big
+// was the FX hit", "how large were the impairment charges"; its group is
+// the thing's name, to the clause's end.
+var sizeAsked = regexp.MustCompile(`(?i)\bhow\s+(?:big|large|much|severe|sizable|significant)\s+(?:was|were|is|are)\s+(?:the\s+|its\s+|their\s+)?([a-z][a-z&' -]{1,60}?)\s*(?:[?.;,]|$)`)
+
+// sizeNouns are the words that refer back to a figure the question asks
+// already (its move, its effect) rather than name a thing of their own.
+var sizeNouns = map[string]bool{"decline": true, "declines": true, "drop": true, "increase": true, "decrease": true, "rise": true,
+	"growth": true, "change": true, "impact": true, "effect": true, "difference": true, "gap": true, "swing": true, "jump": true,
+	"fall": true, "improvement": true, "deterioration": true, "amount": true, "number": true, "figure": true, "total": true,
+	"ratio": true, "percentage": true, "percent": true, "share": true, "range": true, "hit": true, "it": true, "that": true,
+	"this": true, "they": true, "those": true, "these": true, "expansion": true, "contraction": true, "compression": true}

@@ -508,3 +508,29 @@ func TestFigureWhyPlanned(t *testing.T) {
 		}
 	}
 }
+
+// A clause asking the size of a thing by name is an asked item of its own,
+// planned and, if nothing states it, reported as a gap; one asking the size
+// of the figure's move asks nothing new.
+func TestSizeAskedIsAnItem(t *testing.T) {
+	cat := smallCatalog()
+	tests := []struct {
+		q    string
+		want bool
+	}{
+		{"Apple's net sales rose in fiscal 2024. What drove it, and how big was the FX hit?", true},
+		{"Apple's net sales rose in fiscal 2024. What drove it, and how big was the increase?", false},
+	}
+	for _, tc := range tests {
+		_, g := planFor(t, cat, tc.q, 0)
+		got := slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+			return strings.Contains(strings.ToLower(r.Completion.Topic), "fx")
+		})
+		if got != tc.want {
+			t.Errorf("%q: an item naming the FX hit planned %v; want %v", tc.q, got, tc.want)
+		}
+	}
+	if _, g := planFor(t, cat, tests[1].q, 0); slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.Completion.Topic, "increase") }) {
+		t.Errorf("%q: the move's size planned as an item of its own", tests[1].q)
+	}
+}
