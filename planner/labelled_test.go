@@ -155,12 +155,14 @@ func TestCauseInItsClause(t *testing.T) {
 func TestBaseYears(t *testing.T) {
 	t.Parallel()
 	for q, want := range map[string][]int{
-		"why was the gross margin percentage lower in 2020 than in 2019?": {2019},
-		"revenue in 2024 compared with fiscal 2023":                       {2023},
-		"revenue in 2023 and 2024":                                        nil,
-		"revenue lower than in 2019":                                      nil,
-		"operating margin slipped to 18% in 2022 from 21% in 2021":        {2021},
-		"net sales rose from $5.2 billion in 2021 to $6 billion in 2022":  {2021},
+		"why was the gross margin percentage lower in 2020 than in 2019?":     {2019},
+		"revenue in 2024 compared with fiscal 2023":                           {2023},
+		"revenue in 2023 and 2024":                                            nil,
+		"revenue lower than in 2019":                                          nil,
+		"operating margin slipped to 18% in 2022 from 21% in 2021":            {2021},
+		"net sales rose from $5.2 billion in 2021 to $6 billion in 2022":      {2021},
+		"NSG flipped from a $1.2B operating loss in 2019 to a profit in 2020": {2019},
+		"cash from operations in 2022 against 2024":                           {2024},
 	} {
 		if got := findBaseYears(q, findFiscalYears(q)); !slices.Equal(got, want) {
 			t.Errorf("findBaseYears(%q) = %v, want %v", q, got, want)
