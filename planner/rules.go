@@ -406,6 +406,22 @@ func (b *builder) planUncoveredItems() {
 			parts = ps
 		}
 	}
+	// A sentence bidding figures ("... to keep climbing in FY24? Give FY23
+	// amortization and the FY24 estimate.") lists its items after the verb.
+	for _, sen := range sentenceSplit.Split(b.question, -1) {
+		m := bidsFigures.FindStringSubmatch(sen)
+		if m == nil || notFigureBid[strings.ToLower(m[2])] {
+			continue
+		}
+		for _, p := range listSplit.Split(sen[len(m[0])-len(m[2]):], -1) {
+			words := strings.Fields(strings.ToLower(p))
+			if slices.ContainsFunc(words, func(w string) bool {
+				return !sizeNouns[strings.Trim(w, ",.?!")] && strings.IndexFunc(w, unicode.IsDigit) < 0 && !questionStopwords[w]
+			}) {
+				parts = append(parts, p)
+			}
+		}
+	}
 	// A clause asking the size of something by name ("..., and how big
 	// was the FX hit?") asks it as an item of its own, whatever else the
 	// question asks; one naming only what every figure is ("how big was
@@ -764,8 +780,13 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 			}
 		}
 		if len(words) >= 2 {
-			groups = append(b.topicGroups(words), groups...)
-			topic = strings.Join(words, " ") + " outlook"
+			tg := b.topicGroups(words)
+			groups = append(tg, groups...)
+			var named []string
+			for _, g := range tg {
+				named = append(named, g...)
+			}
+			topic = strings.Join(named, " ") + " outlook"
 		}
 	}
 	if a.Name == "general" || a.Name == "segments" {
@@ -2231,4 +2252,21 @@ var sizeNouns = map[string]bool{"decline": true, "declines": true, "drop": true,
 	"growth": true, "change": true, "impact": true, "effect": true, "difference": true, "gap": true, "swing": true, "jump": true,
 	"fall": true, "improvement": true, "deterioration": true, "amount": true, "number": true, "figure": true, "total": true,
 	"ratio": true, "percentage": true, "percent": true, "share": true, "range": true, "hit": true, "it": true, "that": true,
-	"this": true, "they": true, "those": true, "these": true, "expansion": true, "contraction": true, "compression": true}
+	"this": true, "they": true, "those": true, "these": true, "expansion": true, "contraction": true, "compression": true,
+	"estimate": true, "estimates": true, "guidance": true, "forecast": true, "projection": true, "expectation": true, "outlook": true,
+	"figures": true, "value": true, "answer": true, "result": true, "results": true}
+
+// sentenceSplit separates a question's sentences; bidsFigures finds one
+// that opens by bidding figures ("Give FY23 amortization and ...",
+// "Provide the 2024 figure"), its second group the word after the verb.
+var (
+	sentenceSplit = regexp.MustCompile(`[?!;]\s*|\.\s+`)
+	bidsFigures   = regexp.MustCompile(`(?i)^\W*(give|provide|state|quote|list)\s+(?:me\s+)?(?:the\s+|its\s+|their\s+)?([a-z0-9&'-]+)`)
+)
+
+// notFigureBid are the words after a bid that ask for no figure: "give
+// reasons", "provide context".
+var notFigureBid = map[string]bool{"reasons": true, "reason": true, "context": true, "color": true, "colour": true, "commentary": true,
+	"details": true, "detail": true, "background": true, "an": true, "a": true, "examples": true, "example": true, "explanation": true,
+	"overview": true, "summary": true, "drivers": true, "driver": true, "causes": true, "factors": true, "answer": true, "it": true,
+	"them": true, "that": true, "this": true, "your": true, "my": true, "us": true}

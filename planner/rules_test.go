@@ -534,3 +534,26 @@ func TestSizeAskedIsAnItem(t *testing.T) {
 		t.Errorf("%q: the move's size planned as an item of its own", tests[1].q)
 	}
 }
+
+// A sentence bidding figures ("Give FY24 warranty reserve and the FY25
+// estimate") lists asked items, each planned or named as a gap; one bidding
+// reasons or words that refer to the figure asked ("the estimate") adds none.
+func TestBidFiguresAreItems(t *testing.T) {
+	cat := smallCatalog()
+	names := func(g *Graph, w string) bool {
+		return slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+			return strings.Contains(strings.ToLower(r.Need+" "+r.Completion.Topic), w)
+		})
+	}
+	_, g := planFor(t, cat, "Does Apple expect its services margin to keep rising? Give the FY2024 warranty reserve and the FY2025 estimate.", 0)
+	if !names(g, "warranty") {
+		t.Errorf("the warranty reserve bid is not planned: %+v", g.Requirements)
+	}
+	if names(g, "estimate for") {
+		t.Errorf("'the estimate' planned as an item of its own")
+	}
+	_, g = planFor(t, cat, "Did Apple's services margin rise in fiscal 2024? Give reasons and context.", 0)
+	if names(g, "context") || names(g, "reasons") {
+		t.Errorf("a bid for reasons planned as a figure")
+	}
+}
