@@ -839,7 +839,7 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 	// ("Non-Volatile Memory Solutions Group (NSG)") names the part.
 	defined := map[string]bool{}
 	for _, w := range strings.FieldsFunc(question, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&' }) {
-		if long := c.stats.LongForm(ticker, w); long != "" && w == strings.ToUpper(w) {
+		if long := c.stats.LongForm(ticker, w); long != "" {
 			defined[normalizeText(long)] = true
 		}
 	}

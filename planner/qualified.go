@@ -68,6 +68,17 @@ type qualifierToken struct {
 // hold, whose names narrow nothing either.
 func qualifierTokens(question string, cat *Catalog, issuers, others []string) []qualifierToken {
 	skip := issuerWordSet(cat, issuers)
+	// A part the question names by the short form its issuer's filings
+	// define ("Intel's DCG revenue") is found as that part (SegmentsIn);
+	// the short form narrows nothing further.
+	for _, t := range issuers {
+		forms := cat.TextStats().ShortForms(t)
+		for _, seg := range cat.SegmentsIn(question, t) {
+			if short, ok := forms[normalizeText(seg.Name)]; ok {
+				skip[strings.ToLower(short)] = true
+			}
+		}
+	}
 	for _, n := range others {
 		// "TGT (TARGET CORP)" or a name as written.
 		for _, w := range strings.FieldsFunc(strings.ToLower(n), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {

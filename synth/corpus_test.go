@@ -455,6 +455,8 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		{"Intel's memory business (NSG) swung to an operating profit in 2020. How much did it make?", []string{
 			"- Non-Volatile Memory Solutions Group operating income, FY2020: $361.00 million",
 		}},
+		{"Intel DCG revenue 2020", []string{"- Data Center Group revenue, FY2020: $26.10 billion"}},
+		{"Meta FoA revenue 2024", []string{"- Family of Apps revenue, FY2024: $162.36 billion"}},
 		// A part's figure explained in the question's word for it.
 		{"Amazon's International segment sales fell in 2022. What was behind the decline?", []string{
 			"explanation of revenue growth, FY2022: \"International sales decreased 8% in 2022, compared to the prior year, primarily due to",
