@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -219,15 +220,27 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 	// A word of another figure's name narrows nothing: "net sales and
 	// operating income" asks for two figures, not operating income of
 	// sales.
+	otherName := make([]bool, len(toks))
 	for _, mt := range tools.Metrics {
 		for _, a := range mt.Aliases {
 			ws := strings.Fields(a)
 			for i := 0; i+len(ws) <= len(toks); i++ {
 				if tokensAre(toks[i:i+len(ws)], ws) {
 					for k := i; k < i+len(ws); k++ {
+						otherName[k] = otherName[k] || !toks[k].stop
 						toks[k].stop = true
 					}
 				}
+			}
+		}
+	}
+	// Unless the issuer's filings print that word before the figure's
+	// name: Amazon's "cash capital expenditures" are a figure of their
+	// own, so "AMZN cash capex" asks them, not the cash balance.
+	for _, n := range all {
+		for i := 1; i+len(n.words) <= len(toks); i++ {
+			if otherName[i-1] && !toks[i-1].named && tokensAre(toks[i:i+len(n.words)], n.words) && printedBefore(cat, issuers, toks[i-1].lower, n.metric, names[n.metric]) {
+				toks[i-1].stop = false
 			}
 		}
 	}
@@ -836,19 +849,34 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 	if _, derived := tools.DerivedByName(q.Metric); !derived && !strings.Contains(q.Metric, "shares") {
 		figure = AmountTerm // a ratio is stated by a rate
 	}
+	query := strings.Join(content, " ")
 	if base, ok := growthName(name); ok {
 		groups = append(groups, b.filingNames(base, q.Metric), ChangeWords, []string{FigureTerm})
 	} else {
-		groups = append(groups, b.filingNames(name, q.Metric), []string{figure})
+		names := b.filingNames(name, q.Metric)
+		groups = append(groups, names, []string{figure})
+		if names[0] != name {
+			// The filings' name for the figure, where they do not use the
+			// question's ("cash capital expenditures" for "cash capex").
+			query = strings.Join(partWords, " ") + " " + strings.ToLower(names[0])
+		}
 	}
 	groups = b.withExclusion(groups)
+	// A year read from a later filing's comparatives is stated there by a
+	// sentence that names it ("Cash capital expenditures were $48.1
+	// billion, and $77.7 billion in 2023 and 2024").
+	from := period
+	if p.next {
+		from = tools.PeriodLabel(p.doc.FiscalYear)
+		groups = append(groups, []string{strconv.Itoa(p.fy)})
+	}
 	b.addReq(Requirement{
 		ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
 		Need: fmt.Sprintf("%s's %s for %s, stated in its %s %s (it is a part of %s; no figure the filing tags or tabulates is labelled so)",
 			b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form, q.Name),
-		Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: groups},
+		Completion: Condition{Kind: CondPassage, Issuer: t, Period: from, Topic: what, AllOf: groups},
 	}, m)
-	b.addNode(tools.SearchFilings, b.searchArgs(t, p, strings.Join(content, " "), "", 8), []string{id})
+	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, "", 8), []string{id})
 	return id
 }
 
@@ -1511,4 +1539,15 @@ func shortens(words, name []string) bool {
 		short = short || len(w) < len(name[i])
 	}
 	return short
+}
+
+// printedBefore reports whether one of issuers' filings prints word right
+// before one of metric's names (its catalogue names, and the names the
+// question's reading gives it).
+func printedBefore(cat *Catalog, issuers []string, word, metric string, names []string) bool {
+	stats := cat.TextStats()
+	if m, ok := tools.MetricByName(metric); ok {
+		names = append(slices.Clone(names), m.Aliases...)
+	}
+	return slices.ContainsFunc(issuers, func(t string) bool { return stats.PrintsBefore(t, word, names) })
 }

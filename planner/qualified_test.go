@@ -519,3 +519,39 @@ func TestShortenedNameIsNoPart(t *testing.T) {
 		}
 	}
 }
+
+// Another figure's name before a figure's narrows it where the issuer's
+// filings print the two together ("cash capital expenditures"): the
+// question asks that figure, not the cash balance beside capex.
+func TestPrintedNarrowing(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{Issuer: "AAPL", Text: "Cash capital expenditures were $10.2 billion in 2024. We expect cash capital expenditures to rise."},
+		{Issuer: "NVDA", Text: "Capital expenditures were $1.8 billion. Cash and cash equivalents were $3.4 billion."},
+	}))
+	if !cat.TextStats().PrintsBefore("AAPL", "cash", []string{"capital expenditures"}) {
+		t.Fatal("PrintsBefore(AAPL, cash, capital expenditures) = false")
+	}
+	if cat.TextStats().PrintsBefore("NVDA", "cash", []string{"capital expenditures"}) {
+		t.Fatal("PrintsBefore(NVDA, cash, capital expenditures) = true")
+	}
+	tests := []struct {
+		q, issuer string
+		part      bool
+	}{
+		{"AAPL cash capex in 2024?", "AAPL", true},
+		{"NVDA cash capex in fiscal 2023?", "NVDA", false},
+	}
+	for _, tc := range tests {
+		got := slices.ContainsFunc(qualifiedFigures(tc.q, cat, []string{tc.issuer}, nil, metricNames([]string{"capex"})), func(q qualifiedFigure) bool {
+			return q.Metric == "capex" && slices.Equal(q.Part, []string{"cash"})
+		})
+		if got != tc.part {
+			t.Errorf("%q: capex narrowed by cash %v; want %v", tc.q, got, tc.part)
+		}
+	}
+	rt := RouteQuestion("AAPL cash capital expenditures in fiscal 2024?", cat, nil)
+	if slices.ContainsFunc(rt.Figures, func(f FigureAsk) bool { return f.Metric == "cash" }) {
+		t.Errorf("figures %+v: the cash balance asked beside cash capital expenditures", rt.Figures)
+	}
+}

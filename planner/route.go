@@ -152,6 +152,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 			rt.Figures = append(rt.Figures, FigureAsk{Metric: "operating_cash_flow", Phrase: strings.ToLower(m)})
 		}
 	}
+	rt.Figures = dropNarrowing(rt.Figures, cat, rt.Issuers)
 	rt.AsksFigure = len(rt.Figures) > 0 || asksNumber(question)
 	lower := routerNorm(question)
 	rt.Quarterly = quarterExpr.MatchString(question)
@@ -958,4 +959,33 @@ func spentAs(f FigureAsk, paid string) bool {
 	}
 	m, ok := tools.MetricByName(f.Metric)
 	return ok && m.Outflow && strings.HasSuffix(" "+object, " "+f.Phrase)
+}
+
+// dropNarrowing leaves out a one-word figure asked right before another
+// figure's name where the issuers' filings print it so, narrowing that
+// figure ("cash capital expenditures"): it is part of the other's name.
+func dropNarrowing(asks []FigureAsk, cat *Catalog, issuers []string) []FigureAsk {
+	var drop []int
+	for i, a := range asks {
+		if strings.Contains(a.Phrase, " ") || a.Metric == "" {
+			continue
+		}
+		for _, b := range asks {
+			if b.at == a.at+len(a.Phrase)+1 && b.Metric != "" && b.Metric != a.Metric &&
+				printedBefore(cat, issuers, a.Phrase, b.Metric, []string{b.Phrase}) {
+				drop = append(drop, i)
+				break
+			}
+		}
+	}
+	if len(drop) == 0 {
+		return asks
+	}
+	out := make([]FigureAsk, 0, len(asks)-len(drop))
+	for i, a := range asks {
+		if !slices.Contains(drop, i) {
+			out = append(out, a)
+		}
+	}
+	return out
 }

@@ -6,8 +6,11 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ledgerline/research/tools"
 )
 
 // StatsDoc is one filing as NewTextStats counts it.
@@ -39,6 +42,12 @@ type TextStats struct {
 	// segments holds, per issuer, the names its filings call segments
 	// ("our Intelligent Cloud segment"), lower case.
 	segments map[string]map[string]bool
+	// before counts, per issuer, the word its filings print right before
+	// a figure's name ("cash capital expenditures"): "cash capital
+	// expenditures" -> uses, lower case.
+	before map[string]map[string]int32
+	// pending is countBefore's window while the statistics are built.
+	pending []pendingName
 }
 
 // A word is an issuer's own (OwnIssuer) when its documents use it at least
@@ -68,7 +77,8 @@ func commonIssuers(issuers int) int {
 // Sentences come from Sentences over the text without its table rows
 // (lines holding " | "). The result depends on docs alone, not their order.
 func NewTextStats(docs []StatsDoc) *TextStats {
-	s := &TextStats{docs: len(docs), df: map[string]int32{}, owner: map[string]string{}, abbrev: map[string]map[string]string{}, long: map[string]map[string]string{}}
+	s := &TextStats{docs: len(docs), df: map[string]int32{}, owner: map[string]string{}, abbrev: map[string]map[string]string{}, long: map[string]map[string]string{},
+		before: map[string]map[string]int32{}}
 	var names []string
 	for _, d := range docs {
 		names = append(names, d.Names...)
@@ -113,8 +123,13 @@ func NewTextStats(docs []StatsDoc) *TextStats {
 			}
 		}
 		clear(seen)
+		s.pending = s.pending[:0]
+		var prev string
 		for w := range textWords(d.Text) {
 			seen[WordKey(w)]++
+			if d.Issuer != "" {
+				prev = s.countBefore(d.Issuer, prev, w)
+			}
 		}
 		for k, n := range seen {
 			// Count under a copy of the key, not a slice of the text, which
@@ -151,6 +166,7 @@ func NewTextStats(docs []StatsDoc) *TextStats {
 		}
 		byIssuer[issuer] = mergeSorted(byIssuer[issuer], doc)
 	}
+	s.pending = nil
 	s.issuers = len(byIssuer)
 	for k, u := range uses {
 		if u.issuer != "" && u.own >= ownerMinUses && u.own >= ownerShare*u.rest {
@@ -764,6 +780,76 @@ func (s *TextStats) CallsSegment(issuer, name string) bool {
 	}
 	if i := strings.LastIndex(n, " ("); i > 0 && strings.HasSuffix(n, ")") {
 		return got[strings.TrimSpace(n[:i])] || got[n[i+2:len(n)-1]]
+	}
+	return false
+}
+
+// figureNameStarts maps the first word of every catalogue figure's names of
+// two words or more to those names, lower case, each with its other words:
+// "capital" -> "capital expenditures" ["expenditures"], ...
+var figureNameStarts = sync.OnceValue(func() map[string][]pendingName {
+	out := map[string][]pendingName{}
+	for _, m := range tools.Metrics {
+		for _, a := range m.Aliases {
+			ws := strings.Fields(a)
+			if len(ws) >= 2 && !slices.ContainsFunc(out[ws[0]], func(p pendingName) bool { return p.name == a }) {
+				out[ws[0]] = append(out[ws[0]], pendingName{name: a, rest: ws[1:]})
+			}
+		}
+	}
+	return out
+})
+
+// countBefore notes, for a word w of an issuer's text after prev, the
+// figures' names w opens (with the word before) and the names pending from
+// earlier words that w goes on or ends; it returns the next word's prev.
+func (s *TextStats) countBefore(issuer, prev, w string) string {
+	lw := w
+	if strings.IndexFunc(w, unicode.IsUpper) >= 0 {
+		lw = strings.ToLower(w)
+	}
+	kept := s.pending[:0]
+	for _, pn := range s.pending {
+		if pn.rest[0] != lw {
+			continue
+		}
+		if pn.rest = pn.rest[1:]; len(pn.rest) > 0 {
+			kept = append(kept, pn)
+			continue
+		}
+		if s.before[issuer] == nil {
+			s.before[issuer] = map[string]int32{}
+		}
+		s.before[issuer][pn.word+" "+pn.name]++
+	}
+	s.pending = kept
+	if prev != "" && strings.IndexFunc(prev, unicode.IsDigit) < 0 {
+		for _, pn := range figureNameStarts()[lw] {
+			pn.word = prev
+			s.pending = append(s.pending, pn)
+		}
+	}
+	return lw
+}
+
+// pendingName is a figure's name whose first word a text just used.
+type pendingName struct {
+	word, name string   // the word before the name, and the name
+	rest       []string // its words still to come
+}
+
+// PrintsBefore reports whether issuer's filings print word right before
+// one of names (a figure's names, lower case) at least twice: "cash"
+// before "capital expenditures" in Amazon's ("Cash capital expenditures
+// were $48.1 billion"), where it narrows the figure.
+func (s *TextStats) PrintsBefore(issuer, word string, names []string) bool {
+	if s == nil {
+		return false
+	}
+	for _, n := range names {
+		if s.before[issuer][strings.ToLower(word)+" "+strings.ToLower(n)] >= 2 {
+			return true
+		}
 	}
 	return false
 }

@@ -456,6 +456,8 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 			"- Non-Volatile Memory Solutions Group operating income, FY2020: $361.00 million",
 		}},
 		{"Intel DCG revenue 2020", []string{"- Data Center Group revenue, FY2020: $26.10 billion"}},
+		// A figure the filing narrows with another's name.
+		{"AMZN cash capex in 2024 vs 2023?", []string{"- Cash capex, FY2023, as the filing states it: \"Cash capital expenditures were $48.1 billion, and $77.7 billion in 2023 and 2024"}},
 		{"Meta FoA revenue 2024", []string{"- Family of Apps revenue, FY2024: $162.36 billion"}},
 		// A part's figure explained in the question's word for it.
 		{"Amazon's International segment sales fell in 2022. What was behind the decline?", []string{
