@@ -459,6 +459,11 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		// A figure the filing narrows with another's name.
 		{"AMZN cash capex in 2024 vs 2023?", []string{"- Cash capex, FY2023, as the filing states it: \"Cash capital expenditures were $48.1 billion, and $77.7 billion in 2023 and 2024"}},
 		{"Meta FoA revenue 2024", []string{"- Family of Apps revenue, FY2024: $162.36 billion"}},
+		// Management's sentence before the rows of a converted table's
+		// bridge, one of which is the year before's.
+		{"Intel's gross margin % slipped in 2020 despite record revenue - what does management blame?", []string{
+			"- Management's explanation of gross margin, FY2020: \"Our gross margin percentage was down as the increase in platform revenue was offset by higher platform unit cost",
+		}},
 		// A part's figure explained in the question's word for it.
 		{"Amazon's International segment sales fell in 2022. What was behind the decline?", []string{
 			"explanation of revenue growth, FY2022: \"International sales decreased 8% in 2022, compared to the prior year, primarily due to",

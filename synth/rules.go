@@ -1742,6 +1742,13 @@ func (w *writer) rank(s string, e *ledger.Evidence, r planner.Requirement) float
 		w.rel = planner.NewRelevance(w.in.Question, w.in.Catalog, w.in.Route.Issuers)
 	}
 	score := float64(min(countTerms(s, groups), 4)) + 6*w.rel.Score(s) - 4*w.rel.Boilerplate(s) - float64(frontMatter(e))
+	// A line that opens with an amount is a row of a converted table (a
+	// bridge of the year's changes: "(1,360) Lower gross margin from
+	// adjacent businesses primarily due to ..."), whose year its header
+	// gives, not management's sentence.
+	if opensWithAmount.MatchString(s) {
+		score -= 2
+	}
 	// Text laid out in columns (a slide-like page converted to text) runs
 	// phrases of different columns into one "sentence": "Strong demand in
 	// notebook PCs Higher gross margin dollars driven Higher ...".
@@ -2407,3 +2414,8 @@ func (w *writer) blankRow(r planner.Requirement) (string, bool) {
 	}
 	return "", false
 }
+
+// opensWithAmount matches a line that opens with an amount, bare or in
+// brackets ("1,855 Higher gross margin", "(1,360) Lower", "$ 412 Higher"),
+// not a year ("2024 was a record year").
+var opensWithAmount = regexp.MustCompile(`^\s*\(?\$?\s?(\d{1,3}(,\d{3})+|\d+\.\d+|\d{1,3})\)?\s+[A-Z]`)

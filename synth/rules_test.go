@@ -977,3 +977,16 @@ func TestSharesCount(t *testing.T) {
 		}
 	}
 }
+
+// A line opening with an amount is a row of a converted table's bridge,
+// not management's sentence.
+func TestOpensWithAmount(t *testing.T) {
+	for _, s := range []string{"1,855 Higher gross margin", "(1,360) Lower gross margin", "$ 412 Higher costs"} {
+		if !opensWithAmount.MatchString(s) {
+			t.Errorf("%q: not read as opening with an amount", s)
+		}
+	}
+	if opensWithAmount.MatchString("2024 was a record year for Intel.") {
+		t.Error("a year read as an amount")
+	}
+}
