@@ -134,6 +134,10 @@ var futureView = regexp.MustCompile(`(?i)\b(think|thinks|believe|believes|say|sa
 // expects to do ("Walmart's plan for capex in fiscal 2023").
 var plansAhead = regexp.MustCompile(`(?i)(?:(?:'s|’s|\bthe|\bits|\btheir)(?:\s+[a-z&-]+){0,2}|\bthey|\bmanagement|\bmgmt|\b(?:does|did|do|will)\s+[\w.&-]+)\s+(?:plan|intend|aim)(?:s|ned|ed|ning|ing)?\s+(?:to\s+[a-z]+|for|in|on)\s+([^.?!]{0,40}?\s)?((fiscal|calendar)\s+)?(20\d\d|fy\s?'?(?:20)?\d\d|next\s+(year|quarter)|the\s+(coming|next|rest|remainder))\b`)
 
+// plannedFor matches a plan asked in the passive ("how much is planned
+// for 2025", "what capex is budgeted for next year").
+var plannedFor = regexp.MustCompile(`(?i)\b(?:is|are|was|were|being)\s+(?:planned|budgeted|projected|targeted|slated)\s+(?:for|in)\s+((fiscal|calendar)\s+)?(20\d\d|fy\s?'?(?:20)?\d\d|next\s+(year|quarter)|the\s+(coming|next|rest|remainder))\b`)
+
 // willPersist matches a question asking whether a trend will go on ("will
 // revenue keep outperforming GMV in 2023?"): what the filing expects.
 var willPersist = regexp.MustCompile(`(?i)\bwill\b[^.?!]*\b(keep|remain|stay|last)\b`)

@@ -156,7 +156,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	rt.AsksFigure = len(rt.Figures) > 0 || asksNumber(question)
 	lower := routerNorm(question)
 	rt.Quarterly = quarterExpr.MatchString(question)
-	rt.Outlook = anyTerm(normalizeText(question), outlookTriggers) || futureView.MatchString(question) || willPersist.MatchString(question) || plansAhead.MatchString(question)
+	rt.Outlook = anyTerm(normalizeText(question), outlookTriggers) || futureView.MatchString(question) || willPersist.MatchString(question) || plansAhead.MatchString(question) || plannedFor.MatchString(question)
 	// A topic named by one word heading another noun ("deferred revenue")
 	// is not that topic; nor is a topic's word that qualifies a figure the
 	// question asks ("segment operating margin" asks the segments'
