@@ -155,6 +155,11 @@ func TestFigureAskedLater(t *testing.T) {
 	if figureShaped.MatchString("Netflix explained what was driving churn") {
 		t.Error("\"what was\" inside a clause read as a figure question")
 	}
+	for _, q := range []string{"What's Apple's dividend per share in FY2022?", "what’s NFLX's 2024 operating margin"} {
+		if !figureShaped.MatchString(q) {
+			t.Errorf("%q: \"what's\" not read as asking a figure", q)
+		}
+	}
 	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
 	row := func(label string, v int64) corpus.Fact {
 		return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(v), Unit: "USD",
