@@ -2,6 +2,7 @@ package planner
 
 import (
 	"cmp"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -838,9 +839,44 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 	// A short form the issuer's filings define for a part's name
 	// ("Non-Volatile Memory Solutions Group (NSG)") names the part.
 	defined := map[string]bool{}
+	var clipped []string
 	for _, w := range strings.FieldsFunc(question, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&' }) {
 		if long := c.stats.LongForm(ticker, w); long != "" {
 			defined[normalizeText(long)] = true
+		}
+		// A word no filing uses, written as a part's word clipped ("intl"
+		// for "International"): see below.
+		if lw := strings.ToLower(w); len(lw) >= 3 && strings.IndexFunc(lw, func(r rune) bool { return r < 'a' || r > 'z' }) < 0 &&
+			c.stats.Documents() > 0 && c.stats.DocumentFrequency(lw) == 0 {
+			clipped = append(clipped, lw)
+		}
+	}
+	// A clipped word names the parts whose names hold the one word it
+	// clips, when it clips one word of the issuer's parts' names only.
+	for _, w := range clipped {
+		var full string
+		for _, m := range slices.Sorted(maps.Keys(names)) {
+			for _, name := range names[m] {
+				for _, nw := range strings.Fields(strings.ToLower(name)) {
+					if clips(w, nw) {
+						if full != "" && full != nw {
+							full = "\x00"
+						} else if full == "" {
+							full = nw
+						}
+					}
+				}
+			}
+		}
+		if full == "" || full == "\x00" {
+			continue
+		}
+		for _, ns := range names {
+			for _, name := range ns {
+				if slices.Contains(strings.Fields(strings.ToLower(name)), full) {
+					defined[normalizeText(name)] = true
+				}
+			}
 		}
 	}
 	members := make([]string, 0, len(names))
@@ -1418,3 +1454,25 @@ const restrainingVerbs = `(held|holds|hold|holding|kept|keeps|keep|dragged|drags
 var whyWords = []string{"why", "explain", "explanation", "drive", "driven", "driver", "driving", "drove", "reason", "cause", "because", "factor", "attribut",
 	"contribut", "behind", "blame", "responsible for", "how did", "how has", "how have", "discuss", "describe", "commentary", "persist",
 	"expect", "outlook"}
+
+// clips reports whether w is word written short: its first letter, then
+// the rest of its letters in order, at most five and three fewer than the
+// word's ("intl" clips "international", "mgmt" "management").
+func clips(w, word string) bool {
+	// A clipping is short and leaves out much of a word of letters:
+	// "pulled" is no clipping of "publicly-held".
+	if len(w) > 5 || len(w)+3 > len(word) || w == "" || w[0] != word[0] || strings.IndexFunc(word, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return false
+	}
+	j := 1
+	for i := 1; i < len(w); i++ {
+		for j < len(word) && word[j] != w[i] {
+			j++
+		}
+		if j == len(word) {
+			return false
+		}
+		j++
+	}
+	return true
+}

@@ -72,11 +72,18 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 	// A part the question names by the short form its issuer's filings
 	// define ("Intel's DCG revenue") is found as that part (SegmentsIn);
 	// the short form narrows nothing further.
+	words := strings.FieldsFunc(strings.ToLower(question), func(r rune) bool { return r < 'a' || r > 'z' })
 	for _, t := range issuers {
 		forms := cat.TextStats().ShortForms(t)
 		for _, seg := range cat.SegmentsIn(question, t) {
 			if short, ok := forms[normalizeText(seg.Name)]; ok {
 				skip[strings.ToLower(short)] = true
+			}
+			// So is a word clipped from the part's name ("intl").
+			for _, w := range words {
+				if cat.TextStats().DocumentFrequency(w) == 0 && slices.ContainsFunc(strings.Fields(strings.ToLower(seg.Name)), func(nw string) bool { return clips(w, nw) }) {
+					skip[w] = true
+				}
 			}
 		}
 	}

@@ -555,3 +555,25 @@ func TestPrintedNarrowing(t *testing.T) {
 		t.Errorf("figures %+v: the cash balance asked beside cash capital expenditures", rt.Figures)
 	}
 }
+
+// A word written short is its first letter and some of its other letters
+// in order; a long word or one with other characters is no clipping.
+func TestClips(t *testing.T) {
+	tests := []struct {
+		w, word string
+		want    bool
+	}{
+		{"intl", "international", true},
+		{"mgmt", "management", true},
+		{"int", "international", true},
+		{"pulled", "publiclyheld", false},
+		{"intl", "intl", false},
+		{"rev", "publicly-held", false},
+		{"mgt", "segment", false},
+	}
+	for _, tt := range tests {
+		if got := clips(tt.w, tt.word); got != tt.want {
+			t.Errorf("clips(%q, %q) = %v, want %v", tt.w, tt.word, got, tt.want)
+		}
+	}
+}

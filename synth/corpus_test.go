@@ -459,6 +459,8 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		// A figure the filing narrows with another's name.
 		{"AMZN cash capex in 2024 vs 2023?", []string{"- Cash capex, FY2023, as the filing states it: \"Cash capital expenditures were $48.1 billion, and $77.7 billion in 2023 and 2024"}},
 		{"Meta FoA revenue 2024", []string{"- Family of Apps revenue, FY2024: $162.36 billion"}},
+		// A part's name clipped ("intl").
+		{"WMT intl sales FY22", []string{"- Walmart International revenue, FY2022: $100.96 billion"}},
 		// Management's sentence before the rows of a converted table's
 		// bridge, one of which is the year before's.
 		{"Intel's gross margin % slipped in 2020 despite record revenue - what does management blame?", []string{
