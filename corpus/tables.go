@@ -1097,7 +1097,7 @@ func parseTableCell(s string, off int) (parsedCell, bool) {
 	}
 	rest := s[i:]
 	// A dash, or "not meaningful", is a column without a value.
-	if d := strings.TrimSuffix(strings.TrimSuffix(rest, ")"), "%"); tableDash(d) || tableNotMeaningful(d) {
+	if d := strings.TrimSuffix(strings.TrimSuffix(rest, ")"), "%"); TableDash(d) || tableNotMeaningful(d) {
 		c.absent = true
 		c.pct = strings.HasSuffix(rest, "%") || tableNotMeaningful(d)
 		c.closeParen = strings.Contains(rest, ")")
@@ -1180,7 +1180,9 @@ func validTableNumber(num string) bool {
 	return true
 }
 
-func tableDash(s string) bool {
+// TableDash reports whether a table cell is a dash, a table's mark for
+// no value.
+func TableDash(s string) bool {
 	switch s {
 	case "-", "\u2013", "\u2014", "\u2012", "\u2015", "\u2212", "--", "\u2014\u2014":
 		return true

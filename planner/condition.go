@@ -11,6 +11,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/ledger"
 	"github.com/ledgerline/research/tools"
 )
@@ -835,7 +836,7 @@ func RowOmitsOwnPeriod(s string) bool {
 			if c == "" || c == "$" {
 				continue
 			}
-			return rowDash(c)
+			return corpus.TableDash(c)
 		}
 		return false
 	}
@@ -845,12 +846,12 @@ func RowOmitsOwnPeriod(s string) bool {
 		if len(f) == 3 && f[0] == '(' && f[2] == ')' {
 			continue // a footnote mark ends the label: "DVD revenues (1)"
 		}
-		if rowDash(f) || rowValue(f) {
+		if corpus.TableDash(f) || rowValue(f) {
 			first = i
 			break
 		}
 	}
-	if first < 1 || !rowDash(fields[first]) {
+	if first < 1 || !corpus.TableDash(fields[first]) {
 		return false
 	}
 	values := 0
@@ -858,21 +859,12 @@ func RowOmitsOwnPeriod(s string) bool {
 		switch {
 		case rowValue(f):
 			values++
-		case rowDash(f) || f == "$" || f == "%":
+		case corpus.TableDash(f) || f == "$" || f == "%":
 		default:
 			return false // prose after the dash: not a row
 		}
 	}
 	return values > 0
-}
-
-// rowDash reports whether a cell is a dash, a table's mark for no value.
-func rowDash(c string) bool {
-	switch c {
-	case "-", "\u2013", "\u2014", "\u2012", "\u2015", "\u2212", "--", "\u2014\u2014":
-		return true
-	}
-	return false
 }
 
 // rowValue reports whether a cell prints a number: "82,839", "$5",

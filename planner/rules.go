@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/tools"
@@ -775,7 +774,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 			// How it is done ("heavily") is no topic; a word's stem names
 			// what its forms do ("costs": "cost of shipping"; "investing":
 			// "invest in global content").
-			if !strings.HasSuffix(w, "ly") && containsWord(clause, w) {
+			if !strings.HasSuffix(w, "ly") && termIn(normalizeText(clause), w) {
 				words = append(words, termStem(w))
 			}
 		}
@@ -2140,27 +2139,11 @@ var (
 	expectsClause = regexp.MustCompile(`\b(expect|anticipat|signal|plan|guid|think|believe|see|forecast|project|keep|continu|persist|outlook)`)
 )
 
-// containsWord reports whether lower-case text holds w as a whole word.
-func containsWord(text, w string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], w)
-		if j < 0 {
-			return false
-		}
-		at := i + j
-		end := at + len(w)
-		before, _ := utf8.DecodeLastRuneInString(text[:at])
-		after, _ := utf8.DecodeRuneInString(text[end:])
-		if (at == 0 || !unicode.IsLetter(before)) && (end == len(text) || !unicode.IsLetter(after)) {
-			return true
-		}
-		i = at + 1
-	}
-}
-
 // termStem returns the part of a word its other forms share, for a
 // condition term (which matches longer words by prefix): "investing" reads
-// "invest", "costs" "cost".
+// "invest", "costs" "cost". It strips less than stem does, which cuts
+// "shipping" to "ship", a stem of four letters that termIn matches only
+// as a whole word.
 func termStem(w string) string {
 	switch {
 	case len(w) > 6 && strings.HasSuffix(w, "ing"):

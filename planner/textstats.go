@@ -46,8 +46,6 @@ type TextStats struct {
 	// a figure's name ("cash capital expenditures"): "cash capital
 	// expenditures" -> uses, lower case.
 	before map[string]map[string]int32
-	// pending is countBefore's window while the statistics are built.
-	pending []pendingName
 }
 
 // A word is an issuer's own (OwnIssuer) when its documents use it at least
@@ -95,6 +93,7 @@ func NewTextStats(docs []StatsDoc) *TextStats {
 	}
 	uses := map[string]use{}
 	keys := map[string]string{} // the keys of df, by themselves
+	var pending []pendingName   // names whose first words the text just used (countBefore)
 	var (
 		toks  []shapeToken
 		words []string
@@ -123,12 +122,12 @@ func NewTextStats(docs []StatsDoc) *TextStats {
 			}
 		}
 		clear(seen)
-		s.pending = s.pending[:0]
+		pending = pending[:0]
 		var prev string
 		for w := range textWords(d.Text) {
 			seen[WordKey(w)]++
 			if d.Issuer != "" {
-				prev = s.countBefore(d.Issuer, prev, w)
+				pending, prev = s.countBefore(pending, d.Issuer, prev, w)
 			}
 		}
 		for k, n := range seen {
@@ -166,7 +165,6 @@ func NewTextStats(docs []StatsDoc) *TextStats {
 		}
 		byIssuer[issuer] = mergeSorted(byIssuer[issuer], doc)
 	}
-	s.pending = nil
 	s.issuers = len(byIssuer)
 	for k, u := range uses {
 		if u.issuer != "" && u.own >= ownerMinUses && u.own >= ownerShare*u.rest {
@@ -802,14 +800,15 @@ var figureNameStarts = sync.OnceValue(func() map[string][]pendingName {
 
 // countBefore notes, for a word w of an issuer's text after prev, the
 // figures' names w opens (with the word before) and the names pending from
-// earlier words that w goes on or ends; it returns the next word's prev.
-func (s *TextStats) countBefore(issuer, prev, w string) string {
+// earlier words that w goes on or ends; it returns the names still pending
+// and the next word's prev.
+func (s *TextStats) countBefore(pending []pendingName, issuer, prev, w string) ([]pendingName, string) {
 	lw := w
 	if strings.IndexFunc(w, unicode.IsUpper) >= 0 {
 		lw = strings.ToLower(w)
 	}
-	kept := s.pending[:0]
-	for _, pn := range s.pending {
+	kept := pending[:0]
+	for _, pn := range pending {
 		if pn.rest[0] != lw {
 			continue
 		}
@@ -822,14 +821,14 @@ func (s *TextStats) countBefore(issuer, prev, w string) string {
 		}
 		s.before[issuer][pn.word+" "+pn.name]++
 	}
-	s.pending = kept
+	pending = kept
 	if prev != "" && strings.IndexFunc(prev, unicode.IsDigit) < 0 {
 		for _, pn := range figureNameStarts()[lw] {
 			pn.word = prev
-			s.pending = append(s.pending, pn)
+			pending = append(pending, pn)
 		}
 	}
-	return lw
+	return pending, lw
 }
 
 // pendingName is a figure's name whose first word a text just used.
