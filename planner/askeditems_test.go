@@ -331,3 +331,17 @@ func TestPartThatWentToARow(t *testing.T) {
 		})
 	}
 }
+
+// A clause asking the size of a thing by name is an asked item of its own,
+// covered only by a requirement naming each of its words: "inventory
+// provisions" is not the inventories planned beside the gross margin.
+func TestSizeClauseAskedItem(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("n23", tableRows("2022-01-31", "2023-01-29", row{"Inventories", 5_159}, row{"Revenue", 26_974}, row{"Cost of revenue", 11_618}))
+	_, g := planFor(t, cat, "How big were NVIDIA's inventory provisions in FY2023 and what was the gross margin?", 0)
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+		return r.Required && strings.Contains(strings.ToLower(r.Completion.Topic), "inventory provisions")
+	}) {
+		t.Errorf("requirements %v; want the inventory provisions asked", g.Requirements)
+	}
+}

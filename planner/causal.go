@@ -50,6 +50,9 @@ func closeConnectives(s string) string {
 // its preposition.
 var splitConnective = regexp.MustCompile(`\b(due|driven|caused|attributable|offset|helped|hurt|led|fueled|fuelled|supported|resulting|benefited|benefiting|related)\s+((?:[a-z]+ly|in\s+(?:large\s+|small\s+|significant\s+)?part|in\s+turn|mainly)\s+)+(to|by|from)\b`)
 
+// memberMarkers start a list of what a whole holds.
+var memberMarkers = []string{"which includes", "which include", "which included", "including", "includes", "such as", "comprised of", "consisting of", "comprising"}
+
 // offsetMarkers start a clause of counterweights, not causes.
 var offsetMarkers = []string{"offset by", "offset in part", "partially offset", "partly offset", "despite", "although", "except"}
 
@@ -194,6 +197,19 @@ func allWithin(s string, groups [][]string, from, to int) bool {
 		}
 	}
 	return true
+}
+
+// namesSubject reports whether normalised s names the term t before any
+// reason, counterweight or list of a whole's members it gives
+// (SubjectTerm): "Microsoft Cloud revenue, which includes Azure ..., was
+// $91.2 billion" states the whole's revenue.
+func namesSubject(s, t string) bool {
+	s = closeConnectives(s)
+	cut := len(s)
+	for _, k := range positionsOf(s, slices.Concat(reasonConnectives, offsetMarkers, memberMarkers)) {
+		cut = min(cut, k)
+	}
+	return anyBefore(termPositions(s, []string{t}), cut)
 }
 
 // Explains reports whether sentence gives a reason for one of terms: a

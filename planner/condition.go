@@ -407,6 +407,9 @@ func normalizeTerm(t string) string {
 	if IsNumberTerm(t) {
 		return t
 	}
+	if w, ok := strings.CutPrefix(t, SubjectTerm); ok {
+		return SubjectTerm + normalizeTerm(w)
+	}
 	return strings.Join(strings.Fields(normalizeText(t)), " ")
 }
 
@@ -484,6 +487,28 @@ func statesNumberOf(s, noun string) bool {
 	return false
 }
 
+// peopleWords begin the words that make a number near them a count of
+// people: "a global workforce of 110,600 people", "we employed
+// approximately 2.3 million associates", "74,067 employees".
+var peopleWords = []string{"employ", "people", "person", "associate", "individual", "worker", "workforce", "staff", "headcount", "team member", "full time", "part time"}
+
+// countsPeople reports whether the number at s[from:to] counts people: a
+// word of peopleWords among the four words before it or the five after it.
+// "866 million shares of common stock ... to employees" counts shares.
+func countsPeople(s string, from, to int) bool {
+	before := strings.Fields(s[:from])
+	before = before[max(0, len(before)-4):]
+	after := strings.Fields(s[to:])
+	after = after[:min(len(after), 5)]
+	near := strings.Join(before, " ") + " | " + strings.Join(after, " ")
+	for _, w := range peopleWords {
+		if termIn(near, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // countNotFollowed matches what after a number makes it no count: a
 // decimal part, a percent sign or a scale of money.
 var countNotFollowed = regexp.MustCompile(`^(\.\d|,\d| ?%| ?(million|billion|percent))`)
@@ -505,16 +530,19 @@ func termIn(s, t string) bool {
 	if noun, ok := strings.CutPrefix(t, NumberTerm); ok {
 		return statesNumberOf(s, noun)
 	}
+	if w, ok := strings.CutPrefix(t, SubjectTerm); ok {
+		return namesSubject(s, w)
+	}
 	if t == CountTerm {
 		for _, m := range countPattern.FindAllStringSubmatchIndex(s, -1) {
 			if m[2] < 0 { // not preceded by a dollar sign
-				if rest := s[m[1]:]; !countNotFollowed.MatchString(rest) {
+				if rest := s[m[1]:]; !countNotFollowed.MatchString(rest) && countsPeople(s, m[0], m[1]) {
 					return true
 				}
 			}
 		}
-		for _, m := range scaledCountPattern.FindAllStringSubmatch(s, -1) {
-			if m[1] == "" && !notCounted[m[2]] {
+		for _, m := range scaledCountPattern.FindAllStringSubmatchIndex(s, -1) {
+			if m[2] < 0 && !notCounted[s[m[4]:m[5]]] && countsPeople(s, m[0], m[4]) {
 				return true
 			}
 		}

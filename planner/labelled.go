@@ -459,6 +459,11 @@ func stem5(w string) string {
 	if len(w) > 5 {
 		return w[:5]
 	}
+	// A short word's plural is the word: "ads" is "ad", "costs" "cost"
+	// (longer words' plurals share their first five letters already).
+	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") || len(w) == 3 && w[2] == 's' && w[1] != 's' {
+		return w[:len(w)-1]
+	}
 	return w
 }
 

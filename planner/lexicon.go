@@ -89,6 +89,14 @@ const CountTerm = "#count"
 // something asks for it.
 const NumberTerm = "#number:"
 
+// SubjectTerm, followed by a word of the question ("#subject:azure"), in a
+// condition group, matches a sentence naming the word before any reason it
+// gives: the word is what the sentence states a figure of ("Azure and other
+// cloud services revenue grew 45%"), not the reason another figure moved
+// ("Server products and cloud services revenue increased $14.7 billion ...
+// driven by Azure").
+const SubjectTerm = "#subject:"
+
 // IsNumberTerm reports whether a condition term matches a number
 // (FigureTerm, AmountTerm, CountTerm, NumberTerm) rather than a word.
 func IsNumberTerm(t string) bool {

@@ -69,6 +69,7 @@ type qualifierToken struct {
 // hold, whose names narrow nothing either.
 func qualifierTokens(question string, cat *Catalog, issuers, others []string) []qualifierToken {
 	skip := issuerWordSet(cat, issuers)
+	anyIssuer := issuerWordSet(cat, cat.Tickers())
 	// A part the question names by the short form its issuer's filings
 	// define ("Intel's DCG revenue") is found as that part (SegmentsIn);
 	// the short form narrows nothing further.
@@ -126,7 +127,12 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 			text = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(text, "'s"), "'S"), "'")
 		}
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
-		stop := possessive && !cat.partOf(issuers, text) || len(w) < 2 || skip[w] || questionStopwords[w] || phraseStopwords[w] || wholeWords[w] ||
+		// A possessive names an owner ("Microsoft's", "the company's"),
+		// unless it is a name the filings use that no issuer of the
+		// corpus goes by ("Azure's revenue"): that names the figure's
+		// part.
+		owner := possessive && !cat.partOf(issuers, text) && (skip[w] || anyIssuer[w] || !properName(text) || cat.TextStats().DocumentFrequency(w) == 0)
+		stop := owner || len(w) < 2 || skip[w] || questionStopwords[w] || phraseStopwords[w] || wholeWords[w] ||
 			strings.ContainsAny(w, "0123456789&'") || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ly") ||
 			askingWords[w] || causingWords[w] || affecting[w] || viewWords[w] || fallWords.MatchString(w) || riseWords.MatchString(w) ||
 			operatorWords[w]
@@ -139,10 +145,14 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 		if w == "&" {
 			w, text, stop = "and", "and", true
 		}
-		out = append(out, qualifierToken{text: text, lower: w, stop: stop, after: after, slash: joined, named: skip[w] || possessive && stop || w == "its" || w == "their"})
+		out = append(out, qualifierToken{text: text, lower: w, stop: stop, after: after, slash: joined, named: skip[w] || owner || w == "its" || w == "their"})
 	}
 	return out
 }
+
+// properName reports whether a word of a question is written as a name:
+// an upper-case letter in it ("Azure", "iPhone", "YouTube").
+func properName(w string) bool { return strings.IndexFunc(w, unicode.IsUpper) >= 0 }
 
 // causingWords are the verbs a question asks for a cause with; like the
 // verbs of change (fallWords, riseWords) they narrow no figure.
@@ -841,6 +851,13 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 	if ac := initialsOf(partWords); ac != "" && b.acronymInUse(ac, []string{p.doc.ID}) {
 		groups = [][]string{{strings.Join(partWords, " "), ac}}
 	}
+	// The part is what the sentence states the amount of, not the reason
+	// another figure moved ("revenue increased $14.7 billion ... driven by
+	// Azure").
+	var subject []string
+	for _, t := range groups[0] {
+		subject = append(subject, SubjectTerm+t)
+	}
 	// The metric in the question's word for it ("sales", "revenues" for
 	// "revenue" too), not its other names: "employee ... sales" is not
 	// "employee turnover".
@@ -868,6 +885,7 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 			query = strings.Join(partWords, " ") + " " + strings.ToLower(names[0])
 		}
 	}
+	groups = append(groups, subject)
 	groups = b.withExclusion(groups)
 	// A year read from a later filing's comparatives is stated there by a
 	// sentence that names it ("Cash capital expenditures were $48.1

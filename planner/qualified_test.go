@@ -297,6 +297,80 @@ func TestCountNounAsksNumber(t *testing.T) {
 	}
 }
 
+// A possessive the filings use that names no issuer ("Azure's revenue")
+// names the figure's part; an issuer's possessive, or a name the filings
+// never use, names the owner.
+func TestPossessivePart(t *testing.T) {
+	t.Parallel()
+	cat := smallCatalog()
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{Issuer: "AAPL", Text: "Azure and other cloud services revenue grew 45%. Apple revenue grew."},
+		{Issuer: "META", Text: "Revenue grew."},
+	}))
+	names := metricNames([]string{"revenue"})
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{"What was Azure's revenue in fiscal 2024?", []string{"Azure", "revenue"}},
+		{"What was Apple's revenue in fiscal 2024?", nil},
+		{"What was Zorblax's revenue in fiscal 2024?", nil},
+		{"What was the company's revenue in fiscal 2024?", nil},
+	}
+	for _, tt := range tests {
+		got := qualifiedFigures(tt.q, cat, []string{"AAPL"}, nil, names)
+		var words []string
+		if len(got) > 0 {
+			words = got[0].Words
+		}
+		if !slices.Equal(words, tt.want) {
+			t.Errorf("%q: part %q, want %q", tt.q, words, tt.want)
+		}
+	}
+}
+
+// A clause asking a number or a size by name asks its thing as an item:
+// its words up to the verb, a preposition or a period, owners dropped.
+func TestClauseItem(t *testing.T) {
+	t.Parallel()
+	for clause, want := range map[string]string{
+		" and how many new warehouses were they planning to open": "new warehouses",
+		"How big were NVIDIA's inventory provisions in FY2023":    "inventory provisions",
+		"how large was the impairment charge":                     "impairment charge",
+		"how big was the decline":                                 "",
+		"what was the take rate":                                  "",
+		"How many employees did it have":                          "employees",
+	} {
+		if got := clauseItem(clause); got != want {
+			t.Errorf("clauseItem(%q) = %q, want %q", clause, got, want)
+		}
+	}
+}
+
+// A part's count is stated of the part: "Retail Stores headcount" is not
+// met by the issuer's whole workforce, and the gap names the part.
+func TestPartCountNamesPart(t *testing.T) {
+	t.Parallel()
+	g := planOf(t, "XMPL Retail Stores headcount at the end of 2024?", "XMPL")
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool {
+		return slices.ContainsFunc(r.Completion.AllOf, func(grp []string) bool { return slices.Contains(grp, CountTerm) })
+	})
+	if i < 0 {
+		t.Fatalf("no count asked: %+v", g.Requirements)
+	}
+	r := g.Requirements[i]
+	if !slices.ContainsFunc(r.Completion.AllOf, func(grp []string) bool { return slices.Contains(grp, "retail stores") }) {
+		t.Errorf("count condition %q does not name the part", r.Completion.AllOf)
+	}
+	if !strings.Contains(r.Need, "retail stores") {
+		t.Errorf("need %q does not name the part", r.Need)
+	}
+	whole := "As of December 31, 2024, we had a global workforce of 74,067 employees."
+	if _, ok := SentenceMatch(whole, r.Completion.AllOf); ok {
+		t.Errorf("the whole workforce meets the part's count")
+	}
+}
+
 // An aspect that gathers independent figures looks up those the question
 // names: operating income asked is not net income asked too.
 func TestAspectMetricsNamed(t *testing.T) {

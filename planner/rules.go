@@ -431,6 +431,20 @@ func (b *builder) planUncoveredItems() {
 			parts = append(parts, m[1])
 		}
 	}
+	// A clause of a list asking a number or a size ("..., and how many
+	// new warehouses were they planning to open?", "How big were
+	// NVIDIA's inventory provisions in FY2023 and ...") asks its thing as
+	// an item of its own: the words it names, up to its verb or the
+	// period asked.
+	// Such an item is covered only by a requirement naming each of its
+	// words: "inventories" does not name "inventory provisions".
+	strict := map[string]bool{}
+	for _, clause := range askSplit.Split(b.question, -1) {
+		if item := clauseItem(clause); item != "" {
+			parts = append(parts, item)
+			strict[item] = true
+		}
+	}
 	if len(parts) == 0 {
 		return
 	}
@@ -466,6 +480,8 @@ func (b *builder) planUncoveredItems() {
 				if !slices.Contains(item, lw) {
 					item = append(item, lw)
 				}
+			case strict[part]:
+				// A clause's item: its other words ("new") qualify it.
 			default:
 				clause = true
 			}
@@ -477,7 +493,11 @@ func (b *builder) planUncoveredItems() {
 		if len(own) == 0 {
 			own = item
 		}
-		if clause || len(item) == 0 || slices.ContainsFunc(own, func(w string) bool { return said[stem5(w)] }) {
+		covered := slices.ContainsFunc(own, func(w string) bool { return said[stem5(w)] })
+		if strict[part] {
+			covered = !slices.ContainsFunc(own, func(w string) bool { return !said[stem5(w)] })
+		}
+		if clause || len(item) == 0 || covered {
 			continue
 		}
 		// Its own parts only: "services revenue" beside "hardware
@@ -844,6 +864,11 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		if named := b.wordsBeyond(a); len(named) > 0 {
 			groups = append(groups, named)
 		}
+		// A part's count ("Reality Labs headcount") is stated of the
+		// part: the issuer's whole count does not answer it.
+		if parts := b.partNames(t); len(parts) > 0 && a.Name != "segments" {
+			groups = append(groups, parts)
+		}
 	}
 	if !p.found {
 		id := prefix + "-" + kindSuffix(a.Kind)
@@ -959,6 +984,8 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 	switch {
 	case countOf && a.Name == "general":
 		need = fmt.Sprintf("the figure %s's %s %s states on the question", company, label, form)
+	case countOf && a.Name != "segments" && len(b.partNames(t)) > 0:
+		need = fmt.Sprintf("the figure %s's %s %s states for the %s of %s", company, label, form, a.Label, strings.Join(b.partNames(t), ", "))
 	case countOf:
 		need = fmt.Sprintf("the figure %s's %s %s states for its %s", company, label, form, a.Label)
 	case a.Name == "general":
@@ -2228,6 +2255,45 @@ var irregularParticiples = map[string]bool{"paid": true, "spent": true, "made": 
 // was the FX hit", "how large were the impairment charges"; its group is
 // the thing's name, to the clause's end.
 var sizeAsked = regexp.MustCompile(`(?i)\bhow\s+(?:big|large|much|severe|sizable|significant)\s+(?:was|were|is|are)\s+(?:the\s+|its\s+|their\s+)?([a-z][a-z&' -]{1,60}?)\s*(?:[?.;,]|$)`)
+
+// clauseAsks finds a clause asking a number or a size by name: "how many
+// new warehouses", "how big were NVIDIA's inventory provisions"; its group
+// is what follows, which clauseItem reads up to the clause's verb.
+var clauseAsks = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?(?:how\s+many|how\s+(?:big|large|much|severe|sizable|significant)\s+(?:was|were|is|are))\s+(.+)$`)
+
+// clauseItem returns the thing a clause asks the number or size of
+// (clauseAsks), as its words up to its verb, a preposition or a period,
+// names of issuers and owners dropped ("NVIDIA's inventory provisions in
+// FY2023" is "inventory provisions"); "" when the clause asks none or
+// names only what refers back to a figure asked (sizeNouns).
+func clauseItem(clause string) string {
+	m := clauseAsks.FindStringSubmatch(clause)
+	if m == nil {
+		return ""
+	}
+	var item []string
+	for i, w := range strings.Fields(m[1]) {
+		lw := strings.ToLower(strings.Trim(w, ",.?!;:"))
+		if i == 0 && (lw == "more" || lw == "fewer" || lw == "less") {
+			return "" // "how many more people": a difference of figures asked
+		}
+		if strings.HasSuffix(lw, "'s") || strings.HasSuffix(lw, "’s") || lw == "the" || lw == "its" || lw == "their" {
+			continue // an owner names no part of the thing
+		}
+		if countedStops[lw] || labelBreaks[lw] || strings.IndexFunc(lw, unicode.IsDigit) >= 0 || lw == "" {
+			break
+		}
+		item = append(item, lw)
+	}
+	if !slices.ContainsFunc(item, func(w string) bool { return !figureWords[w] && !sizeNouns[w] && !questionStopwords[w] }) {
+		return ""
+	}
+	return strings.Join(item, " ")
+}
+
+// askSplit separates a question's clauses: its sentences, and the parts
+// of a list of questions ("X, and how many Y", "X — how big was Y").
+var askSplit = regexp.MustCompile(`[?!;:]\s*|\.\s+|\s+[—–-]\s+|,\s*|\s+and\s+(?:how|what)\b`)
 
 // sizeNouns are the words that refer back to a figure the question asks
 // already (its move, its effect) rather than name a thing of their own.

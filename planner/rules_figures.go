@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -921,6 +922,17 @@ func (b *builder) planPhraseFigureWithin(words []string, partsOf func(t string) 
 				number = NumberTerm + noun // "how many new warehouses": 26 of them
 			}
 			groups = append(groups, []string{number})
+			if p.ahead > 0 {
+				// A year after the latest report's ("how many new
+				// warehouses were they planning to open in FY23") is
+				// read from what that report expects for it: "plan to
+				// open approximately up to 29 additional new warehouses
+				// ... in 2023", not from the year's own figure.
+				year := strconv.Itoa(p.ahead)
+				groups = append(groups, OutlookWords, []string{year})
+				b.planNamedFigure(t, p, m, what+" expected for "+year, "", false, groups)
+				continue
+			}
 			b.planNamedFigure(t, p, m, what, key, key != "", groups)
 			if key == "" && strings.HasPrefix(number, NumberTerm) && p.doc.FiscalYear == p.fy && !p.doc.PeriodEnd.IsZero() {
 				// A count is stated at the period's end, by its date: "At
