@@ -102,6 +102,9 @@ func TestAsksGrowth(t *testing.T) {
 		"was revenue up 8% in 2020":                        true,
 		"revenue went down last year":                      true,
 		"what drove revenue growth":                        true,
+		"nvda gaming rev fy23 up how much?":                true,
+		"by how much was gaming revenue up in fy23?":       true,
+		"what did it set up in 2022 for the fund":          false,
 	} {
 		if got := asksGrowth(normalizeText(q)); got != want {
 			t.Errorf("asksGrowth(%q) = %v, want %v", q, got, want)

@@ -942,6 +942,8 @@ var (
 	// total revenue growth", "grew 8%", "a 27% decline", "down 3.5
 	// percent".
 	statedRate = regexp.MustCompile(`(?i)(\d+(?:\.\d+)?)\s*(?:%|percent\b)\s+(?:[a-z&-]+\s+){0,3}?(?:growth|increase|decrease|decline|drop|rise|jump|gain|fall|contraction|expansion)\b|\b(?:grew|grow|grown|growing|rose|rise|risen|rising|increased?|decreased?|declined?|fell|fall(?:en)?|dropped|drop|jumped|gained|up|down)\s+(?:by\s+)?(?:about\s+|roughly\s+|around\s+|nearly\s+|almost\s+|~\s*)?(\d+(?:\.\d+)?)\s*(?:%|percent\b)`)
+	// upOrDown asks which way a figure moved.
+	upOrDown = regexp.MustCompile(`(?i)\b(up\s+or\s+down|down\s+or\s+up)\b`)
 	// conditional words make a change a supposition, not a premise.
 	supposing = regexp.MustCompile(`(?i)\b(if|would|will|could|might|expect\w*|forecast\w*|guid\w*|outlook)\b`)
 )
@@ -953,6 +955,18 @@ func assertedSign(question string) int {
 		return 0
 	}
 	fall, rise := fallWords.MatchString(question), riseWords.MatchString(question)
+	// "gaming rev FY23 up how much?", "how much was revenue down in
+	// 2022": the move said by "up" or "down".
+	for _, m := range movedUpDown.FindAllStringSubmatch(normalizeText(question), -1) {
+		dir := cmp.Or(m[2], m[3])
+		fall, rise = fall || dir == "down", rise || dir == "up"
+	}
+	for _, m := range howFarUpDown.FindAllStringSubmatch(normalizeText(question), -1) {
+		fall, rise = fall || m[1] == "down", rise || m[1] == "up"
+	}
+	if upOrDown.MatchString(question) {
+		fall, rise = true, true // "was revenue up or down": asked, not asserted
+	}
 	// "What drove X's sales growth" presupposes the growth it asks the
 	// cause of; "what was revenue growth" asks a figure of either sign.
 	rise = rise || asksWhy(question) && growthNoun.MatchString(question)

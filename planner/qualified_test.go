@@ -138,6 +138,9 @@ func TestAssertedSign(t *testing.T) {
 		"What explains XMPL's margin rebound in 2024?":                      1,
 		"What drove Apple's Greater China sales growth in fiscal 2024?":     1,
 		"What was Apple's revenue growth in fiscal 2024?":                   0,
+		"NVDA gaming rev FY23 up how much?":                                 1,
+		"By how much was XMPL revenue down in 2022?":                        -1,
+		"Was XMPL revenue up or down in 2022?":                              0,
 	}
 	for q, want := range tests {
 		if got := assertedSign(q); got != want {
