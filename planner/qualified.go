@@ -1282,6 +1282,10 @@ func (b *builder) planPremises() {
 			}
 		}
 	}
+	if len(metrics) == 0 {
+		b.planNamedPremise(sign)
+		return
+	}
 	if len(metrics) != 1 {
 		return
 	}
@@ -1409,6 +1413,113 @@ func (b *builder) planPremises() {
 			b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, "", 10), []string{sid})
 		}
 	}
+}
+
+// planNamedPremise plans, for a move a question asserts of a figure no
+// catalogue metric is ("Why did Netflix's global paid memberships decline
+// in 2022?"), the check of that move on the row the filing prints under
+// the figure's name ("Paid memberships at end of period"): the row against
+// its own column of the year before, with the sign asserted. The name is
+// the words before the verb of the move in the asserting sentence, the
+// longest run of them ending there that labels one of the filing's rows.
+func (b *builder) planNamedPremise(sign int) {
+	if len(b.rt.Issuers) != 1 {
+		return
+	}
+	words := premiseWords(assertingSentence(b.question), issuerWordSet(b.cat, b.rt.Issuers))
+	if len(words) == 0 {
+		return
+	}
+	t := b.rt.Issuers[0]
+	for _, p := range b.periodsOf(t) {
+		if !p.found || p.doc.Form != "10-K" || !b.cat.KnowsFigures(p.doc.ID) {
+			continue
+		}
+		var key string
+		var named []string
+		for i := range words {
+			// Two words at least, or one the filings seldom use: a lone
+			// common word ("sales") labels rows of many tables.
+			if len(words)-i < 2 && b.cat.TextStats().IDF(words[i]) < rareWordIDF {
+				break
+			}
+			if k, ok := b.cat.ResolvePhrase(p.doc.ID, words[i:], ""); ok {
+				key, named = k, words[i:]
+				break
+			}
+		}
+		if key == "" {
+			continue
+		}
+		what := strings.Join(named, " ")
+		label := tools.PeriodLabel(p.fy)
+		m := reqMeta{aspect: 0, issuer: 0}
+		id := t + "-" + label + "-figure-" + slug(what)
+		b.addReq(Requirement{
+			ID: id, Issuer: t, Period: label, Aspect: "figures", Kind: KindFigure, Required: true,
+			Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, label, label, p.doc.Form),
+			Completion: Condition{Kind: CondFact, Issuer: t, Period: label, Topic: what, Concepts: []string{key}},
+		}, m)
+		node := b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: label}, []string{id})
+		name := slugName(what)
+		moved := "rose"
+		if sign < 0 {
+			moved = "fell"
+		}
+		pid := t + "-" + label + "-premise-" + slug(what)
+		if b.addReq(Requirement{
+			ID: pid, Issuer: t, Period: label, Aspect: "figures", Kind: KindCalculation, Required: true,
+			Need: fmt.Sprintf("whether %s's %s %s over the year to %s, as the question says, computed from the row its %s %s prints",
+				b.cat.ShortName(t), what, moved, label, label, p.doc.Form),
+			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what + " growth", Of: []string{id}, Sign: sign},
+		}, m) {
+			// The change over the year before's own figure: a row printed
+			// in parentheses ("Interest expense (3,505) (2,755)") grows
+			// as it grows more negative, which the rate says and the
+			// difference does not.
+			b.addNode(tools.Calculate, tools.CalculateArgs{
+				Expression: "(" + name + " - " + name + "_prior) / " + name + "_prior",
+				Facts: map[string]tools.FactRef{
+					name:            {Ticker: t, Concept: key, Period: label},
+					name + "_prior": {Ticker: t, Concept: key, Period: label, Prior: true},
+				},
+			}, []string{pid}, node)
+		}
+	}
+}
+
+// rareWordIDF is the inverse document frequency above which one word
+// alone may name a filing's row.
+const rareWordIDF = 2.0
+
+// premiseWords returns the words of an asserting sentence just before its
+// verb of a move ("global paid memberships" of "Why did Netflix's global
+// paid memberships decline in 2022"), lower case, up to the question's
+// asking words, an issuer's name or other punctuation; nil when no verb of
+// a move is found.
+func premiseWords(sentence string, issuer map[string]bool) []string {
+	loc := fallWords.FindStringIndex(sentence)
+	if r := riseWords.FindStringIndex(sentence); r != nil && (loc == nil || r[0] < loc[0]) {
+		loc = r
+	}
+	if loc == nil {
+		return nil
+	}
+	fields := strings.Fields(sentence[:loc[0]])
+	var out []string
+	for i := len(fields) - 1; i >= 0 && len(out) < 6; i-- {
+		w := strings.ToLower(fields[i])
+		trimmed := strings.Trim(w, ",;:()\"'")
+		if trimmed != w && len(out) > 0 {
+			break // punctuation ends the name
+		}
+		w = strings.TrimSuffix(strings.TrimSuffix(trimmed, "'s"), "’s")
+		if w == "" || issuer[w] || questionStopwords[w] || askingWords[w] || strings.ContainsAny(w, "0123456789") {
+			break
+		}
+		out = append([]string{w}, out...)
+	}
+	return out
 }
 
 // partFigure returns the fact requirement and lookup node of the part q

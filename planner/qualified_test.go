@@ -654,3 +654,32 @@ func TestClips(t *testing.T) {
 		}
 	}
 }
+
+// A move asserted of a figure no catalogue metric is, which the filing
+// labels ("paid memberships"), is checked on that figure against the year
+// before, with the sign asserted; a figure the filing does not label
+// plans no check.
+func TestNamedFigurePremise(t *testing.T) {
+	t.Parallel()
+	premise := func(q string) *Requirement {
+		g := planOf(t, q, "XMPL")
+		for i, r := range g.Requirements {
+			if r.Completion.Kind == CondCalculation && r.Completion.Sign != 0 {
+				return &g.Requirements[i]
+			}
+		}
+		return nil
+	}
+	if r := premise("Why did XMPL's global paid memberships decline in 2024?"); r == nil || r.Completion.Sign != -1 || !strings.Contains(r.Need, "paid memberships") {
+		t.Errorf("premise %+v; want a fall of paid memberships checked", r)
+	}
+	if r := premise("Why did XMPL's paid memberships grow in 2024?"); r == nil || r.Completion.Sign != 1 {
+		t.Errorf("premise %+v; want a rise checked", r)
+	}
+	if r := premise("Why did XMPL's customer satisfaction decline in 2024?"); r != nil {
+		t.Errorf("premise %+v on a figure the filing does not label", r)
+	}
+	if got := premiseWords("Why did Netflix's global paid memberships decline in 2022", map[string]bool{"netflix": true}); !slices.Equal(got, []string{"global", "paid", "memberships"}) {
+		t.Errorf("premiseWords = %q", got)
+	}
+}

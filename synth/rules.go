@@ -750,7 +750,7 @@ func (w *writer) requirement(r planner.Requirement) []string {
 						w.company(r.Issuer), r.Completion.Topic, r.Period, readableAmount(calc.Result, unit), not)}, lines...)
 				}
 				return append([]string{fmt.Sprintf("- The reported figures do not bear out the question: %s's %s %s over the period.",
-					w.company(r.Issuer), strings.TrimSuffix(r.Completion.Topic, " change"), moved)}, lines...)
+					w.company(r.Issuer), strings.TrimSuffix(strings.TrimSuffix(r.Completion.Topic, " change"), " growth"), moved)}, lines...)
 			}
 		}
 		if g, ok := w.gapOf[r.ID]; ok {
