@@ -345,3 +345,21 @@ func TestSizeClauseAskedItem(t *testing.T) {
 		t.Errorf("requirements %v; want the inventory provisions asked", g.Requirements)
 	}
 }
+
+// A figure's growth named by the figure's short form ("ARPP and growth")
+// is stated in any word of change, under either form of the name.
+func TestShortFormGrowthInWordsOfChange(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{Issuer: "META", Text: "We report average revenue per person (ARPP). ARPP grew."},
+		{Issuer: "AAPL", Text: "Our costs grew."},
+	}))
+	_, g := planFor(t, cat, "META 2024 annual ARPP and growth?", 0)
+	sentence := "Our annual worldwide ARPP in 2024, which represents the sum of quarterly ARPP during such period, was $49.63, an increase of 15% from 2023."
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+		_, ok := SentenceMatch(sentence, r.Completion.AllOf)
+		return r.Required && r.Completion.Kind == CondPassage && ok
+	}) {
+		t.Errorf("requirements %v; want the ARPP sentence to state the growth asked", g.Requirements)
+	}
+}

@@ -156,7 +156,8 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	rt.AsksFigure = len(rt.Figures) > 0 || asksNumber(question)
 	lower := routerNorm(question)
 	rt.Quarterly = quarterExpr.MatchString(question)
-	rt.Outlook = anyTerm(normalizeText(question), outlookTriggers) || futureView.MatchString(question) || willPersist.MatchString(question) || plansAhead.MatchString(question) || plannedFor.MatchString(question)
+	rt.Outlook = anyTerm(normalizeText(question), outlookTriggers) || futureView.MatchString(question) || willPersist.MatchString(question) || plansAhead.MatchString(question) || plannedFor.MatchString(question) ||
+		estimatesAhead(question, cat, rt)
 	// A topic named by one word heading another noun ("deferred revenue")
 	// is not that topic; nor is a topic's word that qualifies a figure the
 	// question asks ("segment operating margin" asks the segments'
@@ -992,4 +993,28 @@ func dropNarrowing(asks []FigureAsk, cat *Catalog, issuers []string) []FigureAsk
 		}
 	}
 	return out
+}
+
+// estimateVerb is a verb of estimating a figure ("what uplift did it
+// estimate", "the projected savings").
+var estimateVerb = regexp.MustCompile(`(?i)\b(estimat\w*|predict\w*|project(s|ed|ing)?)\b`)
+
+// estimatesAhead reports whether a question asks what an issuer estimated
+// for a year after its latest annual report in the corpus ("NVIDIA ...
+// what uplift to FY2024 operating income did it estimate", the latest
+// report being fiscal 2023's): that report's expectation for the year, as
+// "expect" would ask it. An estimate of a year the corpus reports (an
+// estimated useful life, a tax estimate) asks what that year's report
+// says.
+func estimatesAhead(question string, cat *Catalog, rt Route) bool {
+	if !estimateVerb.MatchString(question) || len(rt.Issuers) == 0 || len(rt.FiscalYears) == 0 {
+		return false
+	}
+	for _, t := range rt.Issuers {
+		latest, ok := cat.Latest(t, "10-K")
+		if !ok || slices.Max(rt.FiscalYears) <= latest.FiscalYear {
+			return false
+		}
+	}
+	return true
 }

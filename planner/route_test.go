@@ -398,3 +398,20 @@ func TestOwnersShareIsNotACause(t *testing.T) {
 		t.Error("a decline attributable to a cause asks why")
 	}
 }
+
+// An estimate asked for a year after the issuer's latest annual report is
+// that report's expectation; an estimate of a year the corpus reports is
+// not.
+func TestEstimateAheadIsOutlook(t *testing.T) {
+	t.Parallel()
+	cat := smallCatalog()
+	for q, want := range map[string]bool{
+		"NVIDIA extended depreciation lives after FY23 — what uplift to FY2024 operating income did it estimate?": true,
+		"What did NVIDIA estimate as the useful life of its servers in fiscal 2023?":                              false,
+		"What was NVIDIA's operating income in fiscal 2024?":                                                      false,
+	} {
+		if got := RouteQuestion(q, cat, nil).Outlook; got != want {
+			t.Errorf("%q: outlook %v, want %v", q, got, want)
+		}
+	}
+}

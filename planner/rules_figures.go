@@ -910,7 +910,12 @@ func (b *builder) planPhraseFigureWithin(words []string, partsOf func(t string) 
 			for _, w := range words {
 				groups = append(groups, wordForms(w))
 			}
-			if len(words) == 1 {
+			if _, ok := growthName(strings.ToLower(strings.Join(words, " "))); ok {
+				// "ARPP growth" is stated in any word of change: "ARPP
+				// ... was $49.63, an increase of 15% from 2023".
+				groups[len(groups)-1] = ChangeWords
+			}
+			if len(words) == 1 || len(words) == 2 && slices.Equal(groups[1], ChangeWords) {
 				// A short form the filings define is stated under
 				// either form: "DAP" or "daily active people".
 				if long := b.cat.TextStats().LongForm(t, strings.ToUpper(words[0])); long != "" {
