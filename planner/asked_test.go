@@ -129,12 +129,14 @@ func TestWhyAndBehind(t *testing.T) {
 		// "what" doing something to the figure, in any verb's past tense
 		"what squeezed netflix operating margin in 2022", "What powered LinkedIn's growth in FY22?", "what happened to Intel's margins",
 		// the noun asks it as the verb does
-		"Netflix's operating margin slipped to 18% in 2022. What's the explanation in the 10-K?"} {
+		"Netflix's operating margin slipped to 18% in 2022. What's the explanation in the 10-K?",
+		// a cause asked as what is credited with a move
+		"what does eBay credit for the increase?", "What did management credit the improvement to?"} {
 		if !asksWhy(q) {
 			t.Errorf("asksWhy(%q) = false", q)
 		}
 	}
-	for _, q := range []string{"What was Apple's revenue in fiscal 2024?", "What speed of growth did Apple report?"} {
+	for _, q := range []string{"What was Apple's revenue in fiscal 2024?", "What speed of growth did Apple report?", "How much did eBay's credit losses increase?"} {
 		if asksWhy(q) {
 			t.Errorf("asksWhy(%q) = true; a figure question", q)
 		}

@@ -1416,8 +1416,13 @@ func aspectFigure(a FigureAsk) bool {
 func asksWhy(question string) bool {
 	// "net income attributable to Costco" says whose income, not why.
 	n := ownersShareOf.ReplaceAllString(normalizeText(question), "$1")
-	return anyTerm(n, whyWords) || whatCaused.MatchString(n) || whatDid.MatchString(n)
+	return anyTerm(n, whyWords) || whatCaused.MatchString(n) || whatDid.MatchString(n) || creditsFor.MatchString(n)
 }
+
+// creditsFor matches a cause asked as what is credited with a move: "what
+// does eBay credit for the increase", "what did management credit the
+// improvement to".
+var creditsFor = regexp.MustCompile(`\bcredit(s|ed)?\s+(?:[a-z]+\s+){0,3}?(for|with|to)\s+(?:the|its|their|this|that)\s+(increase|decrease|rise|decline|growth|drop|improvement|gain|jump|fall|expansion|contraction|change)\b|\bcredit(s|ed)?\s+(?:the|its|their|this|that)\s+(increase|decrease|rise|decline|growth|drop|improvement|gain|jump|fall|expansion|contraction|change)\s+to\b`)
 
 // ownersShareOf matches "attributable to" after a figure it says whose
 // share of it is ("net income attributable to Costco").

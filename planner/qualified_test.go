@@ -341,7 +341,6 @@ func TestClauseItem(t *testing.T) {
 		"How big were NVIDIA's inventory provisions in FY2023":    "inventory provisions",
 		"how large was the impairment charge":                     "impairment charge",
 		"how big was the decline":                                 "",
-		"what was the take rate":                                  "",
 		"How many employees did it have":                          "employees",
 	} {
 		if got := clauseItem(clause); got != want {

@@ -1512,7 +1512,7 @@ func init() {
 	ten get got put let see use way far off too few lot big etc yes ago who why how say the and for are but
 	its was has had did can may our per vs end day ytd yoy qoq ttm ltm
 	come came comes coming go goes went gone keep keeps kept seem seems seemed
-	look looks looked mean means meant happen happens happened`) {
+	look looks looked mean means meant happen happens happened even though although while despite whereas`) {
 		questionStopwords[w] = true
 	}
 }
@@ -2259,7 +2259,7 @@ var sizeAsked = regexp.MustCompile(`(?i)\bhow\s+(?:big|large|much|severe|sizable
 // clauseAsks finds a clause asking a number or a size by name: "how many
 // new warehouses", "how big were NVIDIA's inventory provisions"; its group
 // is what follows, which clauseItem reads up to the clause's verb.
-var clauseAsks = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?(?:how\s+many|how\s+(?:big|large|much|severe|sizable|significant)\s+(?:was|were|is|are))\s+(.+)$`)
+var clauseAsks = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?(?:how\s+many|how\s+(?:big|large|much|severe|sizable|significant)\s+(?:was|were|is|are)|what\s+(?:was|were|is|are)\s+the)\s+(.+)$`)
 
 // clauseItem returns the thing a clause asks the number or size of
 // (clauseAsks), as its words up to its verb, a preposition or a period,
@@ -2285,11 +2285,18 @@ func clauseItem(clause string) string {
 		}
 		item = append(item, lw)
 	}
-	if !slices.ContainsFunc(item, func(w string) bool { return !figureWords[w] && !sizeNouns[w] && !questionStopwords[w] }) {
-		return ""
+	if !slices.ContainsFunc(item, func(w string) bool { return !figureWords[w] && !sizeNouns[w] && !questionStopwords[w] }) ||
+		slices.ContainsFunc(item, func(w string) bool { return notFigureBid[w] || reasonNouns[w] }) {
+		return "" // "what was the main reason": a cause, asked as such
 	}
 	return strings.Join(item, " ")
 }
+
+// reasonNouns name a cause or a view asked for, not a figure: "what was
+// the biggest factor", "what was the rationale".
+var reasonNouns = map[string]bool{"reason": true, "rationale": true, "cause": true, "factor": true, "trend": true,
+	"story": true, "strategy": true, "view": true, "takeaway": true, "message": true, "risk": true, "risks": true,
+	"impact": true, "effect": true, "why": true, "primary": true, "biggest": true}
 
 // askSplit separates a question's clauses: its sentences, and the parts
 // of a list of questions ("X, and how many Y", "X — how big was Y").
