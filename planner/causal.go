@@ -104,6 +104,9 @@ func Linked(sentence string, groups [][]string) bool {
 func termPositions(s string, terms []string) []int {
 	var out []int
 	for _, t := range terms {
+		if pl, ok := iesPlural(t); ok {
+			out = append(out, termPositions(s, []string{pl})...)
+		}
 		for from := 0; from < len(s); {
 			i := strings.Index(s[from:], t)
 			if i < 0 {

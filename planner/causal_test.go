@@ -1,6 +1,9 @@
 package planner
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestLinked(t *testing.T) {
 	capex := []string{"capital expenditures"}
@@ -24,6 +27,7 @@ func TestLinked(t *testing.T) {
 		{"cause in the question's own words", "Operating margin increased due to growth of our advertising tier.", [][]string{{"advertising"}, {"tier"}, {"operating margin"}}, true},
 		{"cause before the effect without a verb of causing", "Capital expenditures rose; operating income rose.", [][]string{capex, opInc}, false},
 		{"one group", "Operating income increased due to sales.", [][]string{opInc}, false},
+		{"a cause's plural in -ies", "Changes in foreign currencies relative to the U.S. dollar negatively impacted gross margin by approximately $176.", [][]string{{"foreign"}, {"currency"}, {"gross margin"}}, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -66,4 +70,23 @@ func equalStrings(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// A cause named by one term of an aspect that gathers distinct causes is
+// that cause: inflation is not a currency's move, though both are
+// macroeconomic conditions.
+func TestCausalCauseNarrowed(t *testing.T) {
+	cat := NewCatalog(nil)
+	for q, want := range map[string]string{
+		"Did inflation hurt XMPL's gross margin in 2024?":      "inflation",
+		"Did interest rates hurt XMPL's gross margin in 2024?": "interest rate",
+	} {
+		c := RouteQuestion(q, cat, nil).Causal
+		if c == nil {
+			t.Fatalf("%q: no causal reading", q)
+		}
+		if !slices.Contains(c.Cause, want) || slices.Contains(c.Cause, "foreign currenc") {
+			t.Errorf("%q: cause terms %q, want %q's only", q, c.Cause, want)
+		}
+	}
 }

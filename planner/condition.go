@@ -551,6 +551,25 @@ func termIn(s, t string) bool {
 	if t == "" {
 		return false
 	}
+	if pl, ok := iesPlural(t); ok && wordIn(s, pl) {
+		return true
+	}
+	return wordIn(s, t)
+}
+
+// iesPlural returns the plural in "-ies" of a term ending in a consonant
+// and "y" ("currency", "currencies"), which a prefix match of the term does
+// not find.
+func iesPlural(t string) (string, bool) {
+	n := len(t)
+	if n <= 4 || t[n-1] != 'y' || strings.ContainsRune("aeiou ", rune(t[n-2])) {
+		return "", false
+	}
+	return t[:n-1] + "ies", true
+}
+
+// wordIn is termIn for a term of words.
+func wordIn(s, t string) bool {
 	first, _ := utf8.DecodeRuneInString(t)
 	last, _ := utf8.DecodeLastRuneInString(t)
 	whole := utf8.RuneCountInString(t) <= 4 && unicode.IsLetter(last)

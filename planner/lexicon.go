@@ -43,9 +43,15 @@ type Aspect struct {
 	// themselves ("headcount"): a question naming one asks for the
 	// number, however it is phrased, and the number is a count
 	// (CountTerm), not an amount of money.
-	Counts  []string
-	Metrics []string // tools metric names of its figures; nil when it has none
-	Kind    RequirementKind
+	Counts []string
+	// Distinct groups the Terms of an aspect that gathers different
+	// causes under one topic (inflation, interest rates and currencies
+	// are all "macroeconomic conditions"): a cause the question names by
+	// a term of one group is that group's, and a sentence naming another
+	// group's does not link it. nil when the terms name one thing.
+	Distinct [][]string
+	Metrics  []string // tools metric names of its figures; nil when it has none
+	Kind     RequirementKind
 }
 
 // ExplainGroups returns the groups a passage explaining a must hold.
@@ -338,6 +344,8 @@ var Lexicon = []Aspect{
 			"exchange rate", "economic condition", "pandemic", "covid"},
 		Terms: []string{"inflation", "macroeconomic", "interest rate", "foreign currenc", "currenc", "exchange rate",
 			"economic condition", "pandemic", "covid"},
+		Distinct: [][]string{{"inflation", "inflationary"}, {"interest rate"}, {"foreign currenc", "currenc", "exchange rate", "foreign exchange"},
+			{"pandemic", "covid"}, {"macroeconomic", "economic condition", "recession"}},
 		Query:      "inflation interest rates foreign currency",
 		AltQueries: []string{"foreign currency exchange rates", "macroeconomic conditions"},
 		Section:    "Item 7",

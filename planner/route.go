@@ -686,6 +686,15 @@ func findCausal(lower string, aspects []span, taken claims) *Causal {
 		}
 		c.CauseAspects, c.Cause = causeTerms(cause)
 		c.EffectAspects, c.Effect = causeTerms(effect)
+		// "Did inflation raise margins": inflation, not any of the
+		// macroeconomic conditions.
+		var named []string
+		for _, a := range aspects {
+			if slices.Contains(cause, a.value) && (causeBefore && a.start < at || !causeBefore && a.start >= end) {
+				named = append(named, lower[a.start:]) // the aspect's words start there
+			}
+		}
+		c.Cause = narrowCause(c.CauseAspects, c.Cause, named)
 		return c
 	}
 	if m := causeNoun.FindStringSubmatchIndex(lower); m != nil {
@@ -762,6 +771,33 @@ func causeBetween(lower string, from, to int, aspects []span, taken claims) *Cau
 	c.CauseAspects, c.Cause = causeTerms(cause)
 	c.EffectAspects, c.Effect = causeTerms(effect)
 	return c
+}
+
+// narrowCause returns the terms of a cause named by the words named (the
+// question from where each aspect's words start): for one aspect whose
+// terms name distinct causes (Aspect.Distinct), the groups of those its
+// words name; terms as they are otherwise.
+func narrowCause(aspects, terms, named []string) []string {
+	if len(aspects) != 1 || len(named) == 0 {
+		return terms
+	}
+	a, ok := AspectByName(aspects[0])
+	if !ok || len(a.Distinct) == 0 {
+		return terms
+	}
+	var out []string
+	for _, w := range named {
+		i := slices.IndexFunc(a.Distinct, func(g []string) bool {
+			return slices.ContainsFunc(g, func(t string) bool { return strings.HasPrefix(normalizeText(w), normalizeTerm(t)) })
+		})
+		if i < 0 {
+			return terms // a word of the aspect no group holds
+		}
+		for _, t := range a.Distinct[i] {
+			out = appendNew(out, t)
+		}
+	}
+	return out
 }
 
 // figurePrefix marks a figure the question names among the spans a
