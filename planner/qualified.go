@@ -951,9 +951,19 @@ var (
 // assertedSign returns the direction a question asserts for its figure: 1
 // a rise, -1 a fall, 0 none or both.
 func assertedSign(question string) int {
-	if supposing.MatchString(question) {
+	// A sentence supposing or expecting ("Does management expect that
+	// growth to continue?") asserts nothing; one beside it may ("Oracle's
+	// support expenses jumped in FY2023.").
+	var said []string
+	for _, sentence := range sentenceEnd.Split(question, -1) {
+		if !supposing.MatchString(sentence) {
+			said = append(said, sentence)
+		}
+	}
+	if len(said) == 0 {
 		return 0
 	}
+	question = strings.Join(said, ". ")
 	fall, rise := fallWords.MatchString(question), riseWords.MatchString(question)
 	// "gaming rev FY23 up how much?", "how much was revenue down in
 	// 2022": the move said by "up" or "down".
@@ -1230,7 +1240,7 @@ func (b *builder) planLossPremise() {
 // ("why did the gross margin percentage fall") and the move's sign.
 func (b *builder) ratioPremise() (tools.Derived, int, bool) {
 	sign := assertedSign(b.question)
-	if sign == 0 || len(b.rt.Issuers) != 1 || b.rt.Outlook {
+	if sign == 0 || len(b.rt.Issuers) != 1 {
 		return tools.Derived{}, 0, false
 	}
 	d, ok := b.premiseRatio()

@@ -141,6 +141,8 @@ func TestAssertedSign(t *testing.T) {
 		"NVDA gaming rev FY23 up how much?":                                 1,
 		"By how much was XMPL revenue down in 2022?":                        -1,
 		"Was XMPL revenue up or down in 2022?":                              0,
+		// a sentence asking an expectation asserts nothing; one beside it may
+		"XMPL's support expenses jumped in FY2023. Does management expect that growth to continue?": 1,
 	}
 	for q, want := range tests {
 		if got := assertedSign(q); got != want {
