@@ -1011,6 +1011,24 @@ func assertingSentence(question string) string {
 	return asserting[0] // a later one refers back ("how much of the drop")
 }
 
+// namesCatalogMetric reports whether normalised text names a catalogue metric by
+// its label or one of its aliases.
+func namesCatalogMetric(text, metric string) bool {
+	mt, ok := tools.MetricByName(metric)
+	return ok && (termIn(text, normalizeTerm(mt.Label)) || anyTerm(text, mt.Aliases))
+}
+
+// sentences counts the sentences of a question that hold a word.
+func sentences(question string) int {
+	n := 0
+	for _, s := range sentenceEnd.Split(question, -1) {
+		if strings.TrimSpace(s) != "" {
+			n++
+		}
+	}
+	return n
+}
+
 // sentenceEnd ends a sentence of a question.
 var sentenceEnd = regexp.MustCompile(`[?!]\s*|\.\s+`)
 
@@ -1257,7 +1275,7 @@ var exprNames = regexp.MustCompile(`[a-z_][a-z0-9_]*`)
 // before, as the filing shows them side by side.
 func (b *builder) planPremises() {
 	sign := assertedSign(b.question)
-	if sign == 0 || len(b.rt.Issuers) != 1 || b.rt.Outlook {
+	if sign == 0 || len(b.rt.Issuers) != 1 {
 		return
 	}
 	var metrics []string
@@ -1265,7 +1283,14 @@ func (b *builder) planPremises() {
 		b.planRatioPremise(d, sign)
 		return
 	}
+	asserting := normalizeText(assertingSentence(b.question))
 	for _, f := range b.rt.Figures {
+		if f.Phrase != "" && !strings.Contains(asserting, normalizeText(f.Phrase)) {
+			// A figure named in another sentence ("... Does management
+			// expect that expense growth to continue?") is not the one
+			// the move is asserted of.
+			continue
+		}
 		if base, ok := strings.CutSuffix(f.Derived, "_growth"); ok {
 			// A growth rate's sign is its figure's change: "what drove
 			// Greater China sales growth" presupposes the sales rose.
@@ -1287,7 +1312,7 @@ func (b *builder) planPremises() {
 		// "Why did revenue decline": the figure of the aspect asked, where
 		// the aspect is one figure (not margins, made of two).
 		for _, n := range b.rt.Aspects {
-			if a, ok := AspectByName(n); ok && len(a.Metrics) == 1 {
+			if a, ok := AspectByName(n); ok && len(a.Metrics) == 1 && (sentences(b.question) == 1 || anyTerm(asserting, a.Triggers) || namesCatalogMetric(asserting, a.Metrics[0])) {
 				metrics = appendNew(metrics, a.Metrics[0])
 			}
 		}
@@ -1517,17 +1542,25 @@ func premiseWords(sentence string, issuer map[string]bool) []string {
 	}
 	fields := strings.Fields(sentence[:loc[0]])
 	var out []string
-	for i := len(fields) - 1; i >= 0 && len(out) < 6; i-- {
+	for i := len(fields) - 1; i >= 0 && len(out) < 7; i-- {
 		w := strings.ToLower(fields[i])
 		trimmed := strings.Trim(w, ",;:()\"'")
 		if trimmed != w && len(out) > 0 {
 			break // punctuation ends the name
 		}
 		w = strings.TrimSuffix(strings.TrimSuffix(trimmed, "'s"), "’s")
+		if (w == "and" || w == "&") && len(out) > 0 {
+			// "cloud services and license support expenses": one name.
+			out = append([]string{"and"}, out...)
+			continue
+		}
 		if w == "" || issuer[w] || questionStopwords[w] || askingWords[w] || strings.ContainsAny(w, "0123456789") {
 			break
 		}
 		out = append([]string{w}, out...)
+	}
+	for len(out) > 0 && out[0] == "and" {
+		out = out[1:]
 	}
 	return out
 }

@@ -683,4 +683,10 @@ func TestNamedFigurePremise(t *testing.T) {
 	if got := premiseWords("Why did Netflix's global paid memberships decline in 2022", map[string]bool{"netflix": true}); !slices.Equal(got, []string{"global", "paid", "memberships"}) {
 		t.Errorf("premiseWords = %q", got)
 	}
+	if got := premiseWords("Oracle's cloud services and license support expenses jumped in FY2023", map[string]bool{"oracle": true}); !slices.Equal(got, []string{"cloud", "services", "and", "license", "support", "expenses"}) {
+		t.Errorf("premiseWords = %q", got)
+	}
+	if got := premiseWords("Why did sales and margins fall", nil); !slices.Equal(got, []string{"sales", "and", "margins"}) {
+		t.Errorf("premiseWords = %q", got)
+	}
 }
