@@ -339,11 +339,16 @@ func TestPossessivePart(t *testing.T) {
 func TestClauseItem(t *testing.T) {
 	t.Parallel()
 	for clause, want := range map[string]string{
-		" and how many new warehouses were they planning to open": "new warehouses",
-		"How big were NVIDIA's inventory provisions in FY2023":    "inventory provisions",
-		"how large was the impairment charge":                     "impairment charge",
-		"how big was the decline":                                 "",
-		"How many employees did it have":                          "employees",
+		" and how many new warehouses were they planning to open":        "new warehouses",
+		"How big were NVIDIA's inventory provisions in FY2023":           "inventory provisions",
+		"how large was the impairment charge":                            "impairment charge",
+		"how big was the decline":                                        "",
+		"How many employees did it have":                                 "employees",
+		" and how many more people did Amazon employ than Costco":        "",
+		" what was the take rate":                                        "take rate",
+		"what was the main reason":                                       "",
+		"What was Apple's revenue in fiscal 2024":                        "", // a figure's name alone: the figure asked
+		"What was the Google Cloud's revenue backlog at the end of 2024": "revenue backlog",
 	} {
 		if got := clauseItem(clause); got != want {
 			t.Errorf("clauseItem(%q) = %q, want %q", clause, got, want)

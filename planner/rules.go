@@ -2277,8 +2277,12 @@ func clauseItem(clause string) string {
 		if i == 0 && (lw == "more" || lw == "fewer" || lw == "less") {
 			return "" // "how many more people": a difference of figures asked
 		}
-		if strings.HasSuffix(lw, "'s") || strings.HasSuffix(lw, "’s") || lw == "the" || lw == "its" || lw == "their" {
-			continue // an owner names no part of the thing
+		if strings.HasSuffix(lw, "'s") || strings.HasSuffix(lw, "’s") {
+			item = nil // the owner ("Google Cloud's") names no part of the thing
+			continue
+		}
+		if lw == "the" || lw == "its" || lw == "their" {
+			continue
 		}
 		if countedStops[lw] || labelBreaks[lw] || strings.IndexFunc(lw, unicode.IsDigit) >= 0 || lw == "" {
 			break
