@@ -363,3 +363,21 @@ func TestShortFormGrowthInWordsOfChange(t *testing.T) {
 		t.Errorf("requirements %v; want the ARPP sentence to state the growth asked", g.Requirements)
 	}
 }
+
+// A count asked ("how many customers") is of a figure labelled so, not of
+// a tag whose concept holds the word: revenue from contracts with
+// customers is no number of customers.
+func TestCountNotOfConceptWord(t *testing.T) {
+	t.Parallel()
+	g := planOf(t, "How many customers did XMPL have at the end of 2024?", "XMPL")
+	for _, r := range g.Requirements {
+		if r.Completion.Kind == CondFact && slices.ContainsFunc(r.Completion.Concepts, func(c string) bool { return strings.Contains(c, "Revenue") }) {
+			t.Errorf("requirement %s looks up %q for a number of customers", r.ID, r.Completion.Concepts)
+		}
+	}
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+		return slices.ContainsFunc(r.Completion.AllOf, func(grp []string) bool { return slices.Contains(grp, NumberTerm+"customers") })
+	}) {
+		t.Errorf("requirements %v; want a number of customers stated", g.Requirements)
+	}
+}

@@ -693,6 +693,27 @@ func joinsAnother(label, want []string) bool {
 	return false
 }
 
+// labelNames reports whether the figure key of a filing is labelled with
+// a word beginning as word does: its row label, not its concept's name.
+func (c *Catalog) labelNames(documentID, key, word string) bool {
+	stem := stem5(word)
+	for _, e := range c.figures[documentID] {
+		k := e.Key
+		if !e.Table {
+			k = tools.FigureKey(e.Concept, e.Member)
+		}
+		if k != key {
+			continue
+		}
+		for _, w := range strings.Fields(normLabel(e.Label)) {
+			if stem5(w) == stem {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // ResolvePartRow returns the key of the figure a filing prints under a
 // part's own name, where the question names the part with a word of its
 // own for the whole ("membership fee income" for the row "Membership
@@ -925,6 +946,13 @@ func (b *builder) planPhraseFigureWithin(words []string, partsOf func(t string) 
 			number := FigureTerm
 			if noun := countedNoun(b.question); noun != "" && slices.Contains(words, noun) {
 				number = NumberTerm + noun // "how many new warehouses": 26 of them
+				if key != "" && !b.cat.labelNames(p.doc.ID, key, noun) {
+					// A count is of a row labelled so ("Paid memberships
+					// at end of period"), not of a tag whose concept
+					// holds the word ("Revenue from contract with
+					// customer" is no number of customers).
+					key = ""
+				}
 			}
 			groups = append(groups, []string{number})
 			if p.ahead > 0 {
