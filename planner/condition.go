@@ -425,6 +425,16 @@ func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 // normalised text.
 var amountPattern = regexp.MustCompile(`\$ ?\d|\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)? ?(?:million|billion|thousand)\b`)
 
+// wholeAmount matches an amount in normalised text whole, its dollar sign,
+// decimals and scale with it ("$3.5 billion"), as amountPattern's
+// alternatives do not.
+var wholeAmount = regexp.MustCompile(`\$ ?\d[\d,]*(?:\.\d+)?(?: ?(?:million|billion|thousand))?|\b\d{1,3}(?:,\d{3})+(?:\.\d+)?\b|\b\d+(?:\.\d+)? ?(?:million|billion|thousand)\b`)
+
+// changeBefore matches, at the end of normalised text, the words that make
+// the amount after them a change: "increased", "grew by", "an increase of",
+// "up".
+var changeBefore = regexp.MustCompile(`\b(increas(e|ed|es|ing)|decreas(e|ed|es|ing)|gr(ew|ow|own|owth)|r(ose|ise|isen)|fell|declin(e|ed|es|ing)|dropp?(ed)?|jump(ed)?|up|down|higher|lower|chang(e|ed))( (by|of))?( (approximately|about|nearly|roughly|some|an|a))? ?$`)
+
 // expectedFigure matches, in normalised text, a verb of expecting and then,
 // in its clause, a figure (ExpectedTerm).
 var expectedFigure = regexp.MustCompile(`\b(expect|anticipat|project|forecast|plan|estimat|guid|target|intend|intention|will be)\w*\b[^.;:]*?(\$ ?\d|\d ?%|\b\d+(?:\.\d+)? ?(?:million|billion|percent|basis points)\b)`)
@@ -523,6 +533,17 @@ func termIn(s, t string) bool {
 	}
 	if t == AmountTerm {
 		return hasDigit(s) && amountPattern.MatchString(s)
+	}
+	if t == LevelTerm {
+		if !hasDigit(s) {
+			return false
+		}
+		for _, m := range wholeAmount.FindAllStringIndex(s, -1) {
+			if !changeBefore.MatchString(s[:m[0]]) {
+				return true
+			}
+		}
+		return false
 	}
 	if t == ExpectedTerm {
 		return expectedFigure.MatchString(s)

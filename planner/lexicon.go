@@ -95,6 +95,12 @@ const CountTerm = "#count"
 // something asks for it.
 const NumberTerm = "#number:"
 
+// LevelTerm, in a condition group, matches an amount stated as a level,
+// not as a change: "YouTube ads revenues were $36.1 billion", not
+// "YouTube ads revenues increased $4.6 billion", whose amount is the
+// change.
+const LevelTerm = "#level"
+
 // SubjectTerm, followed by a word of the question ("#subject:azure"), in a
 // condition group, matches a sentence naming the word before any reason it
 // gives: the word is what the sentence states a figure of ("Azure and other
@@ -106,7 +112,7 @@ const SubjectTerm = "#subject:"
 // IsNumberTerm reports whether a condition term matches a number
 // (FigureTerm, AmountTerm, CountTerm, NumberTerm) rather than a word.
 func IsNumberTerm(t string) bool {
-	return t == FigureTerm || t == AmountTerm || t == ExpectedTerm || t == CountTerm || strings.HasPrefix(t, NumberTerm)
+	return t == FigureTerm || t == AmountTerm || t == LevelTerm || t == ExpectedTerm || t == CountTerm || strings.HasPrefix(t, NumberTerm)
 }
 
 // DriverWords show that a sentence gives a reason or a direction.

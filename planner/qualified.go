@@ -352,6 +352,11 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 				if len(part) == 0 {
 					part = contributorAfter(toks, i+len(n.words))
 				}
+				if len(part) == 0 {
+					// "how much revenue did Oracle get from TikTok": the
+					// part is where the figure came from.
+					part = sourceAfter(toks, i+len(n.words))
+				}
 			}
 			if len(part) == 0 && len(after) == 0 {
 				continue
@@ -460,6 +465,31 @@ func contributorAfter(toks []qualifierToken, at int) []string {
 // reported with, after an auxiliary ("what operating income did
 // Microsoft's gaming segment report").
 var reporting = map[string]bool{"report": true, "post": true, "generate": true, "earn": true, "record": true, "make": true, "book": true, "deliver": true}
+
+// receiving are the verbs a question asks where a figure came from with
+// ("get from", "earn from", "derive from").
+var receiving = map[string]bool{"get": true, "got": true, "gets": true, "earn": true, "earned": true, "earns": true,
+	"generate": true, "generated": true, "generates": true, "derive": true, "derived": true, "derives": true,
+	"receive": true, "received": true, "receives": true, "make": true, "made": true, "makes": true, "come": true, "came": true, "comes": true}
+
+// sourceAfter returns the words naming where a figure came from, after
+// the figure's name at toks[at:]: an auxiliary, the issuer, a verb of
+// receiving and "from", then the source ("revenue did Oracle get from
+// TikTok": TikTok); nil when the words after the figure are not so.
+func sourceAfter(toks []qualifierToken, at int) []string {
+	k := at
+	for k < len(toks) && (auxiliary[toks[k].lower] || toks[k].named || toks[k].lower == "the") {
+		k++
+	}
+	if k+1 >= len(toks) || !receiving[toks[k].lower] || toks[k+1].lower != "from" {
+		return nil
+	}
+	var out []string
+	for k += 2; k < len(toks) && !toks[k].stop && !toks[k].after; k++ {
+		out = append(out, toks[k].text)
+	}
+	return out
+}
 
 // auxiliary are the verbs a question puts between what it asks and its
 // subject ("how much revenue did Activision contribute").
@@ -871,7 +901,9 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 	// "Comparable sales increased 14% during 2022".
 	figure := FigureTerm
 	if _, derived := tools.DerivedByName(q.Metric); !derived && !strings.Contains(q.Metric, "shares") {
-		figure = AmountTerm // a ratio is stated by a rate
+		// A ratio is stated by a rate; an amount by its level, not by
+		// the change ("LinkedIn revenue increased $3.5 billion").
+		figure = LevelTerm
 	}
 	query := strings.Join(content, " ")
 	if base, ok := growthName(name); ok {

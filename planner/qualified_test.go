@@ -100,8 +100,8 @@ func TestPlanQualifiedFigure(t *testing.T) {
 	}
 	r := g.Requirements[i]
 	if !r.Required || r.Completion.Kind != CondPassage || !slices.ContainsFunc(r.Completion.AllOf, func(grp []string) bool { return slices.Contains(grp, "membership") }) ||
-		!slices.ContainsFunc(r.Completion.AllOf, func(grp []string) bool { return slices.Contains(grp, AmountTerm) }) {
-		t.Errorf("requirement %+v: want a required passage naming the part with an amount (a rate does not state revenue)", r)
+		!slices.ContainsFunc(r.Completion.AllOf, func(grp []string) bool { return slices.Contains(grp, LevelTerm) }) {
+		t.Errorf("requirement %+v: want a required passage naming the part with an amount as a level (a rate or a change does not state revenue)", r)
 	}
 
 	g = planOf(t, "What were XMPL's Example Web Services net sales in 2024?", "XMPL")
