@@ -381,3 +381,30 @@ func TestCountNotOfConceptWord(t *testing.T) {
 		t.Errorf("requirements %v; want a number of customers stated", g.Requirements)
 	}
 }
+
+// The annual report a question reads from is named by its year; a year
+// after it is not read from another report in its place.
+func TestNamedReportYear(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]int{
+		"What was Amazon's 2023 net income according to its 2022 10-K?":              2022,
+		"Per Microsoft's FY2021 10-K, what was Azure revenue growth in fiscal 2022?": 2021,
+		"Netflix's 2022 10-K: how many paid memberships did it have?":                2022,
+		"In the fiscal 2023 annual report, what was revenue?":                        2023,
+		"What was Amazon's 2023 net income?":                                         0,
+	} {
+		if got, _ := namedReportYear(q); got != want {
+			t.Errorf("namedReportYear(%q) = %d, want %d", q, got, want)
+		}
+	}
+	cat := smallCatalog()
+	_, g := planFor(t, cat, "What was Apple's fiscal 2024 net income according to its fiscal 2022 10-K?", 0)
+	for _, r := range g.Requirements {
+		if r.Period == "FY2024" && r.Completion.Kind == CondFact {
+			t.Errorf("requirement %s looks up fiscal 2024 in another report", r.ID)
+		}
+	}
+	if !slices.ContainsFunc(g.Notes, func(n string) bool { return strings.Contains(n, "reports no later year") }) {
+		t.Errorf("notes %q; want the later year named as beyond the report", g.Notes)
+	}
+}

@@ -132,6 +132,10 @@ type filingPeriod struct {
 	// ahead is the fiscal year asked when it is after doc's, the latest
 	// annual report, whose expectations are read for it; 0 otherwise.
 	ahead int
+	// source is the fiscal year of the annual report the question reads
+	// fy from ("according to its 2022 10-K") when fy is after it: that
+	// report prints no later year, and no other report stands in for it.
+	source int
 }
 
 type builder struct {
@@ -197,8 +201,24 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 	if ys, ok := b.rt.IssuerYears[t]; ok {
 		years = ys
 	}
+	source := 0
+	if len(years) > 1 && !b.rt.Outlook {
+		// "Amazon's 2023 net income according to its 2022 10-K": 2022
+		// names the report read, not a period asked.
+		if s, ok := namedReportYear(b.question); ok && slices.Contains(years, s) {
+			if d, found := b.cat.Filing(t, s, "10-K"); found && d.FiscalYear == s {
+				source = s
+				years = slices.DeleteFunc(slices.Clone(years), func(y int) bool { return y == s })
+			}
+		}
+	}
 	if len(years) > 0 {
 		for _, fy := range years {
+			if source > 0 && fy > source {
+				b.note("The question reads fiscal %d from %s's fiscal %d 10-K, which reports no later year; its figures for %d are not taken from another report in its place.", fy, t, source, fy)
+				ps = append(ps, filingPeriod{fy: fy, source: source, doc: corpus.Document{Ticker: t, Form: "10-K", FiscalYear: fy}})
+				continue
+			}
 			var d corpus.Document
 			ok := false
 			if b.rt.Quarterly {
@@ -873,7 +893,10 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 	if !p.found {
 		id := prefix + "-" + kindSuffix(a.Kind)
 		need := fmt.Sprintf("%s's %s for fiscal %d; the corpus holds no filing for that year", company, a.Label, p.fy)
-		if p.doc.Form != "" {
+		switch {
+		case p.source > 0:
+			need = fmt.Sprintf("%s's %s for fiscal %d, from its fiscal %d 10-K, which reports no later year", company, a.Label, p.fy, p.source)
+		case p.doc.Form != "":
 			need = fmt.Sprintf("%s's %s for the quarter asked, fiscal %d; the corpus holds no %s of that year, and an annual report does not state a quarter", company, a.Label, p.fy, p.doc.Form)
 		}
 		b.addReq(Requirement{
@@ -881,7 +904,13 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 			Need:       need,
 			Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: a.Label, AllOf: groups},
 		}, m)
-		b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, "", 8), []string{id})
+		in := p
+		if p.source > 0 {
+			// A year after the report the question reads from is looked
+			// for in that report, not in another.
+			in.fy = p.source
+		}
+		b.addNode(tools.SearchFilings, b.searchArgs(t, in, query, "", 8), []string{id})
 		return nil
 	}
 	if p.ahead > 0 {
@@ -1871,6 +1900,28 @@ func (b *builder) asksOwnYear(t string, p filingPeriod) bool {
 func mentionsForm(question, form string) bool {
 	q := strings.ToUpper(question)
 	return strings.Contains(q, form) || strings.Contains(q, strings.ReplaceAll(form, "-", ""))
+}
+
+// namedReport finds the annual report a question reads from, by its year:
+// "according to its 2022 10-K", "per Apple's FY2021 10-K", "in the fiscal
+// 2023 annual report".
+var namedReport = regexp.MustCompile(`(?i)\b(?:according\s+to|per|in|from|using|based\s+on)\s+(?:(?:its|the|their|[a-z][\w.&-]*['’]s)\s+)?(?:fy\s?|fiscal\s+(?:year\s+)?)?['’]?(\d{4}|\d{2})\s+(?:10-?k|annual\s+report|form\s+10-?k)\b|(?:^|[^\w\s])?\s*(?:[a-z][\w.&-]*['’]s\s+|[a-z][\w.&-]*\s+)?(?:fy\s?|fiscal\s+)?(\d{4})\s+10-?k\s*[:—–]`)
+
+// namedReportYear returns the fiscal year of the annual report a question
+// names as its source (namedReport).
+func namedReportYear(question string) (int, bool) {
+	m := namedReport.FindStringSubmatch(question)
+	if m == nil {
+		return 0, false
+	}
+	y, err := strconv.Atoi(cmp.Or(m[1], m[2]))
+	if err != nil {
+		return 0, false
+	}
+	if y < 100 {
+		y += 2000
+	}
+	return y, true
 }
 
 // ownReport reports whether d, found for fiscal year fy, is that year's own
