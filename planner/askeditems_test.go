@@ -408,3 +408,21 @@ func TestNamedReportYear(t *testing.T) {
 		t.Errorf("notes %q; want the later year named as beyond the report", g.Notes)
 	}
 }
+
+// Why a topic the filing describes moved ("why did headcount grow") is
+// answered by a sentence giving a reason, not by one describing the topic.
+func TestWhyOfTopicNeedsReason(t *testing.T) {
+	t.Parallel()
+	g := planOf(t, "Why did XMPL's headcount grow in 2024?", "XMPL")
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return r.Aspect == "headcount" && r.Required })
+	if i < 0 {
+		t.Fatalf("requirements %v; want the headcount explained", g.Requirements)
+	}
+	groups := g.Requirements[i].Completion.AllOf
+	if _, ok := SentenceMatch("Our employee headcount and the scale and complexity of our business have increased significantly over time.", groups); ok {
+		t.Errorf("condition %q is met by a sentence giving no reason", groups)
+	}
+	if _, ok := SentenceMatch("Headcount increased primarily due to hiring in our technical functions.", groups); !ok {
+		t.Errorf("condition %q is not met by the reason", groups)
+	}
+}

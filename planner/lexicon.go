@@ -122,6 +122,11 @@ var DriverWords = []string{
 	"declin", "improve", "pressure", "mix", "benefit",
 }
 
+// ReasonWords show that a sentence gives a reason, not only a direction or
+// a topic: the connectives that introduce a cause and the verbs of causing
+// ("Our health and well-being programs ... benefits" gives none).
+var ReasonWords = slices.Concat(reasonConnectives, causingVerbs)
+
 // OutlookWords show that a sentence looks forward.
 var OutlookWords = []string{
 	"expect", "anticipate", "believe", "will", "future", "continue", "outlook", "going forward",

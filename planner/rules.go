@@ -1024,6 +1024,13 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		// something drove.
 		need = fmt.Sprintf("what %s's %s %s says about %s", company, label, form, a.Label)
 	}
+	if a.Kind == KindExplanation && a.Name != "general" && !countOf && !asksReason(groups) && reasonAsked.MatchString(normalizeText(b.question)) {
+		// "Why did Meta's headcount grow": a topic the filing describes
+		// ("Our employee headcount ... increased significantly over
+		// time") answers why only in a sentence giving a reason.
+		groups = append(slices.Clone(groups), ReasonWords)
+		need = fmt.Sprintf("%s's reason, in its %s %s, for what the question asks of its %s", company, label, form, a.Label)
+	}
 	b.addReq(Requirement{
 		ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: a.Kind, Required: true, Need: need,
 		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: topic, AllOf: groups},
@@ -2346,6 +2353,10 @@ func clauseItem(clause string) string {
 	}
 	return strings.Join(item, " ")
 }
+
+// reasonAsked matches, in normalised text, a question asking why
+// something happened rather than what a filing says of it.
+var reasonAsked = regexp.MustCompile(`\b(why|reasons?|drivers?|drove|driven|driving|caus\w*|behind|explains?|explanation|attribut\w*|blame\w*|responsible)\b`)
 
 // reasonNouns name a cause or a view asked for, not a figure: "what was
 // the biggest factor", "what was the rationale".
