@@ -141,6 +141,7 @@ func TestAssertedSign(t *testing.T) {
 		"NVDA gaming rev FY23 up how much?":                                 1,
 		"By how much was XMPL revenue down in 2022?":                        -1,
 		"Was XMPL revenue up or down in 2022?":                              0,
+		"Why did XMPL cut its content spending in 2024?":                    -1,
 		// a sentence asking an expectation asserts nothing; one beside it may
 		"XMPL's support expenses jumped in FY2023. Does management expect that growth to continue?": 1,
 	}
