@@ -78,6 +78,11 @@ func TestSafeHarbourIsNoOutlook(t *testing.T) {
 	if _, ok := SentenceMatch(view, groups); !ok {
 		t.Errorf("an expectation does not meet the outlook condition")
 	}
+	// Nor does the caveat that forecasts may differ from actual results.
+	caveat := "Given the dynamic nature of our business, forecasts of our revenues, operating margins and net income may differ materially from actual results."
+	if _, ok := SentenceMatch(caveat, [][]string{{"operating margin", "margin"}, OutlookWords}); ok {
+		t.Errorf("the caveat on forecasts meets an outlook condition")
+	}
 	// Nor does it explain anything: it lists what management might say of
 	// margins without saying it ("operating income and margin").
 	list := "These forward-looking statements include, but are not limited to, statements regarding our future financial performance, including expectations regarding revenues, operating income and margin."

@@ -879,11 +879,12 @@ func RateAgrees(asserted, computed decimal.Decimal) bool {
 }
 
 // safeHarbourNotice finds the legal notice on forward-looking statements.
-var safeHarbourNotice = regexp.MustCompile(`(?i)forward[\s\-‐‑–—]*looking\s+(statement|information)`)
+var safeHarbourNotice = regexp.MustCompile(`(?i)forward[\s\-‐‑–—]*looking\s+(statement|information)|\b(may|could|might|will)\s+differ\s+(materially|significantly)\b|\bactual\s+results\s+(may|could|might)\s+differ\b`)
 
 // SafeHarbour reports whether a sentence speaks of forward-looking
 // statements as such: the notice that words such as "expects" and
-// "anticipates" identify them, or that they are not guarantees. It names
+// "anticipates" identify them, or that they are not guarantees, or that
+// forecasts may differ materially from actual results. It names
 // what management might expect without expecting anything, so it states
 // no outlook, however many forward-looking words it lists.
 func SafeHarbour(s string) bool { return safeHarbourNotice.MatchString(s) }
