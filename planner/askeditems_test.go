@@ -431,3 +431,18 @@ func TestWhyOfTopicNeedsReason(t *testing.T) {
 		t.Errorf("condition %q is not met by the reason", groups)
 	}
 }
+
+// An outlook on an aspect whose terms name distinct figures is of the
+// figure the question names: "2025 operating margin" is not met by a
+// sentence expecting something of earnings.
+func TestOutlookOfFigureNamed(t *testing.T) {
+	t.Parallel()
+	a, _ := AspectByName("profitability")
+	got := termsAsked(a, "Netflix 2024 operating income and what management expects for 2025 operating margin?")
+	if slices.Contains(got, "earnings") || !slices.Contains(got, "operating margin") {
+		t.Errorf("termsAsked = %q; want operating income's terms only", got)
+	}
+	if got := termsAsked(a, "What does management expect for profitability?"); !slices.Equal(got, a.Terms) {
+		t.Errorf("termsAsked = %q; want every term when the question names none", got)
+	}
+}

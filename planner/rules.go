@@ -1065,7 +1065,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		oid := prefix + "-outlook"
 		om := m
 		om.extra = true
-		groups, what, topic := [][]string{a.Terms, OutlookWords}, "its "+a.Label, a.Label+" outlook"
+		groups, what, topic := [][]string{termsAsked(a, b.question), OutlookWords}, "its "+a.Label, a.Label+" outlook"
 		// Of a part the question names ("does Amazon expect ... weighing
 		// on AWS growth to persist"), the expectation for a figure is the
 		// part's: a sentence naming the part ("to impact our AWS revenue
@@ -1077,7 +1077,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 			}
 		}
 		if len(parts) > 0 {
-			groups = [][]string{parts, a.Terms, OutlookWords}
+			groups = [][]string{parts, termsAsked(a, b.question), OutlookWords}
 			what, topic = asWritten(b.question, strings.Fields(parts[0]))+" "+a.Label, asWritten(b.question, strings.Fields(parts[0]))+" "+a.Label+" outlook"
 		}
 		b.addReq(Requirement{
@@ -1909,6 +1909,24 @@ func mentionsForm(question, form string) bool {
 	return strings.Contains(q, form) || strings.Contains(q, strings.ReplaceAll(form, "-", ""))
 }
 
+// termsAsked returns the terms of an aspect the question asks by: for an
+// aspect whose terms name distinct things (Aspect.Distinct), the groups
+// the question names ("2025 operating margin" is not net income); its
+// terms otherwise.
+func termsAsked(a Aspect, question string) []string {
+	q := normalizeText(question)
+	var out []string
+	for _, g := range a.Distinct {
+		if anyTerm(q, g) {
+			out = append(out, g...)
+		}
+	}
+	if len(out) == 0 {
+		return a.Terms
+	}
+	return out
+}
+
 // namedReport finds the annual report a question reads from, by its year:
 // "according to its 2022 10-K", "per Apple's FY2021 10-K", "in the fiscal
 // 2023 annual report".
@@ -2046,7 +2064,7 @@ func namesMetric(f FigureAsk, metric string) bool {
 func (b *builder) planAhead(t string, p filingPeriod, a Aspect, m reqMeta) {
 	label := tools.PeriodLabel(p.fy)
 	company := b.cat.ShortName(t)
-	groups := [][]string{a.Terms, OutlookWords}
+	groups := [][]string{termsAsked(a, b.question), OutlookWords}
 	what := a.Label
 	switch {
 	case a.Kind == KindOutlook:
