@@ -342,3 +342,18 @@ func TestSpelledOutAcronymIsTheFilingsRow(t *testing.T) {
 		}
 	}
 }
+
+// A short word's plural compares as the word ("ads" as "ad", "costs" as
+// "cost"); a word ending in "ss" keeps it ("loss"), and a longer word's
+// forms share their first five letters already.
+func TestStem5Plurals(t *testing.T) {
+	t.Parallel()
+	for w, want := range map[string]string{
+		"ads": "ad", "ad": "ad", "costs": "cost", "cost": "cost", "fees": "fee", "loss": "loss",
+		"gross": "gross", "revenues": "reven", "revenue": "reven", "Sales": "sale",
+	} {
+		if got := stem5(w); got != want {
+			t.Errorf("stem5(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
