@@ -54,6 +54,22 @@ type Aspect struct {
 	Kind     RequirementKind
 }
 
+// termsNamed returns the terms of the Distinct groups of which named
+// reports a term, and the aspect's Terms when it has no groups or names
+// none of them.
+func (a Aspect) termsNamed(named func(term string) bool) []string {
+	var out []string
+	for _, g := range a.Distinct {
+		if slices.ContainsFunc(g, named) {
+			out = append(out, g...)
+		}
+	}
+	if len(out) == 0 {
+		return a.Terms
+	}
+	return out
+}
+
 // ExplainGroups returns the groups a passage explaining a must hold.
 func (a Aspect) ExplainGroups() [][]string {
 	if a.Explain != nil {

@@ -69,7 +69,6 @@ type qualifierToken struct {
 // hold, whose names narrow nothing either.
 func qualifierTokens(question string, cat *Catalog, issuers, others []string) []qualifierToken {
 	skip := issuerWordSet(cat, issuers)
-	anyIssuer := issuerWordSet(cat, cat.Tickers())
 	// A part the question names by the short form its issuer's filings
 	// define ("Intel's DCG revenue") is found as that part (SegmentsIn);
 	// the short form narrows nothing further.
@@ -131,7 +130,7 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 		// unless it is a name the filings use that no issuer of the
 		// corpus goes by ("Azure's revenue"): that names the figure's
 		// part.
-		owner := possessive && !cat.partOf(issuers, text) && (skip[w] || anyIssuer[w] || !properName(text) || cat.TextStats().DocumentFrequency(w) == 0)
+		owner := possessive && !cat.partOf(issuers, text) && (skip[w] || !properName(text) || cat.TextStats().DocumentFrequency(w) == 0 || cat.namesIssuer(w))
 		stop := owner || len(w) < 2 || skip[w] || questionStopwords[w] || phraseStopwords[w] || wholeWords[w] ||
 			strings.ContainsAny(w, "0123456789&'") || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ly") ||
 			askingWords[w] || causingWords[w] || affecting[w] || viewWords[w] || fallWords.MatchString(w) || riseWords.MatchString(w) ||
@@ -148,6 +147,14 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 		out = append(out, qualifierToken{text: text, lower: w, stop: stop, after: after, slash: joined, named: skip[w] || owner || w == "its" || w == "their"})
 	}
 	return out
+}
+
+// namesIssuer reports whether the lower-case word names an issuer of the
+// corpus (a ticker or a word of its names). It is asked only of a
+// capitalised possessive the filings use, so the corpus's issuers are
+// read only then.
+func (c *Catalog) namesIssuer(w string) bool {
+	return issuerWordSet(c, c.Tickers())[w]
 }
 
 // properName reports whether a word of a question is written as a name:

@@ -785,19 +785,9 @@ func narrowCause(aspects, terms, named []string) []string {
 	if !ok || len(a.Distinct) == 0 {
 		return terms
 	}
-	var out []string
-	for _, w := range named {
-		i := slices.IndexFunc(a.Distinct, func(g []string) bool {
-			return slices.ContainsFunc(g, func(t string) bool { return strings.HasPrefix(normalizeText(w), normalizeTerm(t)) })
-		})
-		if i < 0 {
-			return terms // a word of the aspect no group holds
-		}
-		for _, t := range a.Distinct[i] {
-			out = appendNew(out, t)
-		}
-	}
-	return out
+	return a.termsNamed(func(t string) bool {
+		return slices.ContainsFunc(named, func(w string) bool { return strings.HasPrefix(normalizeText(w), normalizeTerm(t)) })
+	})
 }
 
 // figurePrefix marks a figure the question names among the spans a

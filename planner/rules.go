@@ -1915,16 +1915,7 @@ func mentionsForm(question, form string) bool {
 // terms otherwise.
 func termsAsked(a Aspect, question string) []string {
 	q := normalizeText(question)
-	var out []string
-	for _, g := range a.Distinct {
-		if anyTerm(q, g) {
-			out = append(out, g...)
-		}
-	}
-	if len(out) == 0 {
-		return a.Terms
-	}
-	return out
+	return a.termsNamed(func(t string) bool { return termIn(q, normalizeTerm(t)) })
 }
 
 // namedReport finds the annual report a question reads from, by its year:
