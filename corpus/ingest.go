@@ -309,7 +309,7 @@ func (in *Ingester) prepare(ctx context.Context, e ManifestEntry, chunkOpts *Chu
 	}
 	if format == FormatHTML {
 		// Tables the filing left untagged (KPIs in MD&A) add their cells.
-		facts = append(facts, untaggedTableFacts(TableFacts(doc), facts)...)
+		facts = append(facts, untaggedTableFacts(tableFacts(doc, facts), facts)...)
 	} else {
 		// Text and PDF filings carry no tags: their financial tables are
 		// read into table facts instead.

@@ -119,10 +119,28 @@ const (
 // does a filing without PeriodEnd. The facts come in text order, at most
 // maxTableFacts of them; the work is linear in the text.
 func TableFacts(doc *Document) []Fact {
+	return tableFacts(doc, nil)
+}
+
+// tableFacts is TableFacts for a filing whose tagged facts are tagged:
+// an HTML filing prints "$" in a cell of its own, which its text drops,
+// so a table whose cells print, at its caption's scale, two tagged
+// amounts (facts in USD) is a table of amounts as a "$" would say: the
+// MD&A's "Total cost of revenues | 133,332 | 146,306" are the statement's
+// tagged figures, and "TAC | 50,886 | 54,900" beside them are amounts too.
+func tableFacts(doc *Document, tagged []Fact) []Fact {
 	if doc == nil || doc.Text == "" || doc.PeriodEnd.IsZero() {
 		return nil
 	}
 	r := &tableReader{doc: doc, text: doc.Text, anchor: tableDateOf(doc.PeriodEnd), fiscalYear: doc.FiscalYear, notesLine: -1}
+	for _, f := range tagged {
+		if f.Unit == "USD" && !f.Value.IsZero() {
+			if r.amounts == nil {
+				r.amounts = map[string]bool{}
+			}
+			r.amounts[f.Value.Abs().String()] = true
+		}
+	}
 	if r.fiscalYear == 0 {
 		r.fiscalYear = r.anchor.Year()
 	}
@@ -161,7 +179,8 @@ type tableReader struct {
 	anchor     time.Time // doc.PeriodEnd, a date
 	fiscalYear int
 	annual     bool
-	pipes      bool // an HTML filing's text: rows are cells joined by " | "
+	pipes      bool            // an HTML filing's text: rows are cells joined by " | "
+	amounts    map[string]bool // the tagged amounts, absolute, as decimal strings (tableFacts)
 
 	facts []Fact
 	lines []tableLine
@@ -341,6 +360,30 @@ func (r *tableReader) textLine(line string, isCaption bool) {
 	}
 	r.prevText = line
 	r.prevIsLabel = !prose && !isCaption && !strings.HasSuffix(line, ":") && tableHasLetter(line) && words <= 24
+}
+
+// minTaggedAmounts is how many cells of a table must print tagged amounts
+// for the table to be read as one of amounts without a "$".
+const minTaggedAmounts = 2
+
+// printsTaggedAmounts reports whether at least minTaggedAmounts cells of
+// the table's rows, scaled by money, are tagged amounts of the filing.
+func (r *tableReader) printsTaggedAmounts(t *tableState, money int) bool {
+	if len(r.amounts) == 0 || money < 0 {
+		return false
+	}
+	n := 0
+	for _, row := range t.rows {
+		for _, c := range row.cells {
+			if c.absent || c.pct || c.decimals > 0 || c.value.Abs().LessThan(decimal.NewFromInt(100)) {
+				continue
+			}
+			if r.amounts[c.value.Abs().Shift(int32(money)).String()] {
+				n++
+			}
+		}
+	}
+	return n >= minTaggedAmounts
 }
 
 // row matches a line of cells to the current table's columns.
@@ -537,6 +580,9 @@ func (r *tableReader) endTable() {
 	h := t.header
 	tableParts(t)
 	first := len(r.facts)
+	if !t.hasDollar && r.pipes && r.printsTaggedAmounts(t, c.key.money) {
+		t.hasDollar = true
+	}
 	// A unit is printed on the first row of a block and on its total:
 	// after a row of share counts or percentages, a row without "$" under
 	// the same heading is as likely a count or a percentage as an amount.

@@ -866,6 +866,46 @@ func TestUntaggedTableFacts(t *testing.T) {
 	}
 }
 
+// TestTableFactsTaggedAmounts: an HTML filing prints "$" in a cell of its
+// own, which its text drops, so an untagged MD&A table of amounts carries
+// no "$". Where two of its cells print, at the caption's scale, amounts the
+// filing tags in USD, it is read as a table of amounts; a table whose cells
+// match no tagged amount, or one only, stays unread.
+func TestTableFactsTaggedAmounts(t *testing.T) {
+	doc := htmlTableDoc(t, "10-K", 2024, "2024-12-31", `Cost of Revenues
+The following table presents cost of revenues, including TAC (in millions, except percentages):
+Year Ended December 31,
+2023 | 2024
+TAC | 50,886 | 54,900
+Other cost of revenues | 82,446 | 91,406
+Total cost of revenues | 133,332 | 146,306
+Total cost of revenues as a percentage of revenues | 43% | 42%
+`)
+	usd := func(v int64) Fact { return Fact{Unit: "USD", Value: decimal.NewFromInt(v), Start: -1, End: -1} }
+	tagged := []Fact{usd(133_332_000_000), usd(146_306_000_000), {Unit: "shares", Value: decimal.NewFromInt(50_886_000_000)}}
+	facts := tableFacts(doc, tagged)
+	tableCheck(t, doc, facts, []tableWant{
+		{"TAC", "54,900", "54900000000", "USD", "2024-01-01..2024-12-31"},
+		{"Other cost of revenues", "82,446", "82446000000", "USD", "2023-01-01..2023-12-31"},
+		{"Total cost of revenues as a percentage of revenues", "42%", "0.42", "pure", "2024-01-01..2024-12-31"},
+	})
+	if len(facts) != 8 {
+		t.Errorf("%d facts, want 8:\n%s", len(facts), tableDump(doc, facts))
+	}
+	for name, tags := range map[string][]Fact{
+		"no tags":                    nil,
+		"one tagged amount":          tagged[:1],
+		"tagged shares, not amounts": tagged[2:],
+		"amounts at another scale":   {usd(133_332_000), usd(146_306_000)},
+	} {
+		for _, f := range tableFacts(doc, tags) {
+			if f.Unit == "USD" {
+				t.Errorf("%s: an amount %q = %s read from a table without \"$\"", name, f.Label, f.Value)
+			}
+		}
+	}
+}
+
 // TestTableFactsHTMLCorpus reads the sample HTML filings through ParseHTML
 // and the ingest's path for them: the untagged table cells.
 func TestTableFactsHTMLCorpus(t *testing.T) {

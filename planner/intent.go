@@ -595,14 +595,35 @@ func (c clause) start() int {
 	for i < len(c.words) && discourse[c.words[i]] {
 		i++
 	}
+	// A phrase that opens with a preposition and ends at a comma ("Per
+	// the 10-Q, does ...", "For me, buy ...") sets the scene; the clause
+	// starts after it.
+	if i < len(c.words) && openingPrepositions[c.words[i]] {
+		for j := i + 1; j < min(len(c.words), i+maxOpeningPhrase); j++ {
+			if c.words[j] == "," {
+				return j + 1
+			}
+		}
+	}
 	return i
 }
+
+// maxOpeningPhrase bounds the words of a clause's opening phrase (start).
+const maxOpeningPhrase = 10
 
 // imperative reports whether the word at i opens the clause as a command.
 func (c clause) imperative(i int) bool {
 	// A possessive ("Intel's deal to sell ...") names an owner, never a
 	// verb.
-	return i == c.start() && (i+1 >= len(c.words) || c.words[i+1] != "'s")
+	return i == c.start() && (i+1 >= len(c.words) || c.words[i+1] != "'s") && !openingPrepositions[c.words[i]]
+}
+
+// openingPrepositions open a clause without being its verb: "Per the
+// 10-Q, does Apple plan to keep raising its dividend" is no command.
+var openingPrepositions = map[string]bool{
+	"per": true, "in": true, "on": true, "at": true, "from": true, "for": true, "within": true, "under": true,
+	"by": true, "of": true, "with": true, "according-to": true, "regarding": true, "as": true, "after": true,
+	"before": true, "during": true, "since": true, "based": true, "across": true, "for-me": true,
 }
 
 // actor is who performs an action a clause names.
@@ -707,7 +728,7 @@ func (c clause) requested(k int) bool {
 // its object ("use my account to buy", "get me some shares").
 func (c clause) command() bool {
 	s := c.start()
-	if s+1 >= len(c.words) || isNumber(c.words[s]) || c.words[s+1] == "'s" ||
+	if s+1 >= len(c.words) || isNumber(c.words[s]) || c.words[s+1] == "'s" || openingPrepositions[c.words[s]] ||
 		c.is(s, wWh|wAux|wModal|wUser|wYou|wThird|wDet|wNoun|wMetric|wSecurity|wMoney) {
 		return false
 	}

@@ -224,6 +224,7 @@ func TestReadIntent(t *testing.T) {
 			"Sell 75 shares of Caterpillar at market.",
 			"please buy me two shares of $dpz",
 			"rebalance our brokerage account toward energy",
+			"For me, buy 100 shares of Deere", // the clause starts after its opening phrase
 		}},
 		{intentAdvice, []string{
 			"should i add more lowes to my roth",
@@ -256,6 +257,10 @@ func TestReadIntent(t *testing.T) {
 			"Summarise Honeywell's segment results",
 			"show me the dividend per share history for chevron",
 			"what does item 5 say about the market for dell common stock",
+			// An opening phrase is no command: the company plans, not the
+			// assistant.
+			"Per Kroger's Q2 10-Q, does the company plan to keep raising its dividend?",
+			"Per the 10-Q, does Deere intend to keep buying back shares?",
 		}},
 	}
 	for _, tt := range tests {

@@ -288,7 +288,12 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 	// A figure's name the question shortens ("op margin" is the operating
 	// margin) names that figure, not a part of another.
 	shortened := map[string]bool{}
+	// So does a figure's own name ("revenue and operating margin" asks
+	// the operating margin, not a revenue narrowed by "operating", though
+	// "margin" is a word of revenue's aspect).
+	ownName := map[string]string{}
 	for _, f := range FindFigures(question) {
+		ownName[strings.ToLower(f.Phrase)] = f.Metric + f.Derived
 		label := ""
 		if m, ok := tools.MetricByName(f.Metric); ok && f.Metric != "" {
 			label = m.Label
@@ -381,6 +386,9 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 				q.Words = append(slices.Clone(written), append([]string{"from"}, after...)...)
 			}
 			if len(part) > 0 && shortened[strings.ToLower(q.What())] {
+				continue
+			}
+			if own, ok := ownName[strings.ToLower(q.What())]; ok && own != n.metric {
 				continue
 			}
 			out = append(out, q)

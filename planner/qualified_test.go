@@ -82,6 +82,24 @@ func TestQualifiedFigures(t *testing.T) {
 	}
 }
 
+// TestQualifiedOwnName: a figure's own name is no part of another figure.
+// "margin" is a word of the revenue aspect's, as the aspect path reads
+// revenue's names, yet "operating margin" is the operating margin, not a
+// revenue narrowed by "operating".
+func TestQualifiedOwnName(t *testing.T) {
+	t.Parallel()
+	names := metricNames([]string{"revenue"})
+	for _, q := range []string{"eBay 2022 revenue and operating margin?", "eBay 2022 net revenues and operating margin?", "eBay 2022 operating margin?"} {
+		if got := qualifiedFigures(q, NewCatalog(nil), nil, nil, names); len(got) > 0 {
+			t.Errorf("%q: read a part of revenue %q; want none", q, got[0].What())
+		}
+	}
+	// A part still narrows: "cloud margin" is no figure of its own.
+	if got := qualifiedFigures("ORCL FY23 cloud margin?", NewCatalog(nil), nil, nil, names); len(got) != 1 || got[0].What() != "cloud margin" {
+		t.Errorf("cloud margin: %+v; want the part \"cloud margin\"", got)
+	}
+}
+
 // TestPlanQualifiedFigure: a part of a figure the filing does not name as
 // a segment is planned as that part (a row or a sentence that names it),
 // never as the company-wide figure; a part it names as a segment is looked
