@@ -209,3 +209,91 @@ func (b *builder) shortForms() {
 		}
 	}
 }
+
+// Other names a filing gives its terms.
+//
+// A filing may name a term by another name it also goes by: "A paid
+// membership (also referred to as a paid subscription)", "building
+// improvements (also referred to as "fit-outs")". An analyst who writes the
+// other name ("Netflix paid subscribers") asks the filing's term.
+// definedAliases finds them: a parenthesis that opens with "also referred
+// to as", "also known as" or "also called", the other name inside it, and
+// up to maxAliasWords words before it on its line, the term.
+
+// maxAliasWords bounds the words of a term read before its alias.
+const maxAliasWords = 4
+
+// alias is another name of a filing's term.
+type alias struct {
+	key  string   // the other name's stems, joined by a space (stems)
+	term []string // the words before the parenthesis, lower case, at most maxAliasWords
+}
+
+// aliasOpeners open a parenthesis that gives a term's other name.
+var aliasOpeners = []string{"(also referred to as ", "(also known as ", "(also called "}
+
+// definedAliases returns the other names text gives its terms.
+func definedAliases(text string) []alias {
+	var out []alias
+	lower := strings.ToLower(text)
+	for _, opener := range aliasOpeners {
+		for i := 0; ; {
+			k := strings.Index(lower[i:], opener)
+			if k < 0 {
+				break
+			}
+			open := i + k
+			i = open + len(opener)
+			end := strings.IndexByte(lower[i:], ')')
+			if end < 0 || end > 80 {
+				continue
+			}
+			other := aliasWords(lower[i : i+end])
+			lineStart := strings.LastIndexAny(lower[:open], "\n\f") + 1
+			before := aliasWords(lower[lineStart:open])
+			if len(other) == 0 || len(other) > maxAliasWords || len(before) == 0 {
+				continue
+			}
+			if len(before) > maxAliasWords {
+				before = before[len(before)-maxAliasWords:]
+			}
+			out = append(out, alias{key: strings.Join(stems(other), " "), term: before})
+		}
+	}
+	return out
+}
+
+// aliasWords splits s into words of letters (a hyphen kept), leaving out
+// articles and quotes.
+func aliasWords(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
+		w = strings.Trim(w, "-")
+		if w == "" || w == "a" || w == "an" || w == "the" {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// AliasTerms returns the terms a filing of issuer gives words as another
+// name of ("paid subscribers" for "paid membership"), compared by stems,
+// each as the words that end before the parenthesis, the longest run
+// first: the caller finds which of them its filing labels.
+func (s *TextStats) AliasTerms(issuer string, words []string) [][]string {
+	if s == nil || len(words) == 0 {
+		return nil
+	}
+	key := strings.Join(stems(words), " ")
+	var out [][]string
+	for _, a := range s.aliases[issuer] {
+		if a.key != key {
+			continue
+		}
+		for n := len(a.term); n >= 1; n-- {
+			out = append(out, a.term[len(a.term)-n:])
+		}
+	}
+	return out
+}

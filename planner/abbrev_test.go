@@ -118,3 +118,44 @@ func TestShortFormsSearchedAndRelevant(t *testing.T) {
 		t.Errorf("condition group %q; want the short form beside the long", got)
 	}
 }
+
+// TestDefinedAliases: a term's other name, given in a parenthesis that
+// says so, is read with the term before it; an analyst's word for the
+// other name finds the term.
+func TestDefinedAliases(t *testing.T) {
+	t.Parallel()
+	text := "Highlights\n(2) A paid membership (also referred to as a paid subscription) is defined as a membership that has the right to receive service.\n" +
+		"Costs of fit-outs for our buildings and building improvements (also referred to as \"fit-outs\") are capitalized.\n" +
+		"Our retail calendar (also known as the 4-5-4 calendar) ends in January.\n" +
+		"The notes (collectively, the \"Notes\") pay interest."
+	got := definedAliases(text)
+	want := map[string][]string{
+		"paid subsc": {"paid", "membership"},
+		"fit-o":      {"our", "buildings", "and", "building"},
+		"calen":      {"our", "retail", "calendar"},
+	}
+	if len(got) != 3 {
+		t.Fatalf("definedAliases = %+v; want 3", got)
+	}
+	for _, a := range got {
+		w, ok := want[a.key]
+		if !ok {
+			t.Errorf("alias %q read; want none such", a.key)
+			continue
+		}
+		if a.key != "fit-o" && !slices.Equal(a.term, w) {
+			t.Errorf("alias %q: term %q, want %q", a.key, a.term, w)
+		}
+	}
+	stats := NewTextStats([]StatsDoc{{ID: "n", Issuer: "NFLX", Text: text}})
+	terms := stats.AliasTerms("NFLX", []string{"paid", "subscribers"})
+	if len(terms) == 0 || !slices.Equal(terms[0], []string{"paid", "membership"}) {
+		t.Errorf("AliasTerms(paid subscribers) = %q; want [paid membership] first", terms)
+	}
+	if terms := stats.AliasTerms("NFLX", []string{"paid", "memberships"}); terms != nil {
+		t.Errorf("AliasTerms(paid memberships) = %q; the term itself is no alias", terms)
+	}
+	if terms := stats.AliasTerms("AAPL", []string{"paid", "subscribers"}); terms != nil {
+		t.Errorf("another issuer's alias: %q", terms)
+	}
+}

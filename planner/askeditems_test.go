@@ -159,7 +159,7 @@ func TestFilingNames(t *testing.T) {
 	cat := smallCatalog()
 	cat.SetTextStats(NewTextStats([]StatsDoc{
 		{ID: "m", Issuer: "MSFT", Text: "LinkedIn revenue increased $3.5 billion or 34% driven by a strong job market."},
-		{ID: "a", Issuer: "AAPL", Text: "Services net sales increased due to higher advertising revenue."},
+		{ID: "a", Issuer: "AAPL", Text: "Services net sales increased due to higher advertising revenue. The top of the line."},
 	}))
 	b := &builder{cat: cat}
 	if got := b.filingNames("top-line", "revenue_growth"); !slices.Contains(got, "revenue") || slices.Contains(got, "top-line") {
@@ -167,6 +167,12 @@ func TestFilingNames(t *testing.T) {
 	}
 	if got := b.filingNames("revenue", "revenue"); !slices.Equal(got, []string{"revenue"}) {
 		t.Errorf("filingNames(revenue) = %q; want the question's own name", got)
+	}
+	// A name of several words the filings write each of, yet one of the
+	// figure's names an analyst writes ("top line"): the catalogue's
+	// names too, the question's first.
+	if got := b.filingNames("top line", "revenue"); len(got) < 2 || got[0] != "top line" || !slices.Contains(got, "revenues") {
+		t.Errorf("filingNames(top line) = %q; want the question's name and the catalogue's", got)
 	}
 	// Without statistics nothing is known to be unwritten.
 	if got := (&builder{cat: smallCatalog()}).filingNames("top-line", "revenue_growth"); !slices.Equal(got, []string{"top-line"}) {

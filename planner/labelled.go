@@ -145,10 +145,12 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 	}
 	flush()
 	var docs []string
+	issuerOf := map[string]string{}
 	for _, t := range b.rt.Issuers {
 		for _, p := range b.periodsOf(t) {
 			if p.found && b.cat.KnowsFigures(p.doc.ID) {
 				docs = append(docs, p.doc.ID)
+				issuerOf[p.doc.ID] = t
 			}
 		}
 	}
@@ -178,6 +180,9 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 				}
 				if slices.ContainsFunc(docs, func(d string) bool {
 					_, ok := b.cat.labelKey(d, words, atEnd)
+					if !ok {
+						_, ok = b.aliasKey(issuerOf[d], d, words)
+					}
 					return ok
 				}) {
 					out = append(out, labelledRun{words, n, n == len(r) && !wr.aside})
@@ -496,6 +501,9 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 			if key, ok = b.cat.labelKey(p.doc.ID, words, false); !ok {
 				key, ok = b.cat.ResolvePhrase(p.doc.ID, words, "")
 			}
+			if !ok {
+				key, ok = b.aliasKey(t, p.doc.ID, words)
+			}
 		}
 		b.planNamedFigure(t, p, m, what, key, ok, [][]string{{what}, {FigureTerm}})
 		if !explain {
@@ -540,6 +548,9 @@ func (b *builder) planLabelledFigures() {
 				return
 			}
 			key, ok := b.cat.labelKey(p.doc.ID, words, true)
+			if !ok {
+				key, ok = b.aliasKey(t, p.doc.ID, words)
+			}
 			if !ok || slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return slices.Contains(r.Completion.Concepts, key) }) {
 				return
 			}
@@ -554,6 +565,19 @@ func (b *builder) planLabelledFigures() {
 			b.removeWithin(t, tools.PeriodLabel(p.fy), words, key)
 		})
 	}
+}
+
+// aliasKey returns the key of the figure of the document labelled by a
+// term issuer t's filings give words as another name of ("paid
+// subscriptions" for the row "Paid memberships at end of period"), or
+// false when none is.
+func (b *builder) aliasKey(t, documentID string, words []string) (string, bool) {
+	for _, term := range b.cat.TextStats().AliasTerms(t, words) {
+		if key, ok := b.cat.labelKey(documentID, term, true); ok {
+			return key, true
+		}
+	}
+	return "", false
 }
 
 // removeWithin removes the figures of issuer t and period that the plan

@@ -313,6 +313,43 @@ func TestPlanLabelledFigures(t *testing.T) {
 	}
 }
 
+// TestAliasedRow: a figure asked by another name the filing gives its row
+// ("A paid membership (also referred to as a paid subscription)") is that
+// row, whether asked alone, as a count or beside an issuer the corpus
+// lacks; the name no filing gives stays a gap.
+func TestAliasedRow(t *testing.T) {
+	t.Parallel()
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	cat := NewCatalog([]corpus.Document{
+		{ID: "s22", Ticker: "STRM", Company: "Streamer Corp", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-12-31"), Format: corpus.FormatText},
+	})
+	cat.SetFigures("s22", FigureEntries([]corpus.Fact{
+		{Kind: corpus.FactTable, Label: "Paid memberships at end of period (1)", Value: decimal.NewFromInt(230747000), Start: 1, End: 2},
+		{Kind: corpus.FactTable, Label: "Total revenues", Value: decimal.NewFromInt(1), Start: 3, End: 4},
+	}))
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{ID: "s22", Issuer: "STRM", Text: "Paid memberships grew.\n(1) A paid membership (also referred to as a paid subscription) is defined as a membership that pays."},
+	}))
+	const memberships = "table:Paid memberships at end of period (1) FY2022"
+	for _, tt := range []struct {
+		q    string
+		want bool
+	}{
+		{"STRM paid subscribers at the end of 2022?", true},
+		{"How many paid subscriptions did STRM have at the end of 2022?", true},
+		{"STRM paid viewers at the end of 2022?", false},
+	} {
+		rt := RouteQuestion(tt.q, cat, nil)
+		g, err := (&RulesPlanner{}).Plan(context.Background(), tt.q, rt, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := slices.Contains(lookups(t, g), memberships); got != tt.want {
+			t.Errorf("%q: looks up the memberships row: %v, want %v (lookups %q)", tt.q, got, tt.want, lookups(t, g))
+		}
+	}
+}
+
 // TestSpelledOutAcronymIsTheFilingsRow: words spelling the initials of a
 // row label count as that row only where a filing asked labels a row so;
 // another issuer's acronym ("PAC") is not what "price per ad change"

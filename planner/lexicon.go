@@ -180,8 +180,9 @@ var plansAhead = regexp.MustCompile(`(?i)(?:(?:'s|’s|\bthe|\bits|\btheir)(?:\s
 var plannedFor = regexp.MustCompile(`(?i)\b(?:is|are|was|were|being)\s+(?:planned|budgeted|projected|targeted|slated)\s+(?:for|in)\s+((fiscal|calendar)\s+)?(20\d\d|fy\s?'?(?:20)?\d\d|next\s+(year|quarter)|the\s+(coming|next|rest|remainder))\b`)
 
 // willPersist matches a question asking whether a trend will go on ("will
-// revenue keep outperforming GMV in 2023?"): what the filing expects.
-var willPersist = regexp.MustCompile(`(?i)\bwill\b[^.?!]*\b(keep|remain|stay|last)\b`)
+// revenue keep outperforming GMV in 2023?", "does the company plan to
+// keep raising its dividend?"): what the filing expects.
+var willPersist = regexp.MustCompile(`(?i)\bwill\b[^.?!]*\b(keep|remain|stay|last)\b|\b(plan|plans|planning|intend|intends|intending|aim|aims|aiming)\s+to\s+(keep|continue|maintain|sustain)\b`)
 
 // Lexicon is every aspect the router recognises, most specific first.
 // "general" is the aspect of a question that names none of the others;

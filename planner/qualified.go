@@ -438,13 +438,37 @@ func contributorBefore(toks []qualifierToken, at int, effect bool) []string {
 			if len(part) > 1 && strings.HasSuffix(strings.ToLower(part[0]), "ing") && affecting[toks[k].lower] {
 				part = part[1:]
 			}
-			return part
+			return namedContributor(part)
 		}
 		if !toks[k].stop || toks[k+1].after {
 			return nil
 		}
 	}
 	return nil
+}
+
+// namedContributor returns the name of a contributor written as a name
+// and what it is ("the Cerner deal", "the LinkedIn acquisition"): the
+// capitalised words that lead it. The filing states what Cerner
+// contributed, not what "the deal" did. A contributor written in lower
+// case ("the tax law change") is returned whole.
+func namedContributor(part []string) []string {
+	if len(part) < 2 || !startsUpper(part[0]) {
+		return part
+	}
+	n := 1
+	for n < len(part) && startsUpper(part[n]) {
+		n++
+	}
+	if n == len(part) {
+		return part
+	}
+	for _, w := range part[n:] {
+		if strings.IndexFunc(w, unicode.IsUpper) >= 0 {
+			return part // "Xbox content and services": a name of its own
+		}
+	}
+	return part[:n]
 }
 
 // contributorAfter returns the narrowing words that stand between a
@@ -461,7 +485,7 @@ func contributorAfter(toks []qualifierToken, at int) []string {
 	for ; k < len(toks); k++ {
 		switch {
 		case contributing[toks[k].lower] || reporting[toks[k].lower] && owned && k > at && auxiliary[toks[at].lower]:
-			return out
+			return namedContributor(out)
 		case toks[k].after:
 			return nil
 		case !toks[k].stop:
@@ -981,9 +1005,9 @@ func growthName(name string) (string, bool) {
 
 var (
 	fallWords = regexp.MustCompile(`(?i)\b(declin(e|ed|es|ing)|drop(ped|s|ping)?|fell|fall(en|s|ing)?|decreas(e|ed|es|ing)|shr(ank|ink|inks|inking|unk)|slump(ed|s|ing)?|went down|gone down|go down|` +
-		`collaps(e|ed|es|ing)|cut(s|ting)?|slash(ed|es|ing)?|plung(e|ed|es|ing)|plummet(ed|ing|s)?|tumbl(e|ed|es|ing)|s(ank|ink|inks|inking|unk)|crater(ed|s)?|tank(ed|ing)|nosedived?|dip(ped|s|ping)?|slid(e|es|ing)?|deteriorat(e|ed|es|ing)|weaken(ed|s|ing)?|soften(ed|s|ing)?)\b`)
+		`collaps(e|ed|es|ing)|cut(s|ting)?|slash(ed|es|ing)?|plung(e|ed|es|ing)|plummet(ed|ing|s)?|tumbl(e|ed|es|ing)|s(ank|ink|inks|inking|unk)|crater(ed|s)?|tank(ed|ing)|nosedived?|dip(ped|s|ping)?|slid(e|es|ing)?|deteriorat(e|ed|es|ing)|weaken(ed|s|ing)?|soften(ed|s|ing)?|contract(ed|s|ing)|compress(ed|es|ing)|narrow(ed|s|ing))\b`)
 	riseWords = regexp.MustCompile(`(?i)\b(r(ise|ose|isen|ises|ising)|gr(ew|ow|own|ows|owing)|increas(e|ed|es|ing)|jump(ed|s|ing)?|surg(e|ed|es|ing)|climb(ed|s|ing)?|soar(ed|s|ing)?|went up|gone up|go up|` +
-		`spik(e|ed|es|ing)|rebound(ed|s|ing)?|hik(e|ed|es|ing)|le(apt|aped)|skyrocket(ed|s|ing)?|balloon(ed|s|ing)?|swelled|strengthen(ed|s|ing)?)\b`)
+		`spik(e|ed|es|ing)|rebound(ed|s|ing)?|hik(e|ed|es|ing)|le(apt|aped)|skyrocket(ed|s|ing)?|balloon(ed|s|ing)?|swelled|strengthen(ed|s|ing)?|expand(ed|s|ing)?|widen(ed|s|ing)?)\b`)
 	growthNoun = regexp.MustCompile(`(?i)\bgrowth\b`)
 	// statedRate finds a change the question states in numbers: "41%
 	// total revenue growth", "grew 8%", "a 27% decline", "down 3.5
@@ -1720,12 +1744,18 @@ func (b *builder) filingNames(name, metric string) []string {
 	if b.cat.stats.Documents() == 0 {
 		return []string{name}
 	}
+	mt, ok := tools.MetricByName(metric)
 	for _, w := range strings.Fields(name) {
 		if b.cat.stats.DocumentFrequency(w) > 0 {
+			if ok && strings.Contains(name, " ") && !strings.EqualFold(name, mt.Label) && slices.ContainsFunc(metricNames([]string{metric})[metric], func(a string) bool { return strings.EqualFold(a, name) }) {
+				// A name of several words the filings use each of, yet
+				// an analyst's ("top line"): the figure's other names
+				// too, the question's first.
+				return append([]string{name}, slices.DeleteFunc(append([]string{mt.Label}, mt.Aliases...), func(a string) bool { return strings.EqualFold(a, name) })...)
+			}
 			return []string{name}
 		}
 	}
-	mt, ok := tools.MetricByName(metric)
 	if !ok {
 		if d, found := tools.DerivedByName(metric); found && len(d.Inputs()) > 0 {
 			mt, ok = tools.MetricByName(d.Inputs()[0])

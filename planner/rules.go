@@ -948,6 +948,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		if len(named) > 0 {
 			metrics = named
 		}
+		metrics = segmentProfit(metrics, b.rt.Figures)
 		// "iPhone and Mac net sales": each part's figure; "Mac net
 		// sales in Europe": the one part of a part.
 		for _, segs := range listedSegments(b.question, segs) {
@@ -2038,6 +2039,34 @@ func (b *builder) plansFigure() bool {
 // namesMetric reports whether a figure asked names metric: as itself, or
 // as an input of the ratio asked ("Products gross margin %" names Products
 // revenue and cost of revenue).
+// segmentProfit returns the figures named of a segment with its "profit"
+// read as the segment's own measure of profit, its operating income: a
+// segment reports no net income ("did Amazon's International segment turn
+// a profit? What was its operating income?"). Net income named as such
+// ("net income", "net loss") stays asked.
+func segmentProfit(metrics []string, asks []FigureAsk) []string {
+	if !slices.Contains(metrics, "net_income") || slices.ContainsFunc(asks, func(f FigureAsk) bool {
+		return f.Metric == "net_income" && !profitWord(f.Phrase)
+	}) {
+		return metrics
+	}
+	out := slices.DeleteFunc(slices.Clone(metrics), func(m string) bool { return m == "net_income" })
+	if !slices.Contains(out, "operating_income") {
+		out = append(out, "operating_income")
+	}
+	return out
+}
+
+// profitWord reports whether a figure is named by the everyday word for
+// profit alone.
+func profitWord(phrase string) bool {
+	switch strings.ToLower(phrase) {
+	case "profit", "profits", "profitable", "profitability":
+		return true
+	}
+	return false
+}
+
 func namesMetric(f FigureAsk, metric string) bool {
 	if f.Metric == metric {
 		return true

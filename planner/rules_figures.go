@@ -905,7 +905,7 @@ func (b *builder) planPhraseFigureWithin(words []string, partsOf func(t string) 
 				continue
 			}
 			m := reqMeta{aspect: 0, issuer: ii}
-			key := ""
+			key, aliased := "", false
 			if b.cat.KnowsFigures(p.doc.ID) {
 				// A part's figure is labelled without the part's name:
 				// "APAC paid memberships" is the row "Paid memberships at
@@ -925,6 +925,11 @@ func (b *builder) planPhraseFigureWithin(words []string, partsOf func(t string) 
 					// "membership fee income": the row printed under the
 					// part's own name, "Membership fees".
 					key, _ = b.cat.ResolvePartRow(p.doc.ID, words[:len(words)-1], words[len(words)-1:])
+				}
+				if key == "" && len(segs) == 0 {
+					// A name the filings give as another of a row's
+					// ("paid subscriptions" for "Paid memberships").
+					key, aliased = b.aliasKey(t, p.doc.ID, words)
 				}
 			}
 			groups := make([][]string, 0, len(words)+1)
@@ -946,7 +951,7 @@ func (b *builder) planPhraseFigureWithin(words []string, partsOf func(t string) 
 			number := FigureTerm
 			if noun := countedNoun(b.question); noun != "" && slices.Contains(words, noun) {
 				number = NumberTerm + noun // "how many new warehouses": 26 of them
-				if key != "" && !b.cat.labelNames(p.doc.ID, key, noun) {
+				if key != "" && !aliased && !b.cat.labelNames(p.doc.ID, key, noun) {
 					// A count is of a row labelled so ("Paid memberships
 					// at end of period"), not of a tag whose concept
 					// holds the word ("Revenue from contract with

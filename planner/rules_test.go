@@ -557,3 +557,24 @@ func TestBidFiguresAreItems(t *testing.T) {
 		t.Errorf("a bid for reasons planned as a figure")
 	}
 }
+
+// TestSegmentProfit: a segment's "profit" is its operating income, the
+// measure a segment reports; net income asked as such stays asked.
+func TestSegmentProfit(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		metrics []string
+		asks    []FigureAsk
+		want    []string
+	}{
+		{[]string{"net_income", "operating_income"}, []FigureAsk{{Metric: "net_income", Phrase: "profit"}, {Metric: "operating_income", Phrase: "operating income"}}, []string{"operating_income"}},
+		{[]string{"net_income"}, []FigureAsk{{Metric: "net_income", Phrase: "profit"}}, []string{"operating_income"}},
+		{[]string{"operating_income", "net_income"}, nil, []string{"operating_income"}}, // "was Google Cloud profitable"
+		{[]string{"net_income"}, []FigureAsk{{Metric: "net_income", Phrase: "net income"}}, []string{"net_income"}},
+		{[]string{"revenue"}, []FigureAsk{{Metric: "revenue", Phrase: "revenue"}}, []string{"revenue"}},
+	} {
+		if got := segmentProfit(tc.metrics, tc.asks); !slices.Equal(got, tc.want) {
+			t.Errorf("segmentProfit(%v, %v) = %v; want %v", tc.metrics, tc.asks, got, tc.want)
+		}
+	}
+}

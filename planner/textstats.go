@@ -39,6 +39,10 @@ type TextStats struct {
 	names  nameMask
 	abbrev map[string]map[string]string // issuer -> the short forms its filings define -> their long forms
 	long   map[string]map[string]string // issuer -> long forms of several words -> their short forms
+	// aliases holds, per issuer, the other names its filings give their
+	// terms ("A paid membership (also referred to as a paid
+	// subscription)").
+	aliases map[string][]alias
 	// segments holds, per issuer, the names its filings call segments
 	// ("our Intelligent Cloud segment"), lower case.
 	segments map[string]map[string]bool
@@ -107,6 +111,14 @@ func NewTextStats(docs []StatsDoc) *TextStats {
 					s.segments[d.Issuer] = map[string]bool{}
 				}
 				s.segments[d.Issuer][n] = true
+			}
+			for _, a := range definedAliases(d.Text) {
+				if s.aliases == nil {
+					s.aliases = map[string][]alias{}
+				}
+				if !slices.ContainsFunc(s.aliases[d.Issuer], func(o alias) bool { return o.key == a.key }) {
+					s.aliases[d.Issuer] = append(s.aliases[d.Issuer], a)
+				}
 			}
 			for _, a := range definedAbbreviations(d.Text) {
 				if s.abbrev[d.Issuer] == nil {
