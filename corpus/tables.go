@@ -69,7 +69,10 @@ import (
 // and a line of another shape is not a row; the label is the first cell,
 // never wrapped from the line above; "As of December 31, | 2024" is a
 // header. Since ParseHTML drops cells holding only "$", amounts are read
-// only where a cell prints "$" with its number. Two readings only HTML
+// only where a cell prints "$" with its number, or, at ingest, where two
+// cells of the table print at its caption's scale amounts the filing tags
+// in USD (tableFacts): the MD&A's untagged "TAC | 54,900" beside the
+// statement's tagged "Total cost of revenues | 146,306". Two readings only HTML
 // tables get, for their untagged KPIs: a row without "$" whose label counts
 // people (members, subscribers, customers, users, employees) and says how
 // ("paid", "average", "at end of", "additions", "number of") takes the
