@@ -178,6 +178,13 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 				if joiningWords[words[0]] {
 					break
 				}
+				if b.namesSegment(words, issuerOf) {
+					// A segment's name alone ("Intelligent Cloud growth")
+					// is a part of the business, not a figure: the rows
+					// it labels are its revenue, its operating income, its
+					// goodwill.
+					continue
+				}
 				if slices.ContainsFunc(docs, func(d string) bool {
 					_, ok := b.cat.labelKey(d, words, atEnd)
 					if !ok {
@@ -565,6 +572,19 @@ func (b *builder) planLabelledFigures() {
 			b.removeWithin(t, tools.PeriodLabel(p.fy), words, key)
 		})
 	}
+}
+
+// namesSegment reports whether words are the name of a segment one of the
+// issuers' filings call so ("our Intelligent Cloud segment").
+func (b *builder) namesSegment(words []string, issuerOf map[string]string) bool {
+	stats := b.cat.TextStats()
+	name := strings.Join(words, " ")
+	for _, t := range issuerOf {
+		if stats.CallsSegment(t, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // aliasKey returns the key of the figure of the document labelled by a

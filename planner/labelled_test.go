@@ -350,6 +350,33 @@ func TestAliasedRow(t *testing.T) {
 	}
 }
 
+// TestSegmentNameIsNoFigure: a segment's name alone labels many rows (its
+// revenue, its operating income, its goodwill); "Widget Cloud growth" asks
+// none of them by the name.
+func TestSegmentNameIsNoFigure(t *testing.T) {
+	t.Parallel()
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	cat := NewCatalog([]corpus.Document{
+		{ID: "s22", Ticker: "STRM", Company: "Streamer Corp", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-12-31"), Format: corpus.FormatText},
+	})
+	cat.SetFigures("s22", FigureEntries([]corpus.Fact{
+		{Kind: corpus.FactTable, Label: "Widget Cloud", Value: decimal.NewFromInt(19371), Start: 1, End: 2},
+	}))
+	q := "What drove STRM's Widget Cloud growth in 2022?"
+	for _, text := range []string{"Our Widget Cloud segment grew.", "Widget Cloud grew."} {
+		cat.SetTextStats(NewTextStats([]StatsDoc{{ID: "s22", Issuer: "STRM", Text: text}}))
+		rt := RouteQuestion(q, cat, nil)
+		g, err := (&RulesPlanner{}).Plan(context.Background(), q, rt, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		segment := strings.Contains(text, "segment")
+		if got := slices.Contains(lookups(t, g), "table:Widget Cloud FY2022"); got == segment {
+			t.Errorf("%q: looks up the row \"Widget Cloud\": %v; the filing calls it a segment: %v", text, got, segment)
+		}
+	}
+}
+
 // TestSpelledOutAcronymIsTheFilingsRow: words spelling the initials of a
 // row label count as that row only where a filing asked labels a row so;
 // another issuer's acronym ("PAC") is not what "price per ad change"

@@ -146,7 +146,7 @@ var ReasonWords = slices.Concat(reasonConnectives, causingVerbs)
 // OutlookWords show that a sentence looks forward.
 var OutlookWords = []string{
 	"expect", "anticipate", "believe", "will", "future", "continue", "outlook", "going forward",
-	"intend", "intention", "plan to", "plans to", "forecast", "guidance", "next year", "remain", "likely",
+	"intend to", "intends to", "intention", "plan to", "plans to", "forecast", "guidance", "next year", "remain", "likely",
 	"subject to volatility", "over time",
 }
 
@@ -394,8 +394,8 @@ var Lexicon = []Aspect{
 	},
 	{
 		Name: "outlook", Label: "outlook", Kind: KindOutlook,
-		Terms:      []string{"expect", "anticipate", "outlook", "guidance", "going forward", "future", "intend", "plan to", "believe"},
-		Explain:    [][]string{{"expect", "anticipate", "outlook", "guidance", "going forward", "future", "intend", "plan to", "believe"}},
+		Terms:      []string{"expect", "anticipate", "outlook", "guidance", "going forward", "future", "intend to", "intends to", "plan to", "believe"},
+		Explain:    [][]string{{"expect", "anticipate", "outlook", "guidance", "going forward", "future", "intend to", "intends to", "plan to", "believe"}},
 		Query:      "expect future",
 		AltQueries: []string{"anticipate continue", "outlook trends"},
 		Section:    "Item 7",

@@ -132,7 +132,7 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 		// part.
 		owner := possessive && !cat.partOf(issuers, text) && (skip[w] || !properName(text) || cat.TextStats().DocumentFrequency(w) == 0 || cat.namesIssuer(w))
 		stop := owner || len(w) < 2 || skip[w] || questionStopwords[w] || phraseStopwords[w] || wholeWords[w] ||
-			strings.ContainsAny(w, "0123456789&'") || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ly") ||
+			strings.ContainsAny(w, "0123456789&'") || strings.HasSuffix(w, "ed") || adverb(w) ||
 			askingWords[w] || causingWords[w] || affecting[w] || viewWords[w] || fallWords.MatchString(w) || riseWords.MatchString(w) ||
 			operatorWords[w]
 		if periodOverPeriod.MatchString(w) {

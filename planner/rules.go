@@ -601,6 +601,35 @@ func (b *builder) subjectWords() []string {
 	return rarest(words, 5, b.cat.TextStats())
 }
 
+// movement reports whether w is a verb of how a figure moves, in any of
+// its forms ("narrow", "narrowed", "keep growing"): it says what is
+// expected of the topic, not what the topic is.
+func movement(w string) bool {
+	for _, form := range []string{w, w + "ed", w + "s", w + "d"} {
+		if fallWords.MatchString(form) || riseWords.MatchString(form) {
+			return true
+		}
+	}
+	return false
+}
+
+// adverb reports whether w is an adverb in "-ly" ("heavily",
+// "significantly"), not one of the nouns and verbs that end so ("supply",
+// "family", "apply").
+func adverb(w string) bool {
+	return strings.HasSuffix(w, "ly") && !lyWords[w]
+}
+
+// lyWords are the English words in "-ly" that are no adverbs and may name
+// what a question asks about.
+var lyWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("supply oversupply undersupply resupply family assembly monopoly oligopoly duopoly anomaly rally ally italy july reply apply comply multiply") {
+		lyWords[w] = true
+	}
+}
+
 // searched reports whether a search the plan holds has word in its query.
 func (b *builder) searched(word string) bool {
 	for _, n := range b.g.Nodes {
@@ -809,16 +838,24 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 				break
 			}
 		}
+		// The words of a phrase of expecting ("going forward", "next
+		// year") name no topic.
+		clause = normalizeText(clause)
+		for _, w := range OutlookWords {
+			if strings.Contains(w, " ") {
+				clause = strings.ReplaceAll(clause, w, " ")
+			}
+		}
 		var words []string
 		for _, w := range b.subjectWords() {
 			// How it is done ("heavily") is no topic; a word's stem names
 			// what its forms do ("costs": "cost of shipping"; "investing":
 			// "invest in global content").
-			if !strings.HasSuffix(w, "ly") && termIn(normalizeText(clause), w) {
+			if !adverb(w) && !movement(w) && termIn(normalizeText(clause), w) {
 				words = append(words, termStem(w))
 			}
 		}
-		if len(words) >= 2 {
+		if len(words) >= 1 {
 			tg := b.topicGroups(words)
 			groups = append(tg, groups...)
 			var named []string

@@ -578,3 +578,65 @@ func TestSegmentProfit(t *testing.T) {
 		}
 	}
 }
+
+// TestAdverb: a word in "-ly" is an adverb, unless it is one of the nouns
+// or verbs that end so ("supply", "family").
+func TestAdverb(t *testing.T) {
+	t.Parallel()
+	for w, want := range map[string]bool{
+		"heavily": true, "significantly": true, "simply": true,
+		"supply": false, "family": false, "constraints": false,
+	} {
+		if got := adverb(w); got != want {
+			t.Errorf("adverb(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
+
+// TestMovement: a verb of how a figure moves, in any form, is no topic.
+func TestMovement(t *testing.T) {
+	t.Parallel()
+	for w, want := range map[string]bool{
+		"narrow": true, "narrowed": true, "grow": true, "growing": true, "decline": true, "widen": true,
+		"losses": false, "depreciation": false, "supply": false, "capex": false,
+	} {
+		if got := movement(w); got != want {
+			t.Errorf("movement(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
+
+// TestOutlookTopic: what management expects of a topic no aspect names is
+// an expectation naming the topic, even of one word ("depreciation"), a
+// noun in "-ly" among them ("supply"), and never of a phrase of expecting
+// ("going forward") or a verb of how it moves ("narrow").
+func TestOutlookTopic(t *testing.T) {
+	t.Parallel()
+	cat := sampleCatalog(t)
+	for q, want := range map[string][]string{
+		"What does NVIDIA expect for depreciation going forward?": {"depreciation"},
+		"Does NVIDIA expect supply constraints to persist?":       {"supply", "constraint"},
+		"Does NVIDIA expect the gap to narrow?":                   {"gap"},
+	} {
+		rt := RouteQuestion(q, cat, nil)
+		g, err := (&RulesPlanner{}).Plan(context.Background(), q, rt, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range g.Requirements {
+			if r.Kind != KindOutlook {
+				continue
+			}
+			for _, grp := range r.Completion.AllOf {
+				if !slices.Contains(grp, "expect") {
+					got = append(got, grp...)
+				}
+			}
+		}
+		slices.Sort(got)
+		if w := slices.Sorted(slices.Values(want)); !slices.Equal(got, w) {
+			t.Errorf("%q: topic terms %q, want %q", q, got, w)
+		}
+	}
+}
