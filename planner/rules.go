@@ -136,6 +136,9 @@ type filingPeriod struct {
 	// fy from ("according to its 2022 10-K") when fy is after it: that
 	// report prints no later year, and no other report stands in for it.
 	source int
+	// quarter is the quarter asked of a period not found when the corpus
+	// holds no 10-Q that reports it (quartersAsked); zero otherwise.
+	quarter quarterAsk
 }
 
 type builder struct {
@@ -223,6 +226,23 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 			ok := false
 			if b.rt.Quarterly {
 				d, ok = b.cat.Filing(t, fy, "10-Q")
+				// The quarters named: each from the 10-Q that reports it,
+				// a quarter no 10-Q reports a gap of its own, never
+				// another quarter's figures ("the March-2025 quarter"
+				// where the corpus holds the June one).
+				// (A year of which the corpus holds no 10-Q is a gap as a
+				// whole, below.)
+				if held, missing := b.quartersAsked(t, fy); ok && !b.rt.Outlook && len(held)+len(missing) > 0 {
+					for _, q := range missing {
+						m, y := quarterMonth(d.PeriodEnd)
+						b.note("The corpus holds no 10-Q of %s for %s; its 10-Q for fiscal %d reports the quarter ended %s %d, whose figures are not given in its place.", t, q, fy, m, y)
+						ps = append(ps, filingPeriod{fy: fy, quarter: q, doc: corpus.Document{Ticker: t, Form: "10-Q", FiscalYear: fy}})
+					}
+					if len(held) == 0 {
+						continue
+					}
+					d, ok = held[0], true
+				}
 			}
 			if !ok && b.rt.Quarterly && !b.rt.Outlook && asksOneQuarter.MatchString(b.question) {
 				// "Meta's Q3 2024 revenue" where the corpus holds Meta's
@@ -931,6 +951,15 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		id := prefix + "-" + kindSuffix(a.Kind)
 		need := fmt.Sprintf("%s's %s for fiscal %d; the corpus holds no filing for that year", company, a.Label, p.fy)
 		switch {
+		case p.quarter != quarterAsk{}:
+			// A passage of another quarter's 10-Q of the year does not
+			// state this quarter: the sentence must be of the three
+			// months ended in its month.
+			id = prefix + "-" + p.quarter.slug() + "-" + kindSuffix(a.Kind)
+			need = fmt.Sprintf("%s's %s for %s; the corpus holds no 10-Q for that quarter", company, a.Label, p.quarter)
+			if fyEnd, ok := b.cat.fiscalYearEnd(t); ok {
+				groups = append(slices.Clone(groups), []string{"three months ended " + strings.ToLower(p.quarter.endMonth(fyEnd).String())})
+			}
 		case p.source > 0:
 			need = fmt.Sprintf("%s's %s for fiscal %d, from its fiscal %d 10-K, which reports no later year", company, a.Label, p.fy, p.source)
 		case p.doc.Form != "":

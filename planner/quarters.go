@@ -1,0 +1,220 @@
+package planner
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ledgerline/research/corpus"
+)
+
+// The quarters a question names.
+//
+// A 10-Q reports one quarter: Apple's 10-Q for the period ended June 28,
+// 2025 states the June quarter, not the March one, though both are of
+// fiscal 2025. A question naming a quarter ("Q2 FY25", "the March-2025
+// quarter", "the quarter ended March 29, 2025") is answered from the 10-Q
+// of that quarter; a quarter the corpus holds no 10-Q of is a gap, never
+// another quarter's figures in its place. A quarter is matched to a 10-Q
+// by its fiscal number, counted from the issuer's fiscal year end (the
+// month its 10-K's period ends in), or by the month it ends in.
+
+// quarterAsk is a quarter a question names.
+type quarterAsk struct {
+	fq, fy int        // fiscal quarter 1-4 and fiscal year ("Q2 FY25"); fq 0 when named by its month
+	month  time.Month // the month it ends in ("the March-2025 quarter"); 0 when named by number
+	year   int        // calendar year of month
+	day    int        // the day it ends on, where written ("quarter ended March 29, 2025"); 0 otherwise
+}
+
+var (
+	// "Q2 FY25", "Q3 2023", "Q3 fiscal 2024", "3Q23".
+	quarterNumbered = regexp.MustCompile(`(?i)\b(?:q([1-4])|([1-4])q)[\s-]*(?:of\s+)?(?:fy|fiscal\s*(?:year\s*)?)?\s*'?(\d{2}|\d{4})\b`)
+	// "second quarter of fiscal 2025", "the third fiscal quarter of 2023".
+	quarterOrdinal = regexp.MustCompile(`(?i)\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:fy|fiscal\s*(?:year\s*)?)?\s*'?(\d{2}|\d{4})\b`)
+	// "the March-2025 quarter", "June 2023 quarter", "the quarter ended
+	// March 29, 2025", "quarter ending December 2024".
+	quarterMonthFirst = regexp.MustCompile(`(?i)\b(` + monthNames + `)\.?[\s-]+(\d{4})[\s-]+(?:quarter|qtr)\b`)
+	quarterEnded      = regexp.MustCompile(`(?i)\bquarter\s+end(?:ed|ing)\s+(?:on\s+)?(` + monthNames + `)\.?\s+(?:(\d{1,2}),?\s+)?(\d{4})\b`)
+)
+
+const monthNames = `jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`
+
+// askedQuarters returns the quarters question names, each once.
+func askedQuarters(question string) []quarterAsk {
+	var out []quarterAsk
+	add := func(q quarterAsk) {
+		if !slices.Contains(out, q) {
+			out = append(out, q)
+		}
+	}
+	for _, m := range quarterNumbered.FindAllStringSubmatch(question, -1) {
+		fq, _ := strconv.Atoi(m[1] + m[2])
+		add(quarterAsk{fq: fq, fy: fullYear(m[3])})
+	}
+	for _, m := range quarterOrdinal.FindAllStringSubmatch(question, -1) {
+		add(quarterAsk{fq: ordinalQuarter(m[1]), fy: fullYear(m[2])})
+	}
+	for _, m := range quarterMonthFirst.FindAllStringSubmatch(question, -1) {
+		add(quarterAsk{month: monthOf(m[1]), year: fullYear(m[2])})
+	}
+	for _, m := range quarterEnded.FindAllStringSubmatch(question, -1) {
+		day, _ := strconv.Atoi(m[2])
+		add(quarterAsk{month: monthOf(m[1]), year: fullYear(m[3]), day: day})
+	}
+	return out
+}
+
+func fullYear(s string) int {
+	y, _ := strconv.Atoi(s)
+	if y < 100 {
+		y += 2000
+	}
+	return y
+}
+
+func ordinalQuarter(s string) int {
+	switch strings.ToLower(s) {
+	case "first", "1st":
+		return 1
+	case "second", "2nd":
+		return 2
+	case "third", "3rd":
+		return 3
+	}
+	return 4
+}
+
+func monthOf(s string) time.Month {
+	s = strings.ToLower(s)
+	for m := time.January; m <= time.December; m++ {
+		if strings.HasPrefix(strings.ToLower(m.String()), s[:3]) {
+			return m
+		}
+	}
+	return 0
+}
+
+// quarterMonth is the month a period ending on end is named by: a 52-53
+// week quarter ending in the first days of a month ("July 1, 2023") is
+// the month before's ("the June quarter").
+func quarterMonth(end time.Time) (time.Month, int) {
+	d := end.AddDate(0, 0, -7)
+	return d.Month(), d.Year()
+}
+
+// fiscalYearEnd returns the month issuer t's fiscal year ends in, read from
+// its annual reports' period ends.
+func (c *Catalog) fiscalYearEnd(t string) (time.Month, bool) {
+	for _, d := range c.filings[t] {
+		if d.Form == "10-K" && !d.PeriodEnd.IsZero() {
+			m, _ := quarterMonth(d.PeriodEnd)
+			return m, true
+		}
+	}
+	return 0, false
+}
+
+// fiscalQuarter returns which quarter of its fiscal year a 10-Q ending on
+// end reports, for a fiscal year ending in month fyEnd.
+func fiscalQuarter(end time.Time, fyEnd time.Month) int {
+	m, _ := quarterMonth(end)
+	months := (int(m) - int(fyEnd) + 12) % 12
+	return (months + 1) / 3
+}
+
+// fiscalYear returns the fiscal year holding the quarter, for a fiscal
+// year ending in month fyEnd; 0 when it cannot be told.
+func (q quarterAsk) fiscalYear(fyEnd time.Month) int {
+	if q.fq > 0 {
+		return q.fy
+	}
+	if q.month == 0 || fyEnd == 0 {
+		return 0
+	}
+	if q.month > fyEnd {
+		return q.year + 1
+	}
+	return q.year
+}
+
+// endMonth returns the month the quarter ends in, for a fiscal year ending
+// in month fyEnd.
+func (q quarterAsk) endMonth(fyEnd time.Month) time.Month {
+	if q.month != 0 {
+		return q.month
+	}
+	return time.Month((int(fyEnd)+3*q.fq-1)%12 + 1)
+}
+
+// reports reports whether the 10-Q d reports the quarter, for a fiscal
+// year ending in month fyEnd.
+func (q quarterAsk) reports(d corpus.Document, fyEnd time.Month) bool {
+	if d.PeriodEnd.IsZero() {
+		return false
+	}
+	if q.fq > 0 {
+		return fiscalQuarter(d.PeriodEnd, fyEnd) == q.fq && d.FiscalYear == q.fy
+	}
+	if q.day > 0 {
+		asked := time.Date(q.year, q.month, q.day, 0, 0, 0, 0, time.UTC)
+		diff := d.PeriodEnd.Sub(asked)
+		return diff <= 7*24*time.Hour && diff >= -7*24*time.Hour
+	}
+	m, y := quarterMonth(d.PeriodEnd)
+	return m == q.month && y == q.year || d.PeriodEnd.Month() == q.month && d.PeriodEnd.Year() == q.year
+}
+
+// String names the quarter as a reader would: "Q2 of fiscal 2025", "the
+// quarter ended March 2025".
+func (q quarterAsk) String() string {
+	if q.fq > 0 {
+		return fmt.Sprintf("Q%d of fiscal %d", q.fq, q.fy)
+	}
+	if q.day > 0 {
+		return fmt.Sprintf("the quarter ended %s %d, %d", q.month, q.day, q.year)
+	}
+	return fmt.Sprintf("the quarter ended %s %d", q.month, q.year)
+}
+
+// slug is the quarter in a requirement id: "q2", "2025-03".
+func (q quarterAsk) slug() string {
+	if q.fq > 0 {
+		return fmt.Sprintf("q%d", q.fq)
+	}
+	return fmt.Sprintf("%d-%02d", q.year, int(q.month))
+}
+
+// quartersAsked splits the quarters the question names for issuer t's
+// fiscal year fy into the 10-Qs of the corpus that report them and the
+// quarters no 10-Q reports. Both are empty when the question names no
+// quarter of fy, or when t's fiscal year end cannot be read.
+func (b *builder) quartersAsked(t string, fy int) (held []corpus.Document, missing []quarterAsk) {
+	fyEnd, ok := b.cat.fiscalYearEnd(t)
+	if !ok {
+		return nil, nil
+	}
+	var filings []corpus.Document
+	for _, d := range b.cat.Filings(t) {
+		if d.Form == "10-Q" && d.FiscalYear == fy {
+			filings = append(filings, d)
+		}
+	}
+	for _, q := range askedQuarters(b.question) {
+		if q.fiscalYear(fyEnd) != fy {
+			continue
+		}
+		i := slices.IndexFunc(filings, func(d corpus.Document) bool { return q.reports(d, fyEnd) })
+		if i < 0 {
+			missing = append(missing, q)
+			continue
+		}
+		if !slices.ContainsFunc(held, func(d corpus.Document) bool { return d.ID == filings[i].ID }) {
+			held = append(held, filings[i])
+		}
+	}
+	return held, missing
+}

@@ -1,0 +1,105 @@
+package planner
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ledgerline/research/corpus"
+)
+
+func TestAskedQuarters(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string][]quarterAsk{
+		"Apple iPhone revenue in Q2 FY25?":                                {{fq: 2, fy: 2025}},
+		"AAPL 3Q23 services":                                              {{fq: 3, fy: 2023}},
+		"Q3 fiscal 2024 revenue":                                          {{fq: 3, fy: 2024}},
+		"revenue in the second quarter of fiscal 2025":                    {{fq: 2, fy: 2025}},
+		"iphone revenue for the March-2025 quarter and the June-2025 qtr": {{month: time.March, year: 2025}, {month: time.June, year: 2025}},
+		"revenue for the quarter ended July 1, 2023":                      {{month: time.July, year: 2023, day: 1}},
+		"What was Apple's revenue in fiscal 2024?":                        nil,
+		"What did Apple say in its latest quarter?":                       nil,
+	} {
+		if got := askedQuarters(q); !slices.Equal(got, want) {
+			t.Errorf("askedQuarters(%q) = %+v, want %+v", q, got, want)
+		}
+	}
+}
+
+// TestQuarterReports: a quarter is the 10-Q's by its fiscal number,
+// counted from the fiscal year's end, or by the month it ends in; a 52-53
+// week quarter ending on the first days of a month is the month before's.
+func TestQuarterReports(t *testing.T) {
+	t.Parallel()
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	june23 := corpus.Document{Form: "10-Q", FiscalYear: 2023, PeriodEnd: day("2023-07-01")}
+	for _, tc := range []struct {
+		q    quarterAsk
+		want bool
+	}{
+		{quarterAsk{fq: 3, fy: 2023}, true},
+		{quarterAsk{fq: 2, fy: 2023}, false},
+		{quarterAsk{fq: 3, fy: 2024}, false},
+		{quarterAsk{month: time.June, year: 2023}, true},
+		{quarterAsk{month: time.March, year: 2023}, false},
+		{quarterAsk{month: time.July, year: 2023, day: 1}, true},
+		{quarterAsk{month: time.April, year: 2023, day: 1}, false},
+	} {
+		if got := tc.q.reports(june23, time.September); got != tc.want {
+			t.Errorf("%v reports the 10-Q ended 2023-07-01: %v, want %v", tc.q, got, tc.want)
+		}
+	}
+	if fy := (quarterAsk{month: time.December, year: 2024}).fiscalYear(time.September); fy != 2025 {
+		t.Errorf("the December 2024 quarter of a September year: fiscal %d, want 2025", fy)
+	}
+	if m := (quarterAsk{fq: 2, fy: 2025}).endMonth(time.September); m != time.March {
+		t.Errorf("Q2 of a September year ends in %s, want March", m)
+	}
+}
+
+// TestQuarterNotHeld: a quarter the corpus holds no 10-Q of is a gap of
+// its own; the 10-Q of another quarter of the year answers only its own.
+func TestQuarterNotHeld(t *testing.T) {
+	t.Parallel()
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	cat := NewCatalog([]corpus.Document{
+		{ID: "k24", Ticker: "AAPL", Company: "Apple Inc.", Form: "10-K", FiscalYear: 2024, PeriodEnd: day("2024-09-28"), Format: corpus.FormatText},
+		{ID: "q25", Ticker: "AAPL", Company: "Apple Inc.", Form: "10-Q", FiscalYear: 2025, PeriodEnd: day("2025-06-28"), Format: corpus.FormatText},
+	})
+	for q, want := range map[string]struct {
+		gaps    []string // ids holding these quarter slugs
+		covered bool     // a requirement of the held quarter
+	}{
+		"Apple's revenue in Q2 FY25?":                                         {gaps: []string{"-q2-"}},
+		"Apple revenue for the March-2025 quarter and the June-2025 quarter?": {gaps: []string{"-2025-03-"}, covered: true},
+		"Apple's revenue in Q3 FY25?":                                         {covered: true},
+	} {
+		rt := RouteQuestion(q, cat, nil)
+		g, err := (&RulesPlanner{}).Plan(context.Background(), q, rt, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var quarterGaps, held int
+		for _, r := range g.Requirements {
+			switch {
+			case slices.ContainsFunc(want.gaps, func(s string) bool { return strings.Contains(r.ID, s) }):
+				quarterGaps++
+				if !slices.ContainsFunc(r.Completion.AllOf, func(grp []string) bool {
+					return slices.ContainsFunc(grp, func(s string) bool { return strings.HasPrefix(s, "three months ended") })
+				}) {
+					t.Errorf("%q: gap %s can be met by another quarter's passage: %v", q, r.ID, r.Completion.AllOf)
+				}
+			case r.Required:
+				held++
+			}
+		}
+		if quarterGaps != len(want.gaps) {
+			t.Errorf("%q: %d quarter gaps, want %d (%q)", q, quarterGaps, len(want.gaps), reqIDs(g))
+		}
+		if (held > 0) != want.covered {
+			t.Errorf("%q: requirements of the held quarter: %d, want some: %v (%q)", q, held, want.covered, reqIDs(g))
+		}
+	}
+}
