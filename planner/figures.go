@@ -1416,8 +1416,29 @@ func aspectFigure(a FigureAsk) bool {
 func asksWhy(question string) bool {
 	// "net income attributable to Costco" says whose income, not why.
 	n := ownersShareOf.ReplaceAllString(normalizeText(question), "$1")
-	return anyTerm(n, whyWords) || whatCaused.MatchString(n) || whatDid.MatchString(n) || creditsFor.MatchString(n)
+	return anyTerm(n, whyWords) || whatCaused.MatchString(n) || pastTenseWhat(n) || creditsFor.MatchString(n)
 }
+
+// pastTenseWhat reports whether normalised text asks what did something
+// (whatDid), not which figure ("what consolidated operating income did
+// Walmart report", "what adjusted EPS was reported"): there "what" and its
+// word in -ed are the object of an auxiliary that follows in the clause.
+func pastTenseWhat(n string) bool {
+	for _, m := range whatDid.FindAllStringIndex(n, -1) {
+		rest := n[m[1]:]
+		if i := strings.IndexAny(rest, "?.;!"); i >= 0 {
+			rest = rest[:i]
+		}
+		if !auxiliaryAfter.MatchString(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// auxiliaryAfter finds an auxiliary verb: after "what <word>", it makes
+// the word's noun the object asked.
+var auxiliaryAfter = regexp.MustCompile(`\b(did|does|do|was|were|is|are|has|have|had)\b`)
 
 // creditsFor matches a cause asked as what is credited with a move: "what
 // does eBay credit for the increase", "what did management credit the

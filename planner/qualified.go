@@ -1747,11 +1747,17 @@ func (b *builder) filingNames(name, metric string) []string {
 	mt, ok := tools.MetricByName(metric)
 	for _, w := range strings.Fields(name) {
 		if b.cat.stats.DocumentFrequency(w) > 0 {
-			if ok && strings.Contains(name, " ") && !strings.EqualFold(name, mt.Label) && slices.ContainsFunc(metricNames([]string{metric})[metric], func(a string) bool { return strings.EqualFold(a, name) }) {
-				// A name of several words the filings use each of, yet
-				// an analyst's ("top line"): the figure's other names
-				// too, the question's first.
-				return append([]string{name}, slices.DeleteFunc(append([]string{mt.Label}, mt.Aliases...), func(a string) bool { return strings.EqualFold(a, name) })...)
+			same := func(a string) bool { return strings.EqualFold(a, name) }
+			if ok && (slices.ContainsFunc(append([]string{mt.Label}, mt.Aliases...), same) ||
+				strings.Contains(name, " ") && slices.ContainsFunc(metricNames([]string{metric})[metric], same)) {
+				// One of the figure's own names ("sales" for revenue,
+				// which Microsoft states as "Azure and other cloud
+				// services revenue grew 45%"), or an analyst's name of
+				// several words the filings use each of ("top line"):
+				// the figure's other names too, the question's first. A
+				// word a figure's aspect is only triggered by
+				// ("turnover") keeps its own sense.
+				return append([]string{name}, slices.DeleteFunc(append([]string{mt.Label}, mt.Aliases...), same)...)
 			}
 			return []string{name}
 		}

@@ -2403,7 +2403,7 @@ var reasonWords = []string{"why", "explain", "drive", "driven", "driver", "drivi
 // asksForReason reports whether a question asks why something happened.
 func asksForReason(question string) bool {
 	n := ownersShareOf.ReplaceAllString(normalizeText(question), "$1")
-	return anyTerm(n, reasonWords) || whatCaused.MatchString(n) || whatDid.MatchString(n)
+	return anyTerm(n, reasonWords) || whatCaused.MatchString(n) || pastTenseWhat(n)
 }
 
 // irregularParticiples are the past participles not spelled with "-ed"
