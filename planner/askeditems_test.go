@@ -303,6 +303,15 @@ func TestEveryListedItemIsAsked(t *testing.T) {
 	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Required && r.Completion.Topic == "renewal rate" }) {
 		t.Errorf("requirements %v; want the renewal rate asked", g.Requirements)
 	}
+	// A bid for each item's change ("give the yoy growth in ad
+	// impressions and in avg price per ad") asks each thing whose change
+	// is bid for, short words and joining words among its own.
+	_, g = planFor(t, cat, "What drove Costco's FY22 revenue growth? Give the yoy growth in ad impressions and in price per ad", 0)
+	for _, want := range []string{"-figure-ad-impressions", "-figure-price-ad"} {
+		if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Required && strings.HasSuffix(r.ID, want) }) {
+			t.Errorf("bid for changes: requirements %q; want %q asked", reqIDs(g), want)
+		}
+	}
 	_, g = planFor(t, cat, "How much did Costco earn in membership fees in FY22, and how much higher was that than in FY21?", 0)
 	for _, r := range g.Requirements {
 		if strings.Contains(r.Completion.Topic, "higher") {

@@ -424,6 +424,10 @@ func (b *builder) build() {
 	b.planQuestionSearches()
 }
 
+// changeOf matches the words that open a bid for a thing's change: "the
+// yoy growth in", "the change of", "in".
+var changeOf = regexp.MustCompile(`(?i)^\s*(?:the\s+)?(?:(?:yoy|y/y|year[- ]over[- ]year|annual|percentage|percent)\s+)?(?:(?:growth|change|increase|decrease|decline|rise)\s+)?(?:in|of)\s+`)
+
 // listSplit separates the items of a question's list: "membership fee
 // revenue and renewal rate", "capex plus buybacks". (Commas separate
 // clauses as often as items: "Using NVIDIA's 10-K for ..., how much".)
@@ -453,6 +457,9 @@ func (b *builder) planUncoveredItems() {
 			continue
 		}
 		for _, p := range listSplit.Split(sen[len(m[0])-len(m[2]):], -1) {
+			// "the yoy growth in ad impressions", "in avg price per ad":
+			// the thing whose change is bid for.
+			p = changeOf.ReplaceAllString(p, "")
 			words := strings.Fields(strings.ToLower(p))
 			if slices.ContainsFunc(words, func(w string) bool {
 				return !sizeNouns[strings.Trim(w, ",.?!")] && strings.IndexFunc(w, unicode.IsDigit) < 0 && !questionStopwords[w]
@@ -517,6 +524,13 @@ func (b *builder) planUncoveredItems() {
 			case irregularParticiples[lw] && len(item) > 0:
 				// "average price paid": what was done with the figure.
 			case content[lw] && !strings.HasSuffix(lw, "ing") && !strings.HasSuffix(lw, "ed"):
+				if !slices.Contains(item, lw) {
+					item = append(item, lw)
+				}
+			case lw == "per" && len(item) > 0:
+				// "price per ad": "per" joins a rate's words.
+			case len(lw) == 2 && !questionStopwords[lw] && !labelBreaks[lw] && !joiningWords[lw] && unicode.IsLetter(rune(lw[0])):
+				// A name's short word ("ad impressions").
 				if !slices.Contains(item, lw) {
 					item = append(item, lw)
 				}

@@ -221,7 +221,7 @@ func (b *builder) narrowedWithin(t, metric string, segs []Segment) []string {
 		for _, w := range wordsOf(strings.Join(q.Part, " ")) {
 			lw := strings.ToLower(w)
 			if lw == "segment" || lw == "segments" || lw == "and" || lw == "from" || wholeWords[lw] ||
-				slices.ContainsFunc(own, func(o string) bool { return strings.EqualFold(o, w) }) {
+				slices.ContainsFunc(own, func(o string) bool { return strings.EqualFold(o, w) || clips(lw, strings.ToLower(o)) }) {
 				continue
 			}
 			rest = append(rest, lw)
@@ -934,7 +934,11 @@ func (b *builder) planPhraseFigureWithin(words []string, partsOf func(t string) 
 			}
 			groups := make([][]string, 0, len(words)+1)
 			for _, w := range words {
-				groups = append(groups, wordForms(w))
+				g := wordForms(w)
+				if u := b.cat.TextStats().Unclipped(w); u != "" {
+					g = append(g, u) // "avg price per ad": "average price per ad"
+				}
+				groups = append(groups, g)
 			}
 			if _, ok := growthName(strings.ToLower(strings.Join(words, " "))); ok {
 				// "ARPP growth" is stated in any word of change: "ARPP

@@ -233,6 +233,36 @@ func (s *TextStats) DocumentFrequency(word string) int {
 	return int(s.df[WordKey(word)])
 }
 
+// Unclipped returns, for a word no filing uses that clips a word the
+// filings use ("avg" of "average", "govt" of "government"), that word's
+// key (WordKey), which matches the word's forms as a term: the most
+// documents' among the words it clips that begin with its first two
+// letters. It returns "" for a word the filings use, one that clips
+// none, or one that clips several as often. Keys hold a word's first keyLen letters, so a clip taking letters
+// from further in ("intl") is not found.
+func (s *TextStats) Unclipped(w string) string {
+	w = strings.ToLower(w)
+	if s == nil || len(w) < 3 || s.DocumentFrequency(w) > 0 {
+		return ""
+	}
+	best, bestDF, tied := "", int32(0), false
+	for k, df := range s.df {
+		if len(k) < 2 || k[:2] != w[:2] || !clips(w, k) {
+			continue
+		}
+		switch {
+		case df > bestDF:
+			best, bestDF, tied = k, df, false
+		case df == bestDF:
+			tied = true
+		}
+	}
+	if tied {
+		return "" // "rev": revenue, review or receive, as often each
+	}
+	return best
+}
+
 // OwnIssuer returns the issuer a word (by its WordKey) is a name of, such
 // as a product's ("Azure"): the issuer whose documents use it at least
 // ownerMinUses times and ownerShare times as often as every other

@@ -468,3 +468,26 @@ func ExampleTextStats_Boilerplate() {
 	// 0.00
 	// true
 }
+
+// TestUnclipped: a word no filing uses that clips one the filings use is
+// read as that word; a word the filings use, or one clipping none, is not.
+func TestUnclipped(t *testing.T) {
+	t.Parallel()
+	s := NewTextStats([]StatsDoc{
+		{ID: "a", Issuer: "AAA", Text: "The average price per ad rose. Our international sales. An advantage. We review revenue we receive."},
+		{ID: "b", Issuer: "BBB", Text: "Average selling price. International markets. We review revenue we receive."},
+	})
+	for w, want := range map[string]string{
+		"avg":   WordKey("average"), // not "advantage": its second letter differs
+		"rev":   "",                 // revenue, review and receive, as often each
+		"price": "",                 // the filings use it
+		"xyz":   "",                 // clips nothing
+	} {
+		if got := s.Unclipped(w); got != want {
+			t.Errorf("Unclipped(%q) = %q, want %q", w, got, want)
+		}
+	}
+	if got := (*TextStats)(nil).Unclipped("avg"); got != "" {
+		t.Errorf("nil statistics: %q", got)
+	}
+}
