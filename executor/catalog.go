@@ -27,14 +27,16 @@ type figureCache struct {
 // boilerplate down.
 func (e *Engine) catalog(ctx context.Context, docs []corpus.Document, question string, tickers []string) (*planner.Catalog, error) {
 	cat := planner.NewCatalog(docs)
-	if err := e.loadFigures(ctx, cat, docs, planner.RouteQuestion(question, cat, tickers).Issuers); err != nil {
-		return nil, err
-	}
+	// The statistics first: the route reads them (a segment's name that
+	// names its issuer, "Sam's Club" for Walmart).
 	stats, err := e.textStats(ctx, docs)
 	if err != nil {
 		return nil, err
 	}
 	cat.SetTextStats(stats)
+	if err := e.loadFigures(ctx, cat, docs, planner.RouteQuestion(question, cat, tickers).Issuers); err != nil {
+		return nil, err
+	}
 	return cat, nil
 }
 

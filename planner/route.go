@@ -47,6 +47,10 @@ type Route struct {
 	Causal *Causal
 	// Quarterly is set when the question asks about a quarter or a 10-Q.
 	Quarterly bool
+	// PartOwner, when set, is the segment's name (as the filings write
+	// it, lower case) by which the question, naming no issuer, names the
+	// one issuer in Issuers: "sam's club" for Walmart.
+	PartOwner string `json:",omitempty"`
 	// Figures are the reported and derived figures the question names
 	// ("operating margin", "diluted EPS", "cash and cash equivalents").
 	Figures []FigureAsk
@@ -128,6 +132,14 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	}
 	question = ReadShorthand(question, cat)
 	issuers, notCovered, taken := findIssuers(question, cat, tickers)
+	if len(issuers) == 0 && len(notCovered) == 0 && len(tickers) == 0 {
+		// A question naming a segment, and no issuer ("Sam's Club net
+		// sales in fiscal 2022"), asks of the issuer whose filings call
+		// it so, when one issuer's alone do.
+		if t, name := cat.TextStats().SegmentOwner(question); t != "" {
+			issuers, rt.PartOwner = []string{t}, name
+		}
+	}
 	rt.Issuers, rt.NotCovered = issuers, notCovered
 	rt.FiscalYears = findFiscalYears(question)
 	rt.IssuerYears = bindYears(question, cat, rt.Issuers)

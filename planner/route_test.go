@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -416,5 +417,30 @@ func TestEstimateAheadIsOutlook(t *testing.T) {
 		if got := RouteQuestion(q, cat, nil).Outlook; got != want {
 			t.Errorf("%q: outlook %v, want %v", q, got, want)
 		}
+	}
+}
+
+// TestRouteSegmentOwner: a question naming no issuer, but a segment one
+// issuer's filings alone call so, asks of that issuer, and the plan says
+// how it was read; a question naming an issuer is not re-read.
+func TestRouteSegmentOwner(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{ID: "m24", Issuer: "META", Text: "Reality Labs (RL) grew. Our RL segment lost money."},
+		{ID: "a24", Issuer: "AAPL", Text: "Our Americas segment grew."},
+	}))
+	rt := RouteQuestion("Reality Labs operating loss in 2024?", cat, nil)
+	if !slices.Equal(rt.Issuers, []string{"META"}) || rt.PartOwner != "reality labs" {
+		t.Fatalf("issuers %v, part %q; want META by its Reality Labs segment", rt.Issuers, rt.PartOwner)
+	}
+	g, err := (&RulesPlanner{}).Plan(context.Background(), "Reality Labs operating loss in 2024?", rt, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(g.Notes, func(n string) bool { return strings.Contains(n, "reality labs") && strings.Contains(n, "META") }) {
+		t.Errorf("notes %q; want how the question was read", g.Notes)
+	}
+	if rt := RouteQuestion("Apple's Reality Labs spending in 2024?", cat, nil); !slices.Equal(rt.Issuers, []string{"AAPL"}) || rt.PartOwner != "" {
+		t.Errorf("a question naming Apple: issuers %v, part %q", rt.Issuers, rt.PartOwner)
 	}
 }

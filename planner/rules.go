@@ -72,6 +72,10 @@ func (p *RulesPlanner) Plan(ctx context.Context, question string, rt Route, cat 
 	if len(rt.NotCovered) > 0 {
 		g.Notes = append(g.Notes, fmt.Sprintf("Not in the corpus, so not covered: %s.", strings.Join(rt.NotCovered, ", ")))
 	}
+	if rt.PartOwner != "" && len(rt.Issuers) == 1 {
+		g.Notes = append(g.Notes, fmt.Sprintf("The question names no issuer; %q is a segment of %s's filings alone, so it is read as asking about %s (%s).",
+			rt.PartOwner, cat.ShortName(rt.Issuers[0]), cat.ShortName(rt.Issuers[0]), rt.Issuers[0]))
+	}
 	if len(rt.Issuers) == 0 {
 		held := cat.Tickers()
 		msg := "The question names no issuer the corpus holds, so there is nothing to research"

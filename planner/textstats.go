@@ -795,6 +795,60 @@ func calledSegments(text string) []string {
 	return out
 }
 
+// SegmentOwner returns the issuer whose filings, alone among the
+// issuers', call a name the question writes with a capital a segment
+// ("Sam's Club net sales in fiscal 2022": Walmart's "our Sam's Club
+// segment"), and that name as its filings write it; "" when no name, or
+// more than one issuer, is found so.
+func (s *TextStats) SegmentOwner(question string) (issuer, name string) {
+	if s == nil {
+		return "", ""
+	}
+	q := strings.ReplaceAll(question, "’", "'")
+	lower := strings.ToLower(q)
+	callers := map[string][]string{} // segment name -> issuers calling it so
+	for t, names := range s.segments {
+		for n := range names {
+			callers[n] = append(callers[n], t)
+			// A short form the issuer defines ("RL segment") by its long
+			// form too ("Reality Labs").
+			if long := s.abbrev[t][strings.ToUpper(n)]; long != "" {
+				callers[long] = append(callers[long], t)
+			}
+		}
+	}
+	for n, ts := range callers {
+		if len(ts) != 1 || len(n) < 3 {
+			continue
+		}
+		// A name of one word is the issuer's when the word is ("AWS",
+		// "StubHub"); "Total", "Certain" or "Market" are words of every
+		// filing.
+		if !strings.Contains(n, " ") && s.OwnIssuer(n) != ts[0] {
+			continue
+		}
+		for i := 0; ; {
+			k := strings.Index(lower[i:], n)
+			if k < 0 {
+				break
+			}
+			at := i + k
+			i = at + len(n)
+			before, after := at == 0 || !isWordByte(lower[at-1]), i == len(lower) || !isWordByte(lower[i])
+			if !before || !after || !unicode.IsUpper(rune(q[at])) {
+				continue
+			}
+			if issuer != "" && issuer != ts[0] {
+				return "", ""
+			}
+			if issuer == "" || len(n) > len(name) {
+				issuer, name = ts[0], n
+			}
+		}
+	}
+	return issuer, name
+}
+
 // segmentLeaders are the words that open a sentence or a phrase before a
 // segment's name, not words of the name. ("Other" is not one: it opens
 // names, "Other Bets", "Other International".)

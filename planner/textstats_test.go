@@ -491,3 +491,28 @@ func TestUnclipped(t *testing.T) {
 		t.Errorf("nil statistics: %q", got)
 	}
 }
+
+// TestSegmentOwner: a name one issuer's filings alone call a segment,
+// written with a capital, names that issuer: a name of several words, or
+// one word the issuer's own; a common word ("Total"), a name two issuers
+// call a segment, or a name in lower case names none.
+func TestSegmentOwner(t *testing.T) {
+	t.Parallel()
+	s := NewTextStats([]StatsDoc{
+		{ID: "w", Issuer: "WMT", Text: "Our Sam's Club segment grew. Our International segment. The Total segment. Sam's Club. Sam's Club."},
+		{ID: "a", Issuer: "AMZN", Text: "Our International segment grew. Total sales rose. Our AWS segment grew. AWS grew. AWS rose. AWS again."},
+		{ID: "m", Issuer: "META", Text: "Reality Labs (RL) grew. Our RL segment lost money."},
+	})
+	for q, want := range map[string]string{
+		"Sam's Club net sales in fiscal 2022?": "WMT",
+		"Reality Labs operating loss 2024?":    "META", // the short form's long form
+		"AWS operating income?":                "AMZN",
+		"International segment sales?":         "", // two issuers call it so
+		"Total sales in 2024?":                 "", // no issuer's own word
+		"what were sam's club net sales?":      "", // not written as a name
+	} {
+		if got, _ := s.SegmentOwner(q); got != want {
+			t.Errorf("SegmentOwner(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
