@@ -312,6 +312,11 @@ func TestEveryListedItemIsAsked(t *testing.T) {
 			t.Errorf("bid for changes: requirements %q; want %q asked", reqIDs(g), want)
 		}
 	}
+	// The period a part ends with says when, not what.
+	_, g = planFor(t, cat, "Costco's cash and marketable securities at end of fiscal 2022?", 0)
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Required && strings.Contains(r.ID, "-figure-marketable-securities") }) {
+		t.Errorf("a part ending with its period: requirements %q; want marketable securities asked", reqIDs(g))
+	}
 	_, g = planFor(t, cat, "How much did Costco earn in membership fees in FY22, and how much higher was that than in FY21?", 0)
 	for _, r := range g.Requirements {
 		if strings.Contains(r.Completion.Topic, "higher") {

@@ -428,6 +428,10 @@ func (b *builder) build() {
 	b.planQuestionSearches()
 }
 
+// periodTail matches the period a list part ends with: "at end of fiscal
+// 2022", "in FY22", "as of year-end 2024", "for the year".
+var periodTail = regexp.MustCompile(`(?i)\s+(?:at|as\s+of|in|for|during|by)\s+(?:the\s+)?(?:(?:end|close)\s+of\s+)?(?:(?:fiscal|calendar)\s+)?(?:(?:fy|q[1-4])\s*'?\d{2,4}|\d{4}|year(?:[- ]end)?(?:\s+\d{4})?|ye\s*'?\d{2,4})\W*$`)
+
 // changeOf matches the words that open a bid for a thing's change: "the
 // yoy growth in", "the change of", "in".
 var changeOf = regexp.MustCompile(`(?i)^\s*(?:the\s+)?(?:(?:yoy|y/y|year[- ]over[- ]year|annual|percentage|percent)\s+)?(?:(?:growth|change|increase|decrease|decline|rise)\s+)?(?:in|of)\s+`)
@@ -515,6 +519,11 @@ func (b *builder) planUncoveredItems() {
 		said[stem5(w)] = true
 	}
 	for _, part := range parts {
+		// The period a part ends with ("marketable securities at end of
+		// fiscal 2022") says when, not what.
+		if !strict[part] {
+			part = periodTail.ReplaceAllString(part, "")
+		}
 		// An item is a list part made of content words only ("renewal
 		// rate"), years aside: a part with other words ("how much higher
 		// was that", "order them largest to smallest") is a clause, not a
