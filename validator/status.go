@@ -82,6 +82,48 @@ func DecideStatus(in StatusInput) ledger.RunStatus {
 	}
 }
 
+// maxDescribedTerms is how many of a group's terms a description names;
+// it says how many more there are.
+const maxDescribedTerms = 8
+
+// describeGroup says in words what one group of a passage condition
+// asks: its terms joined by " / ", the planner's terms for kinds of
+// figures and sentences in words ("#level": "an amount stated as a level,
+// not a change"), at most maxDescribedTerms of them.
+func describeGroup(g []string) string {
+	var out []string
+	for i, t := range g {
+		if i == maxDescribedTerms {
+			out = append(out, fmt.Sprintf("… (%d more)", len(g)-i))
+			break
+		}
+		out = append(out, describeTerm(t))
+	}
+	return strings.Join(out, " / ")
+}
+
+// describeTerm says a condition term in words: a word as it is, a term of
+// the planner's (planner.FigureTerm and its kin) as what it matches.
+func describeTerm(t string) string {
+	switch {
+	case t == "#figure":
+		return "a figure"
+	case t == "#amount":
+		return "an amount"
+	case t == "#expected":
+		return "a figure stated as expected"
+	case t == "#count":
+		return "a count"
+	case t == "#level":
+		return "an amount stated as a level, not a change"
+	case strings.HasPrefix(t, "#number:"):
+		return "a number of " + strings.TrimPrefix(t, "#number:")
+	case strings.HasPrefix(t, "#subject:"):
+		return strings.TrimPrefix(t, "#subject:") + " as what is stated, not a reason"
+	}
+	return t
+}
+
 // DescribeCondition says in words what meets a completion condition.
 func DescribeCondition(c contract.Condition) string {
 	scope := strings.TrimSpace(c.Issuer + " " + c.Period)
@@ -106,7 +148,7 @@ func DescribeCondition(c contract.Condition) string {
 		if len(c.AllOf) > 0 {
 			groups := make([]string, len(c.AllOf))
 			for i, g := range c.AllOf {
-				groups[i] = strings.Join(g, " / ")
+				groups[i] = describeGroup(g)
 			}
 			s += ", with one sentence naming each of: " + strings.Join(groups, "; ")
 		}
