@@ -339,7 +339,13 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 				// "How much did Activision add to Microsoft's gaming
 				// revenue": the part of the part that contributes.
 				if c := contributorBefore(toks, i-len(part), effect); len(c) > 0 {
-					part = append(c, part...)
+					if n := len(c); changeNouns[strings.ToLower(c[n-1])] && slices.EqualFunc(c[:n-1], part, strings.EqualFold) {
+						// "the membership fee hike add to membership fee
+						// revenue": the part's change, named once.
+						part = c
+					} else {
+						part = append(c, part...)
+					}
 				}
 			}
 			whole := total[n.metric] && len(dest) > 0
@@ -434,9 +440,18 @@ func PartsAsked(question string, cat *Catalog, rt Route) []string {
 func contributorBefore(toks []qualifierToken, at int, effect bool) []string {
 	for k := at - 1; k >= 0; k-- {
 		if contributing[toks[k].lower] || effect && affecting[toks[k].lower] {
-			part := qualifiersBefore(toks, k)
+			// A change that contributed ("the membership fee hike add
+			// to"): the change is the part, not the thing that changed.
+			end, event := k, ""
+			if k > 0 && changeNouns[toks[k-1].lower] {
+				end, event = k-1, toks[k-1].text
+			}
+			part := qualifiersBefore(toks, end)
 			if len(part) > 1 && strings.HasSuffix(strings.ToLower(part[0]), "ing") && affecting[toks[k].lower] {
 				part = part[1:]
+			}
+			if event != "" && len(part) > 0 {
+				part = append(part, event)
 			}
 			return namedContributor(part)
 		}
@@ -446,6 +461,12 @@ func contributorBefore(toks []qualifierToken, at int, effect bool) []string {
 	}
 	return nil
 }
+
+// changeNouns name a change as a thing: "the fee hike", "the price
+// increase".
+var changeNouns = map[string]bool{"hike": true, "hikes": true, "increase": true, "increases": true, "raise": true,
+	"rise": true, "cut": true, "cuts": true, "reduction": true, "reductions": true, "decrease": true, "decline": true,
+	"change": true, "changes": true}
 
 // namedContributor returns the name of a contributor written as a name
 // and what it is ("the Cerner deal", "the LinkedIn acquisition"): the
@@ -904,11 +925,22 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 	// the sentence that states its amount need not repeat every one ("the
 	// effect of this change in estimate ... server and network equipment
 	// ... an increase in operating income of $2.7 billion").
+	// A change the part is ("the membership fee hike") is named by the
+	// sentence whatever else it names of the part.
+	var events [][]string
+	groups = slices.DeleteFunc(groups, func(g []string) bool {
+		if changeNouns[strings.ToLower(g[0])] {
+			events = append(events, g)
+			return true
+		}
+		return false
+	})
 	if stats := b.cat.TextStats(); len(groups) > maxPartGroups && stats.Documents() > 0 {
 		slices.SortStableFunc(groups, func(x, y []string) int { return cmp.Compare(stats.IDF(y[0]), stats.IDF(x[0])) })
 		half := (len(groups) + 1) / 2
 		groups = [][]string{slices.Concat(groups[:half]...), slices.Concat(groups[half:]...)}
 	}
+	groups = append(groups, events...)
 	// A part the filing writes by its initials ("DCG" for Data Center
 	// Group) is named by either.
 	var partWords []string

@@ -32,6 +32,8 @@ func TestQualifiedFigures(t *testing.T) {
 		{"How much did Activision Blizzard add to the gaming revenue in fiscal 2022?", "revenue", []string{"Activision", "Blizzard", "gaming", "revenue"}},
 		{"By how much did stretching server/network equipment useful lives lift Microsoft's FY21 operating income?", "operating_income", []string{"server", "network", "equipment", "useful", "lives", "operating", "income"}},
 		{"How much did the tax law change reduce net income in 2022?", "net_income", []string{"tax", "law", "change", "net", "income"}},
+		// a change that contributed is the part, named once
+		{"How much did the membership fee hike add to membership fee revenue in 2022?", "revenue", []string{"membership", "fee", "hike", "revenue"}},
 		// a contributor named and described: the name is the part
 		{"How much did the Cerner deal add to the total revenues in fiscal 2023?", "revenue", []string{"Cerner", "total", "revenues"}},
 		{"How much revenue did the Activision Blizzard acquisition contribute?", "revenue", []string{"Activision", "Blizzard", "revenue"}},
@@ -720,5 +722,27 @@ func TestNamedFigurePremise(t *testing.T) {
 	}
 	if got := premiseWords("Why did sales and margins fall", nil); !slices.Equal(got, []string{"sales", "and", "margins"}) {
 		t.Errorf("premiseWords = %q", got)
+	}
+}
+
+// TestChangeContributorNamed: the change a part is ("the membership fee
+// hike") must be named by the sentence stating its amount, however many
+// words the part has; the thing that changed does not state it.
+func TestChangeContributorNamed(t *testing.T) {
+	t.Parallel()
+	cat := smallCatalog()
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{ID: "c22", Issuer: "COST", Text: "Membership fee revenue increased 9% to $4,224, driven by new member sign-ups. Our executive membership fee."},
+		{ID: "x", Issuer: "AAPL", Text: "Net sales rose."},
+	}))
+	_, g := planFor(t, cat, "How much did Costco's fiscal 2022 executive membership fee hike add to membership fee revenue?", 0)
+	var found bool
+	for _, r := range g.Requirements {
+		if r.Completion.Kind == CondPassage && strings.Contains(r.ID, "hike") {
+			found = slices.ContainsFunc(r.Completion.AllOf, func(grp []string) bool { return slices.Equal(grp, []string{"hike"}) })
+		}
+	}
+	if !found {
+		t.Errorf("requirements %q: want the hike's amount, with a group naming the hike alone", reqIDs(g))
 	}
 }
