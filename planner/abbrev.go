@@ -285,10 +285,13 @@ func (s *TextStats) AliasTerms(issuer string, words []string) [][]string {
 	if s == nil || len(words) == 0 {
 		return nil
 	}
-	key := strings.Join(stems(words), " ")
+	asked := stems(words)
+	key := strings.Join(asked, " ")
 	var out [][]string
 	for _, a := range s.aliases[issuer] {
-		if a.key != key {
+		// The other name itself, or with one more word that qualifies it
+		// ("paid streaming subscribers" of "paid subscription").
+		if a.key != key && !(len(asked) == len(strings.Fields(a.key))+1 && allIn(strings.Fields(a.key), asked)) {
 			continue
 		}
 		for n := len(a.term); n >= 1; n-- {

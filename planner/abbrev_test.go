@@ -152,6 +152,13 @@ func TestDefinedAliases(t *testing.T) {
 	if len(terms) == 0 || !slices.Equal(terms[0], []string{"paid", "membership"}) {
 		t.Errorf("AliasTerms(paid subscribers) = %q; want [paid membership] first", terms)
 	}
+	// One more word qualifies the other name; two more name something else.
+	if terms := stats.AliasTerms("NFLX", []string{"paid", "streaming", "subscribers"}); len(terms) == 0 {
+		t.Errorf("AliasTerms(paid streaming subscribers) = %q; want the paid membership", terms)
+	}
+	if terms := stats.AliasTerms("NFLX", []string{"paid", "ad", "tier", "subscribers"}); terms != nil {
+		t.Errorf("AliasTerms(paid ad tier subscribers) = %q; want none", terms)
+	}
 	if terms := stats.AliasTerms("NFLX", []string{"paid", "memberships"}); terms != nil {
 		t.Errorf("AliasTerms(paid memberships) = %q; the term itself is no alias", terms)
 	}
