@@ -424,6 +424,7 @@ func TestNamedReportYear(t *testing.T) {
 		"Netflix's 2022 10-K: how many paid memberships did it have?":                2022,
 		"In the fiscal 2023 annual report, what was revenue?":                        2023,
 		"What was Amazon's 2023 net income?":                                         0,
+		"Google Cloud operating income for 2022? I only have Alphabet's 2024 10-K.":  2024,
 	} {
 		if got, _ := namedReportYear(q); got != want {
 			t.Errorf("namedReportYear(%q) = %d, want %d", q, got, want)

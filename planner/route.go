@@ -176,7 +176,8 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	// margins, not what the filing says about segments).
 	aspects := findAspects(lower, claimFigures(lower, rt.Figures, taken), func(start, end int) bool {
 		return comp.head(lower[:start], strings.TrimSpace(lower[start:end])) ||
-			qualifiesFigure(lower[start:end], lower[end:], rt.Figures)
+			qualifiesFigure(lower[start:end], lower[end:], rt.Figures) ||
+			rt.AsksFigure && namesSourcePart.MatchString(lower[end:])
 	})
 	names := make([]string, 0, len(aspects))
 	for _, a := range aspects {
@@ -1032,6 +1033,11 @@ func dropNarrowing(asks []FigureAsk, cat *Catalog, issuers []string) []FigureAsk
 	}
 	return out
 }
+
+// namesSourcePart matches, after a topic's word, a part of a filing that
+// word names ("use the segment note there", "from the segment table"):
+// where to read a figure asked, not a topic asked.
+var namesSourcePart = regexp.MustCompile(`^\s*(?:notes?|tables?|footnotes?|disclosures?|schedules?)\b`)
 
 // estimateVerb is a verb of estimating a figure ("what uplift did it
 // estimate", "the projected savings").

@@ -199,6 +199,9 @@ func TestRouteAspectsOutlookQuarter(t *testing.T) {
 		{"Costco - what did mgmt say they plan to spend on capex in FY2023?", []string{"capex"}, true, false},
 		{"How much does Costco intend to spend on capex in fiscal 2023?", []string{"capex"}, true, false},
 		{"What did Costco spend on capex in FY2022?", []string{"capex"}, false, false},
+		// A topic's word naming the part of the filing to read ("the
+		// segment note") asks no topic.
+		{"Google Cloud operating income for 2022? Use the segment note.", []string{"profitability"}, false, false},
 		// An intention to keep doing something is an expectation.
 		{"Does Apple plan to keep raising its dividend?", []string{"capital_return"}, true, false},
 		{"Did Apple raise its dividend in 2024?", []string{"capital_return"}, false, false},

@@ -2014,8 +2014,8 @@ func termsAsked(a Aspect, question string) []string {
 
 // namedReport finds the annual report a question reads from, by its year:
 // "according to its 2022 10-K", "per Apple's FY2021 10-K", "in the fiscal
-// 2023 annual report".
-var namedReport = regexp.MustCompile(`(?i)\b(?:according\s+to|per|in|from|using|based\s+on)\s+(?:(?:its|the|their|[a-z][\w.&-]*['’]s)\s+)?(?:fy\s?|fiscal\s+(?:year\s+)?)?['’]?(\d{4}|\d{2})\s+(?:10-?k|annual\s+report|form\s+10-?k)\b|(?:^|[^\w\s])?\s*(?:[a-z][\w.&-]*['’]s\s+|[a-z][\w.&-]*\s+)?(?:fy\s?|fiscal\s+)?(\d{4})\s+10-?k\s*[:—–]`)
+// 2023 annual report", "I only have Alphabet's 2024 10-K".
+var namedReport = regexp.MustCompile(`(?i)\b(?:according\s+to|per|in|from|using|use|based\s+on|(?:only\s+)?(?:have|has|got))\s+(?:(?:its|the|their|[a-z][\w.&-]*['’]s)\s+)?(?:fy\s?|fiscal\s+(?:year\s+)?)?['’]?(\d{4}|\d{2})\s+(?:10-?k|annual\s+report|form\s+10-?k)\b|(?:^|[^\w\s])?\s*(?:[a-z][\w.&-]*['’]s\s+|[a-z][\w.&-]*\s+)?(?:fy\s?|fiscal\s+)?(\d{4})\s+10-?k\s*[:—–]`)
 
 // namedReportYear returns the fiscal year of the annual report a question
 // names as its source (namedReport).
