@@ -312,6 +312,18 @@ func TestEveryListedItemIsAsked(t *testing.T) {
 			t.Errorf("bid for changes: requirements %q; want %q asked", reqIDs(g), want)
 		}
 	}
+	// A count asked of a lone word beside another item is an item of its
+	// own, and no amount of money answers it ("Membership fees" is no
+	// number of members).
+	_, g = planFor(t, cat, "Costco FY22: how many members and what was the renewal rate?", 0)
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Required && strings.HasSuffix(r.ID, "-figure-renewal-rate") }) {
+		t.Errorf("a count beside an item: requirements %q; want the renewal rate asked on its own", reqIDs(g))
+	}
+	for _, r := range g.Requirements {
+		if slices.Contains(r.Completion.Concepts, "table:Membership fees") {
+			t.Errorf("requirement %s counts members by the membership fees", r.ID)
+		}
+	}
 	// The period a part ends with says when, not what.
 	_, g = planFor(t, cat, "Costco's cash and marketable securities at end of fiscal 2022?", 0)
 	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Required && strings.Contains(r.ID, "-figure-marketable-securities") }) {

@@ -102,6 +102,9 @@ func checkPassage(l *ledger.RunLedger, reqID, issuer, period string, groups [][]
 		byID[l.Evidence[i].ID] = &l.Evidence[i]
 	}
 	m := compileGroups(groups)
+	if fy, ok := FiscalYearOf(period); ok {
+		m.year = fy
+	}
 	type hit struct {
 		id    string
 		score int
@@ -250,6 +253,26 @@ func SentenceMatch(text string, groups [][]string) (sentence string, ok bool) {
 type matcher struct {
 	groups  [][]string // normalised terms
 	forward bool       // the notice on forward-looking statements does not count: it is not what is asked
+	// year, when set, is the fiscal year a figure is asked for: a
+	// sentence stating a figure (a number term) that names years, none of
+	// them this one, states another year's ("... for 2020, of which 1.3
+	// million were paid members" in the 2022 report).
+	year int
+}
+
+// yearWords finds the years a sentence names.
+var yearWords = regexp.MustCompile(`\b(?:19|20)\d{2}\b`)
+
+// otherYear reports whether s states a figure of a year other than m.year:
+// m asks a figure, and s names years, none of them m.year.
+func (m matcher) otherYear(s string) bool {
+	if m.year == 0 || !slices.ContainsFunc(m.groups, func(g []string) bool {
+		return slices.ContainsFunc(g, func(t string) bool { return IsNumberTerm(t) && t != ExpectedTerm })
+	}) {
+		return false
+	}
+	ys := yearWords.FindAllString(s, -1)
+	return len(ys) > 0 && !slices.Contains(ys, strconv.Itoa(m.year))
 }
 
 // compileGroups compiles condition groups. The legal notice on
@@ -282,7 +305,7 @@ func (m matcher) best(text string) (sentence string, score int, ok bool) {
 	bestScore := -1
 	for _, s := range Sentences(text) {
 		sc, all := m.score(s)
-		if all && (sc > bestScore || sc == bestScore && len(s) < len(sentence)) {
+		if all && !m.otherYear(s) && (sc > bestScore || sc == bestScore && len(s) < len(sentence)) {
 			sentence, bestScore = s, sc
 		}
 	}

@@ -478,3 +478,31 @@ func TestDashRowMeetsNoFigure(t *testing.T) {
 		t.Error("a row printing the period's value did not meet the figure condition")
 	}
 }
+
+// TestOtherYearFigure: a sentence stating a figure that names years, none
+// of them the year asked, states another year's figure; one naming the
+// year asked, or none, may state it, and a condition asking no figure is
+// not read by year.
+func TestOtherYearFigure(t *testing.T) {
+	t.Parallel()
+	m := compileGroups([][]string{{"members"}, {NumberTerm + "members"}})
+	m.year = 2022
+	for s, want := range map[string]bool{
+		"At the end of 2020, the change added 2.0 million total cardholders for 2020, of which 1.3 million were paid members.": true,
+		"At the end of 2022, we had 65.8 million paid members.":                                                                 false,
+		"We had 65.8 million paid members.":                                                                                     false,
+		"Paid members grew from 61.7 million in 2021 to 65.8 million in 2022.":                                                  false,
+	} {
+		if got := m.otherYear(s); got != want {
+			t.Errorf("otherYear(%q) = %v, want %v", s, got, want)
+		}
+	}
+	words := compileGroups([][]string{{"members"}})
+	words.year = 2022
+	if words.otherYear("In 2020 our members renewed.") {
+		t.Error("a condition asking no figure read by year")
+	}
+	if _, _, ok := m.best("At the end of 2020, the change added 2.0 million total cardholders for 2020, of which 1.3 million were paid members."); ok {
+		t.Error("best: another year's figure met the condition")
+	}
+}

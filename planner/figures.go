@@ -39,6 +39,9 @@ type FigureEntry struct {
 	// a unit ("Calendar comparable sales increase 6.4% 8.7%"), a change
 	// in itself: its growth is not computed, its sign is its move.
 	Rate bool
+	// Money marks a figure of amounts of money (unit USD): no count of
+	// things ("how many members" is not "Membership fees").
+	Money bool
 }
 
 // maxFigureEntries bounds the entries kept per filing.
@@ -91,7 +94,7 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 		if f.Start < 0 || f.End <= f.Start || !ok {
 			continue
 		}
-		e := FigureEntry{Concept: f.Concept, Label: f.Label}
+		e := FigureEntry{Concept: f.Concept, Label: f.Label, Money: f.Unit == "USD"}
 		switch {
 		case f.Kind == corpus.FactTable:
 			if f.Label == "" {

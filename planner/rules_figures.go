@@ -695,6 +695,21 @@ func joinsAnother(label, want []string) bool {
 
 // labelNames reports whether the figure key of a filing is labelled with
 // a word beginning as word does: its row label, not its concept's name.
+// isMoney reports whether the figure of the document under key is an
+// amount of money.
+func (c *Catalog) isMoney(documentID, key string) bool {
+	for _, e := range c.figures[documentID] {
+		k := e.Key
+		if !e.Table {
+			k = tools.FigureKey(e.Concept, e.Member)
+		}
+		if k == key {
+			return e.Money
+		}
+	}
+	return false
+}
+
 func (c *Catalog) labelNames(documentID, key, word string) bool {
 	stem := stem5(word)
 	for _, e := range c.figures[documentID] {
@@ -832,8 +847,11 @@ func (b *builder) listedItems(words []string) [][]string {
 	// Each item a figure's name of two to four words ("paid members",
 	// "renewal rate"), or a short form an issuer's filings define ("DAP
 	// and ARPP"); another lone word is as likely a name ("US & Canada").
+	// A count asked of a lone word ("how many members and what was the
+	// renewal rate") is an item of its own too.
+	counted := countedNoun(b.question)
 	if len(items) < 2 || n != len(words) || slices.ContainsFunc(items, func(item []string) bool {
-		return len(item) > 4 || len(item) < 2 && b.definedShort(item[0]) == ""
+		return len(item) > 4 || len(item) < 2 && b.definedShort(item[0]) == "" && item[0] != counted
 	}) {
 		return nil
 	}
@@ -955,7 +973,7 @@ func (b *builder) planPhraseFigureWithin(words []string, partsOf func(t string) 
 			number := FigureTerm
 			if noun := countedNoun(b.question); noun != "" && slices.Contains(words, noun) {
 				number = NumberTerm + noun // "how many new warehouses": 26 of them
-				if key != "" && !aliased && !b.cat.labelNames(p.doc.ID, key, noun) {
+				if key != "" && (!aliased && !b.cat.labelNames(p.doc.ID, key, noun) || b.cat.isMoney(p.doc.ID, key)) {
 					// A count is of a row labelled so ("Paid memberships
 					// at end of period"), not of a tag whose concept
 					// holds the word ("Revenue from contract with
