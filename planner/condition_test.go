@@ -489,9 +489,9 @@ func TestOtherYearFigure(t *testing.T) {
 	m.year = 2022
 	for s, want := range map[string]bool{
 		"At the end of 2020, the change added 2.0 million total cardholders for 2020, of which 1.3 million were paid members.": true,
-		"At the end of 2022, we had 65.8 million paid members.":                                                                 false,
-		"We had 65.8 million paid members.":                                                                                     false,
-		"Paid members grew from 61.7 million in 2021 to 65.8 million in 2022.":                                                  false,
+		"At the end of 2022, we had 65.8 million paid members.":                                                                false,
+		"We had 65.8 million paid members.":                                                                                    false,
+		"Paid members grew from 61.7 million in 2021 to 65.8 million in 2022.":                                                 false,
 	} {
 		if got := m.otherYear(s); got != want {
 			t.Errorf("otherYear(%q) = %v, want %v", s, got, want)
