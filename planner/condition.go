@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -260,6 +261,19 @@ type matcher struct {
 	year int
 }
 
+// driverTerms are DriverWords as a compiled group holds them: a condition
+// asking why a figure moved, whose sentence, naming other years only,
+// explains another year's move.
+var driverTerms = sync.OnceValue(func() []string {
+	var out []string
+	for _, t := range DriverWords {
+		if t = normalizeTerm(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+})
+
 // yearWords finds the years a sentence names.
 var yearWords = regexp.MustCompile(`\b(?:19|20)\d{2}\b`)
 
@@ -267,13 +281,34 @@ var yearWords = regexp.MustCompile(`\b(?:19|20)\d{2}\b`)
 // m asks a figure, and s names years, none of them m.year.
 func (m matcher) otherYear(s string) bool {
 	if m.year == 0 || !slices.ContainsFunc(m.groups, func(g []string) bool {
-		return slices.ContainsFunc(g, func(t string) bool { return IsNumberTerm(t) && t != ExpectedTerm })
+		return slices.ContainsFunc(g, func(t string) bool { return IsNumberTerm(t) && t != ExpectedTerm }) || slices.Equal(g, driverTerms())
 	}) {
 		return false
 	}
-	ys := yearWords.FindAllString(s, -1)
-	return len(ys) > 0 && !slices.Contains(ys, strconv.Itoa(m.year))
+	ys := yearWords.FindAllStringIndex(s, -1)
+	if len(ys) == 0 {
+		return false
+	}
+	asked, prior := strconv.Itoa(m.year), strconv.Itoa(m.year-1)
+	for _, y := range ys {
+		switch year := s[y[0]:y[1]]; {
+		case year == asked:
+			return false
+		case year == prior && comparedWith.MatchString(s[max(0, y[0]-comparisonReach):y[0]]):
+			// "increased 10% compared to 2023": the year before, which
+			// the asked year's figure is set against.
+			return false
+		}
+	}
+	return true
 }
+
+// comparedWith finds, before a year, the words that make it the base a
+// change is measured from ("compared to", "from", "over", "than").
+var comparedWith = regexp.MustCompile(`(?i)\b(?:compared\s+(?:to|with)|from|over|than|versus|vs\.?|relative\s+to|prior|since)\b[^.;]*$`)
+
+// comparisonReach is how many bytes before a year comparedWith reads.
+const comparisonReach = 40
 
 // compileGroups compiles condition groups. The legal notice on
 // forward-looking statements (SafeHarbour) lists what management might

@@ -492,6 +492,8 @@ func TestOtherYearFigure(t *testing.T) {
 		"At the end of 2022, we had 65.8 million paid members.":                                                                false,
 		"We had 65.8 million paid members.":                                                                                    false,
 		"Paid members grew from 61.7 million in 2021 to 65.8 million in 2022.":                                                 false,
+		"Paid members increased 4.2 million, or 7%, compared to 2021.":                                                         false, // the asked year against the one before
+		"Paid members were 61.7 million in 2021.":                                                                              true,
 	} {
 		if got := m.otherYear(s); got != want {
 			t.Errorf("otherYear(%q) = %v, want %v", s, got, want)
