@@ -99,6 +99,9 @@ var Metrics = []Metric{
 	{Name: "dividends", Label: "dividends paid", Outflow: true, Concepts: []string{
 		"us-gaap:PaymentsOfDividends", "us-gaap:PaymentsOfDividendsCommonStock"},
 		Aliases: []string{"dividends paid", "dividends", "payments for dividends", "cash dividends paid"}},
+	{Name: "dividends_per_share", Label: "dividends per share", Concepts: []string{
+		"us-gaap:CommonStockDividendsPerShareDeclared", "us-gaap:CommonStockDividendsPerShareCashPaid"},
+		Aliases: []string{"dividends per share", "dividend per share", "dividends paid per share", "dividends declared per share", "dividend per common share", "dividends per common share", "dps"}},
 	{Name: "depreciation", Outflow: true, Label: "depreciation and amortization", Concepts: []string{
 		"us-gaap:DepreciationDepletionAndAmortization", "us-gaap:DepreciationAmortizationAndAccretionNet", "us-gaap:DepreciationAndAmortization"},
 		Aliases: []string{"depreciation and amortization", "d&a", "depreciation"}},
