@@ -111,6 +111,7 @@ func TestFindFigures(t *testing.T) {
 		// the amount per share, not the cash paid in total
 		{"Walmart fiscal 2022 dividends paid per share?", []string{"dividends_per_share"}},
 		{"How much did Apple pay in dividends in fiscal 2024?", []string{"dividends"}},
+		{"Oracle FY2023 total debt?", []string{"total_debt"}},
 		{"R&D intensity: give the R&D expense and R&D as a percent of revenue", []string{"rd_expense", "rd_intensity"}},
 		{"other bets operating loss 2024", []string{"operating_income"}},
 		{"Why did gross margin fall?", nil},

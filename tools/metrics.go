@@ -88,6 +88,9 @@ var Metrics = []Metric{
 	{Name: "long_term_debt", Label: "long-term debt", Instant: true, Concepts: []string{
 		"us-gaap:LongTermDebtNoncurrent", "us-gaap:LongTermDebt", "us-gaap:LongTermDebtAndCapitalLeaseObligations"},
 		Aliases: []string{"long-term debt", "long term debt", "term debt", "non-current term debt", "long-term borrowings"}},
+	{Name: "total_debt", Label: "total debt", Instant: true, Concepts: []string{
+		"us-gaap:DebtLongtermAndShorttermCombinedAmount", "us-gaap:LongTermDebt", "us-gaap:DebtInstrumentCarryingAmount"},
+		Aliases: []string{"total debt", "total borrowings", "gross debt", "debt outstanding"}},
 	{Name: "inventory", Label: "inventories", Instant: true, Concepts: []string{"us-gaap:InventoryNet"},
 		Aliases: []string{"inventories", "inventory", "merchandise inventories"}},
 	{Name: "shares_outstanding", Label: "shares outstanding", Instant: true, Concepts: []string{
