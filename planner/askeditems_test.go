@@ -324,6 +324,13 @@ func TestEveryListedItemIsAsked(t *testing.T) {
 			t.Errorf("requirement %s counts members by the membership fees", r.ID)
 		}
 	}
+	// A name the filings print with "and" lists nothing.
+	cat.SetTextStats(NewTextStats([]StatsDoc{{ID: "c22", Issuer: "COST", Text: "Kirkland content and services revenue grew. Paid members rose."}}))
+	_, g = planFor(t, cat, "Costco FY22 Kirkland content and services growth?", 0)
+	if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.HasSuffix(r.ID, "-figure-kirkland-content") }) {
+		t.Errorf("a name holding \"and\": requirements %q; want it asked whole", reqIDs(g))
+	}
+	cat.SetTextStats(nil)
 	// The period a part ends with says when, not what.
 	_, g = planFor(t, cat, "Costco's cash and marketable securities at end of fiscal 2022?", 0)
 	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Required && strings.Contains(r.ID, "-figure-marketable-securities") }) {

@@ -825,6 +825,17 @@ func (b *builder) listedItems(words []string) [][]string {
 			}
 		}
 	}
+	// "Xbox content and services growth": the filings print "content and
+	// services" as one name; its "and" lists nothing.
+	toks := strings.FieldsFunc(strings.ToLower(b.question), func(r rune) bool { return !unicode.IsLetter(r) && r != '&' })
+	for i := 1; i+1 < len(toks); i++ {
+		if toks[i] != "and" || !slices.Contains(words, toks[i-1]) || !slices.Contains(words, toks[i+1]) {
+			continue
+		}
+		if slices.ContainsFunc(b.rt.Issuers, func(t string) bool { return b.cat.TextStats().Joins(t, toks[i-1], toks[i+1]) }) {
+			return nil
+		}
+	}
 	var items [][]string
 	n := 0
 	for _, part := range listSplit.Split(b.question, -1) {

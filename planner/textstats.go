@@ -2,6 +2,7 @@ package planner
 
 import (
 	"container/heap"
+	"hash/fnv"
 	"math"
 	"regexp"
 	"slices"
@@ -46,6 +47,9 @@ type TextStats struct {
 	// segments holds, per issuer, the names its filings call segments
 	// ("our Intelligent Cloud segment"), lower case.
 	segments map[string]map[string]bool
+	// joined holds, per issuer, the pairs of words its filings join with
+	// "and" ("content and services"), by the hash of "a b", lower case.
+	joined map[string]map[uint64]struct{}
 	// before counts, per issuer, the word its filings print right before
 	// a figure's name ("cash capital expenditures"): "cash capital
 	// expenditures" -> uses, lower case.
@@ -135,11 +139,15 @@ func NewTextStats(docs []StatsDoc) *TextStats {
 		}
 		clear(seen)
 		pending = pending[:0]
-		var prev string
+		var prev, before, last string // the words before w: before, then last
 		for w := range textWords(d.Text) {
 			seen[WordKey(w)]++
 			if d.Issuer != "" {
 				pending, prev = s.countBefore(pending, d.Issuer, prev, w)
+				if strings.EqualFold(last, "and") && before != "" {
+					s.join(d.Issuer, before, w)
+				}
+				before, last = last, w
 			}
 		}
 		for k, n := range seen {
@@ -231,6 +239,36 @@ func (s *TextStats) DocumentFrequency(word string) int {
 		return 0
 	}
 	return int(s.df[WordKey(word)])
+}
+
+// join records that issuer's filings join words a and b with "and".
+func (s *TextStats) join(issuer, a, b string) {
+	if s.joined == nil {
+		s.joined = map[string]map[uint64]struct{}{}
+	}
+	if s.joined[issuer] == nil {
+		s.joined[issuer] = map[uint64]struct{}{}
+	}
+	s.joined[issuer][pairHash(a, b)] = struct{}{}
+}
+
+func pairHash(a, b string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(strings.ToLower(a)))
+	h.Write([]byte{' '})
+	h.Write([]byte(strings.ToLower(b)))
+	return h.Sum64()
+}
+
+// Joins reports whether issuer's filings print "a and b" ("content and
+// services"): a name that holds "and", not two things listed, where a
+// question writes it so ("Xbox content and services growth").
+func (s *TextStats) Joins(issuer, a, b string) bool {
+	if s == nil {
+		return false
+	}
+	_, ok := s.joined[issuer][pairHash(a, b)]
+	return ok
 }
 
 // Unclipped returns, for a word no filing uses that clips a word the

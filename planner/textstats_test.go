@@ -516,3 +516,19 @@ func TestSegmentOwner(t *testing.T) {
 		}
 	}
 }
+
+// TestJoins: the pairs of words an issuer's filings join with "and" are
+// read per issuer.
+func TestJoins(t *testing.T) {
+	t.Parallel()
+	s := NewTextStats([]StatsDoc{
+		{ID: "m", Issuer: "MSFT", Text: "Xbox content and services revenue increased 3%."},
+		{ID: "c", Issuer: "COST", Text: "Paid members rose. The renewal rate was 93%."},
+	})
+	if !s.Joins("MSFT", "content", "services") || !s.Joins("MSFT", "Content", "Services") {
+		t.Error("Joins(MSFT, content, services) = false")
+	}
+	if s.Joins("COST", "content", "services") || s.Joins("COST", "members", "renewal") {
+		t.Error("another issuer's pair, or words never joined, read as joined")
+	}
+}
