@@ -508,3 +508,20 @@ func TestOtherYearFigure(t *testing.T) {
 		t.Error("best: another year's figure met the condition")
 	}
 }
+
+// TestIntendedUseExpectsNothing: "intended" as an adjective ("ready for our
+// intended use") expects nothing; "intend to" does.
+func TestIntendedUseExpectsNothing(t *testing.T) {
+	t.Parallel()
+	outlook, ok := AspectByName("outlook")
+	if !ok {
+		t.Fatal("no outlook aspect")
+	}
+	m := compileGroups([][]string{{"depreciation"}, outlook.ExplainGroups()[0]})
+	if _, _, ok := m.best("Depreciation of our property and equipment commences when the assets are ready for our intended use."); ok {
+		t.Error("\"intended use\" met an outlook condition")
+	}
+	if _, _, ok := m.best("We intend to extend the depreciation period of our servers."); !ok {
+		t.Error("\"intend to\" did not meet an outlook condition")
+	}
+}
