@@ -3,6 +3,7 @@ package planner
 import (
 	"container/heap"
 	"hash/fnv"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -842,20 +843,23 @@ func (s *TextStats) SegmentOwner(question string) (issuer, name string) {
 	if s == nil {
 		return "", ""
 	}
+	// ASCII-only lowering keeps the question's byte offsets, so a match
+	// in lower is read for its capital in q.
 	q := strings.ReplaceAll(question, "’", "'")
-	lower := strings.ToLower(q)
+	lower := asciiLower(q)
 	callers := map[string][]string{} // segment name -> issuers calling it so
 	for t, names := range s.segments {
 		for n := range names {
-			callers[n] = append(callers[n], t)
+			callers[n] = appendNew(callers[n], t)
 			// A short form the issuer defines ("RL segment") by its long
 			// form too ("Reality Labs").
 			if long := s.abbrev[t][strings.ToUpper(n)]; long != "" {
-				callers[long] = append(callers[long], t)
+				callers[long] = appendNew(callers[long], t)
 			}
 		}
 	}
-	for n, ts := range callers {
+	for _, n := range slices.Sorted(maps.Keys(callers)) {
+		ts := callers[n]
 		if len(ts) != 1 || len(n) < 3 {
 			continue
 		}
@@ -865,16 +869,9 @@ func (s *TextStats) SegmentOwner(question string) (issuer, name string) {
 		if !strings.Contains(n, " ") && s.OwnIssuer(n) != ts[0] {
 			continue
 		}
-		for i := 0; ; {
-			k := strings.Index(lower[i:], n)
-			if k < 0 {
-				break
-			}
-			at := i + k
-			i = at + len(n)
-			before, after := at == 0 || !isWordByte(lower[at-1]), i == len(lower) || !isWordByte(lower[i])
-			if !before || !after || !unicode.IsUpper(rune(q[at])) {
-				continue
+		for _, sp := range findWord(lower, n) {
+			if !unicode.IsUpper(rune(q[sp.start])) {
+				continue // not written as a name
 			}
 			if issuer != "" && issuer != ts[0] {
 				return "", ""
