@@ -189,13 +189,16 @@ func (q quarterAsk) slug() string {
 }
 
 // quartersAsked splits the quarters the question names for issuer t's
-// fiscal year fy into the 10-Qs of the corpus that report them and the
-// quarters no 10-Q reports. Both are empty when the question names no
-// quarter of fy, or when t's fiscal year end cannot be read.
-func (b *builder) quartersAsked(t string, fy int) (held []corpus.Document, missing []quarterAsk) {
-	fyEnd, ok := b.cat.fiscalYearEnd(t)
-	if !ok {
-		return nil, nil
+// fiscal year fy into the 10-Q of the corpus that reports the first of
+// them held (read, ok), the quarters no 10-Q reports (missing), and the
+// quarters another 10-Q of the year reports (unread: a plan reads one
+// report per fiscal year, so each of those is asked as a passage of its
+// own). All are empty when the question names no quarter of fy, or when
+// t's fiscal year end cannot be read.
+func (b *builder) quartersAsked(t string, fy int) (read corpus.Document, ok bool, missing, unread []quarterAsk) {
+	fyEnd, known := b.cat.fiscalYearEnd(t)
+	if !known {
+		return corpus.Document{}, false, nil, nil
 	}
 	var filings []corpus.Document
 	for _, d := range b.cat.Filings(t) {
@@ -208,13 +211,14 @@ func (b *builder) quartersAsked(t string, fy int) (held []corpus.Document, missi
 			continue
 		}
 		i := slices.IndexFunc(filings, func(d corpus.Document) bool { return q.reports(d, fyEnd) })
-		if i < 0 {
+		switch {
+		case i < 0:
 			missing = append(missing, q)
-			continue
-		}
-		if !slices.ContainsFunc(held, func(d corpus.Document) bool { return d.ID == filings[i].ID }) {
-			held = append(held, filings[i])
+		case !ok:
+			read, ok = filings[i], true
+		case filings[i].ID != read.ID:
+			unread = append(unread, q)
 		}
 	}
-	return held, missing
+	return read, ok, missing, unread
 }

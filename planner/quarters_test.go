@@ -103,3 +103,30 @@ func TestQuarterNotHeld(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoQuartersHeld: two quarters of one fiscal year, each with its
+// 10-Q in the corpus: the plan reads one report per year, and the other
+// quarter is asked of its own 10-Q as a passage, never dropped.
+func TestTwoQuartersHeld(t *testing.T) {
+	t.Parallel()
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	cat := NewCatalog([]corpus.Document{
+		{ID: "k24", Ticker: "AAPL", Company: "Apple Inc.", Form: "10-K", FiscalYear: 2024, PeriodEnd: day("2024-09-28"), Format: corpus.FormatText},
+		{ID: "q2", Ticker: "AAPL", Company: "Apple Inc.", Form: "10-Q", FiscalYear: 2025, PeriodEnd: day("2025-03-29"), Format: corpus.FormatText},
+		{ID: "q3", Ticker: "AAPL", Company: "Apple Inc.", Form: "10-Q", FiscalYear: 2025, PeriodEnd: day("2025-06-28"), Format: corpus.FormatText},
+	})
+	q := "Apple revenue in Q2 FY25 and in Q3 FY25?"
+	rt := RouteQuestion(q, cat, nil)
+	g, err := (&RulesPlanner{}).Plan(context.Background(), q, rt, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "-q3-") && r.Required })
+	if i < 0 {
+		t.Fatalf("requirements %q: want the second quarter held asked on its own", reqIDs(g))
+	}
+	r := g.Requirements[i]
+	if strings.Contains(r.Need, "no 10-Q") || !slices.ContainsFunc(r.Completion.AllOf, func(grp []string) bool { return slices.Contains(grp, "three months ended june") }) {
+		t.Errorf("requirement %s: need %q, condition %v; want the June quarter's own statement", r.ID, r.Need, r.Completion.AllOf)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/ledgerline/research/corpus"
@@ -141,8 +142,10 @@ type filingPeriod struct {
 	// report prints no later year, and no other report stands in for it.
 	source int
 	// quarter is the quarter asked of a period not found when the corpus
-	// holds no 10-Q that reports it (quartersAsked); zero otherwise.
+	// holds no 10-Q that reports it, or holds it beside the 10-Q the plan
+	// reads for the year (unread; quartersAsked); zero otherwise.
 	quarter quarterAsk
+	unread  bool
 }
 
 type builder struct {
@@ -236,16 +239,20 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 				// where the corpus holds the June one).
 				// (A year of which the corpus holds no 10-Q is a gap as a
 				// whole, below.)
-				if held, missing := b.quartersAsked(t, fy); ok && !b.rt.Outlook && len(held)+len(missing) > 0 {
+				if read, held, missing, unread := b.quartersAsked(t, fy); ok && !b.rt.Outlook && (held || len(missing) > 0) {
 					for _, q := range missing {
 						m, y := quarterMonth(d.PeriodEnd)
 						b.note("The corpus holds no 10-Q of %s for %s; its 10-Q for fiscal %d reports the quarter ended %s %d, whose figures are not given in its place.", t, q, fy, m, y)
 						ps = append(ps, filingPeriod{fy: fy, quarter: q, doc: corpus.Document{Ticker: t, Form: "10-Q", FiscalYear: fy}})
 					}
-					if len(held) == 0 {
+					for _, q := range unread {
+						b.note("%s's figures for %s are asked of its own 10-Q as a passage: the plan reads one 10-Q of fiscal %d, the one for %s.", t, q, fy, read.PeriodEnd.Format(time.DateOnly))
+						ps = append(ps, filingPeriod{fy: fy, quarter: q, unread: true, doc: corpus.Document{Ticker: t, Form: "10-Q", FiscalYear: fy}})
+					}
+					if !held {
 						continue
 					}
-					d, ok = held[0], true
+					d = read
 				}
 			}
 			if !ok && b.rt.Quarterly && !b.rt.Outlook && asksOneQuarter.MatchString(b.question) {
@@ -984,6 +991,9 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 			// months ended in its month.
 			id = prefix + "-" + p.quarter.slug() + "-" + kindSuffix(a.Kind)
 			need = fmt.Sprintf("%s's %s for %s; the corpus holds no 10-Q for that quarter", company, a.Label, p.quarter)
+			if p.unread {
+				need = fmt.Sprintf("%s's %s for %s, stated in that quarter's 10-Q", company, a.Label, p.quarter)
+			}
 			if fyEnd, ok := b.cat.fiscalYearEnd(t); ok {
 				groups = append(slices.Clone(groups), []string{"three months ended " + strings.ToLower(p.quarter.endMonth(fyEnd).String())})
 			}
