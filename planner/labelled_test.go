@@ -250,10 +250,7 @@ func TestJoinsAnother(t *testing.T) {
 // of another figure's name is not.
 func TestPlanLabelledFigures(t *testing.T) {
 	t.Parallel()
-	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
-	cat := NewCatalog([]corpus.Document{
-		{ID: "s22", Ticker: "STRM", Company: "Streamer Corp", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-12-31"), Format: corpus.FormatText},
-	})
+	cat := streamerCatalog()
 	row := func(label string, start int) corpus.Fact {
 		return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(1), Start: start, End: start + 1}
 	}
@@ -319,10 +316,7 @@ func TestPlanLabelledFigures(t *testing.T) {
 // lacks; the name no filing gives stays a gap.
 func TestAliasedRow(t *testing.T) {
 	t.Parallel()
-	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
-	cat := NewCatalog([]corpus.Document{
-		{ID: "s22", Ticker: "STRM", Company: "Streamer Corp", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-12-31"), Format: corpus.FormatText},
-	})
+	cat := streamerCatalog()
 	cat.SetFigures("s22", FigureEntries([]corpus.Fact{
 		{Kind: corpus.FactTable, Label: "Paid memberships at end of period (1)", Value: decimal.NewFromInt(230747000), Start: 1, End: 2},
 		{Kind: corpus.FactTable, Label: "Total revenues", Value: decimal.NewFromInt(1), Start: 3, End: 4},
@@ -355,10 +349,7 @@ func TestAliasedRow(t *testing.T) {
 // none of them by the name.
 func TestSegmentNameIsNoFigure(t *testing.T) {
 	t.Parallel()
-	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
-	cat := NewCatalog([]corpus.Document{
-		{ID: "s22", Ticker: "STRM", Company: "Streamer Corp", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-12-31"), Format: corpus.FormatText},
-	})
+	cat := streamerCatalog()
 	cat.SetFigures("s22", FigureEntries([]corpus.Fact{
 		{Kind: corpus.FactTable, Label: "Widget Cloud", Value: decimal.NewFromInt(19371), Start: 1, End: 2},
 	}))
@@ -420,4 +411,13 @@ func TestStem5Plurals(t *testing.T) {
 			t.Errorf("stem5(%q) = %q, want %q", w, got, want)
 		}
 	}
+}
+
+// streamerCatalog is a catalog of one text 10-K of Streamer Corp (STRM)
+// for fiscal 2022.
+func streamerCatalog() *Catalog {
+	return NewCatalog([]corpus.Document{
+		{ID: "s22", Ticker: "STRM", Company: "Streamer Corp", Form: "10-K", FiscalYear: 2022,
+			PeriodEnd: time.Date(2022, 12, 31, 0, 0, 0, 0, time.UTC), Format: corpus.FormatText},
+	})
 }
