@@ -51,9 +51,12 @@ func askedQuarters(question string) []quarterAsk {
 			out = append(out, q)
 		}
 	}
-	for _, m := range quarterNumbered.FindAllStringSubmatch(question, -1) {
-		fq, _ := strconv.Atoi(m[1] + m[2])
-		add(quarterAsk{fq: fq, fy: fullYear(m[3])})
+	for _, ix := range quarterNumbered.FindAllStringSubmatchIndex(question, -1) {
+		if ix[1] < len(question) && question[ix[1]] == '%' {
+			continue // "Q1 25% growth": a rate, not fiscal 2025
+		}
+		fq, _ := strconv.Atoi(sub(question, ix, 1) + sub(question, ix, 2))
+		add(quarterAsk{fq: fq, fy: fullYear(sub(question, ix, 3))})
 	}
 	for _, m := range quarterOrdinal.FindAllStringSubmatch(question, -1) {
 		add(quarterAsk{fq: ordinalQuarter(m[1]), fy: fullYear(m[2])})
@@ -66,6 +69,15 @@ func askedQuarters(question string) []quarterAsk {
 		add(quarterAsk{month: monthOf(m[1]), year: fullYear(m[3]), day: day})
 	}
 	return out
+}
+
+// sub returns group g of a match given by its indexes; "" when the group
+// did not take part.
+func sub(s string, ix []int, g int) string {
+	if ix[2*g] < 0 {
+		return ""
+	}
+	return s[ix[2*g]:ix[2*g+1]]
 }
 
 func fullYear(s string) int {

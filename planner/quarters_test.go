@@ -21,6 +21,7 @@ func TestAskedQuarters(t *testing.T) {
 		"revenue for the quarter ended July 1, 2023":                      {{month: time.July, year: 2023, day: 1}},
 		"What was Apple's revenue in fiscal 2024?":                        nil,
 		"What did Apple say in its latest quarter?":                       nil,
+		"Did Apple's Q1 25% services growth hold?":                        nil, // a rate, not a year
 	} {
 		if got := askedQuarters(q); !slices.Equal(got, want) {
 			t.Errorf("askedQuarters(%q) = %+v, want %+v", q, got, want)
