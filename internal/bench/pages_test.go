@@ -119,15 +119,15 @@ func TestRunPages(t *testing.T) {
 	}
 }
 
-// TestPageQuestionsEvidence checks eval/pages.jsonl and the blind set
-// eval/pages_blind.jsonl against the sample corpus: every evidence phrase
-// is on every page listed for it, and each issuer has questions in both
-// halves.
+// TestPageQuestionsEvidence checks eval/pages.jsonl and the blind sets
+// eval/pages_blind.jsonl and eval/pages_blind2.jsonl against the sample
+// corpus: every evidence phrase is on every page listed for it, and each
+// issuer has questions in both halves.
 func TestPageQuestionsEvidence(t *testing.T) {
 	for _, set := range []struct {
 		file string
 		min  int
-	}{{"pages.jsonl", 120}, {"pages_blind.jsonl", 60}} {
+	}{{"pages.jsonl", 120}, {"pages_blind.jsonl", 60}, {"pages_blind2.jsonl", 72}} {
 		t.Run(set.file, func(t *testing.T) { checkPageQuestions(t, set.file, set.min) })
 	}
 }
