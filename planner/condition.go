@@ -633,7 +633,37 @@ func termIn(s, t string) bool {
 	if pl, ok := iesPlural(t); ok && wordIn(s, pl) {
 		return true
 	}
+	if expectingVerbs[t] {
+		return expectsIn(s, t)
+	}
 	return wordIn(s, t)
+}
+
+// expectingVerbs are the terms of expecting that a comparison with what
+// was expected uses without expecting anything: "it may take longer than
+// expected", "lower than we anticipated".
+var expectingVerbs = map[string]bool{"expect": true, "anticipate": true, "anticipat": true}
+
+// thanBefore matches, at the end of normalised text, a comparison's "than"
+// and at most one word after it ("than previously", "than we").
+var thanBefore = regexp.MustCompile(`\bthan(?: [a-z]+)? $`)
+
+// expectsIn reports whether s holds the term of expecting t other than in
+// a comparison with what was expected.
+func expectsIn(s, t string) bool {
+	for from := 0; from < len(s); {
+		i := strings.Index(s[from:], t)
+		if i < 0 {
+			return false
+		}
+		i += from
+		from = i + len(t)
+		prev, _ := utf8.DecodeLastRuneInString(s[:i])
+		if (i == 0 || !isWord(prev)) && !thanBefore.MatchString(s[:i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // iesPlural returns the plural in "-ies" of a term ending in a consonant

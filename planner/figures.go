@@ -1221,6 +1221,7 @@ func FindFigures(question string) []FigureAsk {
 			out = append(out, m.ask)
 		}
 	}
+	out = append(out, incomeMargins(norm, out, taken)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].at < out[j].at })
 	if ratioCue.MatchString(norm) {
 		// "What share of revenue went to R&D?": the metric over revenue,
@@ -1246,6 +1247,41 @@ func FindFigures(question string) []FigureAsk {
 		}
 		if converted {
 			out = slices.DeleteFunc(out, func(a FigureAsk) bool { return a.Metric == "revenue" })
+		}
+	}
+	return out
+}
+
+// incomeMargin maps an income figure to the margin it makes over revenue.
+var incomeMargin = map[string]string{"operating_income": "operating_margin", "net_income": "net_margin"}
+
+// incomeMargins returns the margins a question asks as a bare "margin"
+// joined to an income figure ("AWS operating income and margin", "net
+// income & margins"): that income's margin over revenue, not the gross
+// margin a bare "margin" names on its own. norm is the question as
+// FindFigures pads it, asks the figures found and taken the bytes their
+// names cover.
+func incomeMargins(norm string, asks []FigureAsk, taken []bool) []FigureAsk {
+	var out []FigureAsk
+	for _, a := range asks {
+		d, ok := incomeMargin[a.Metric]
+		if !ok || slices.ContainsFunc(asks, func(o FigureAsk) bool { return o.Derived == d }) {
+			continue
+		}
+		end := a.at + len(a.Phrase)
+		if end > len(norm) {
+			continue
+		}
+		rest := norm[end:]
+		for _, join := range []string{" and its ", " and the ", " and ", " & "} {
+			after, ok := strings.CutPrefix(rest, join)
+			if !ok {
+				continue
+			}
+			if w, _, _ := strings.Cut(after, " "); (w == "margin" || w == "margins") && !taken[end+len(join)] {
+				out = append(out, FigureAsk{Derived: d, Phrase: w, at: end + len(join)})
+			}
+			break
 		}
 	}
 	return out

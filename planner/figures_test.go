@@ -115,6 +115,11 @@ func TestFindFigures(t *testing.T) {
 		{"R&D intensity: give the R&D expense and R&D as a percent of revenue", []string{"rd_expense", "rd_intensity"}},
 		{"other bets operating loss 2024", []string{"operating_income"}},
 		{"Why did gross margin fall?", nil},
+		// A bare "margin" joined to an income figure is that income's
+		// margin, not the gross margin it names alone.
+		{"Amazon 2024 AWS operating income and margin?", []string{"operating_income", "operating_margin"}},
+		{"AAPL FY22 net income & margins", []string{"net_income", "net_margin"}},
+		{"Costco's operating income and gross margin", []string{"operating_income"}},
 		{"What were total sales?", []string{"revenue"}},
 		{"How much cash did XMPL have in June?", []string{"cash"}},
 		{"Why did sales and cash flow fall?", nil},

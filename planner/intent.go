@@ -151,7 +151,7 @@ func buildIntentWords() map[string]wordClass {
 	add(wModal, `should could would can will shall may might must ought`)
 	add(wAux, `do does did has have had am is are was were be been being`)
 	add(wSkip, `not never also just really still even actually ever already now then please kindly maybe
-		perhaps probably definitely to whether if and or keep keeping continue continuing start go-ahead
+		perhaps probably definitely rather sooner to whether if and or keep keeping continue continuing start go-ahead
 		about of want wants wanted like love need needs plan plans planning intend decide decides deciding
 		try trying hope wish thinking considering let help tell advise go , more`)
 
@@ -901,7 +901,8 @@ func (c clause) tradeObject(k int) bool {
 		}
 	}
 	for j := k + 1; j < min(len(c.words), k+4); j++ {
-		if c.is(j, wUser) {
+		// The user's own, or a sum of money ("allocate $10k between").
+		if c.is(j, wUser) || strings.HasPrefix(c.words[j], "$") && isNumber(c.words[j]) {
 			return true
 		}
 	}
@@ -922,7 +923,8 @@ func meritFrame(c clause) intentKind {
 				return intentAdvice
 			}
 			for j := k + 1; j < min(len(c.words), k+4); j++ {
-				if c.is(j, wMerit) && !c.is(j, wMetric) {
+				// "the better long", "the best short": a position judged.
+				if c.is(j, wMerit) && !c.is(j, wMetric) || c.words[j] == "long" || c.words[j] == "short" {
 					return intentAdvice
 				}
 			}
@@ -945,7 +947,11 @@ func meritFrame(c clause) intentKind {
 		case cls&wValuation != 0:
 			if !c.past() && c.actorOf(k) != actorUser {
 				first := c.words[c.start()]
-				if first == "is" || first == "are" || c.has("think") || c.has("now") || c.any(wYou) {
+				// "which of them is most undervalued": a pick among securities;
+				// not "which products are expensive" (cheap and expensive
+				// describe more than a price).
+				pick := first == "which" && w != "cheap" && w != "expensive"
+				if first == "is" || first == "are" || pick || c.has("think") || c.has("now") || c.any(wYou) {
 					return intentAdvice
 				}
 			}

@@ -231,6 +231,10 @@ func TestReadIntent(t *testing.T) {
 			"Is Honeywell a good stock for retirees?",
 			"would you hold starbucks through the downturn",
 			"recommend a few cheap stocks for me",
+			"Would you rather own Kroger or Costco for the next decade?",
+			"Which is the better long: Ford or GM?",
+			"How should I allocate $10k between Deere and Caterpillar?",
+			"Which of these three retailers is most undervalued?",
 		}},
 		{intentPrediction, []string{
 			"will $dis shares go higher after the parks update",
@@ -261,6 +265,12 @@ func TestReadIntent(t *testing.T) {
 			// assistant.
 			"Per Kroger's Q2 10-Q, does the company plan to keep raising its dividend?",
 			"Per the 10-Q, does Deere intend to keep buying back shares?",
+			// The issuer acts, or a word of judgement describes a business.
+			"Would Kroger rather own its stores or lease them?",
+			"How should Deere allocate capital between buybacks and dividends, per management?",
+			"Which segment had the better long-term growth?",
+			"Which of its products are expensive to make?",
+			"Did management say the shares were undervalued when it bought them back?",
 		}},
 	}
 	for _, tt := range tests {
