@@ -139,6 +139,11 @@ func inConcession(s string, i int) bool {
 // was primarily due to" explains a cost, not net revenues).
 var ratioBase = regexp.MustCompile(`\b(percentage|percent|share|proportion|fraction|multiple|costs?)\s+of\s+(total\s+|our\s+|the\s+|segment\s+|net\s+)*$|%\s+of\s+(total\s+|our\s+|the\s+)*$`)
 
+// comparedBase matches, at the end of normalised text, the words that make
+// what follows the base of a comparison: "than", "than that of", "than
+// those of".
+var comparedBase = regexp.MustCompile(`\bthan\s+(?:(?:that|those)\s+(?:of|at|in)\s+)?(?:the\s+|our\s+)?$`)
+
 func isWordBefore(s string, i int) bool {
 	prev, _ := utf8.DecodeLastRuneInString(s[:i])
 	return isWord(prev)
@@ -228,8 +233,10 @@ func Explains(sentence string, terms []string) bool {
 	// A figure named as the base of a ratio ("operating expenses as a
 	// percentage of net sales decreased due to") is not what the reason
 	// explains.
+	// Nor is a figure named as what another is compared with ("the gross
+	// profit rate is lower than that of Walmart U.S. primarily because").
 	at := slices.DeleteFunc(termPositions(s, m.groups[0]), func(i int) bool {
-		return ratioBase.MatchString(s[:i]) || inConcession(s, i)
+		return ratioBase.MatchString(s[:i]) || comparedBase.MatchString(s[:i]) || inConcession(s, i)
 	})
 	for _, k := range positionsOf(s, reasonConnectives) {
 		if anyBefore(at, k) {

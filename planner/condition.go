@@ -22,13 +22,15 @@ import (
 //
 // Evidence counts for a requirement when it is linked to it (the ledger
 // requirement's Evidence) — plus, for fact conditions, any fact of the run
-// whose evidence has the issuer's ticker. calcs lists the requirement ids
-// with a successful calculation; met lists the requirement ids already met,
-// for comparable conditions.
+// whose evidence has the issuer's ticker, and for passage conditions any
+// passage of the run of the issuer and period. calcs lists the requirement
+// ids with a successful calculation; met lists the requirement ids already
+// met, for comparable conditions.
 //
-//   - passage: linked passage evidence of the issuer (and of the period, when
-//     the condition names one) with one sentence that holds a word of every
-//     AllOf group; the evidence ids come best first (most words matched).
+//   - passage: passage evidence of the issuer (and of the period, when the
+//     condition names one), linked or gathered for another requirement, with
+//     one sentence that holds a word of every AllOf group; the evidence ids
+//     come best first (most words matched), linked first among equals.
 //   - fact: a fact of one of Concepts (qualified or not) for the issuer and
 //     period; see FactInPeriod for how periods are compared.
 //   - calculation: calcs[req.ID]; the evidence is what is linked to req.
@@ -95,12 +97,27 @@ func IsCausal(req Requirement) bool {
 
 func checkPassage(l *ledger.RunLedger, reqID, issuer, period string, groups [][]string, link bool) ([]string, bool) {
 	lr := ledgerRequirement(l, reqID)
-	if lr == nil || len(lr.Evidence) == 0 {
+	if lr == nil {
 		return nil, false
 	}
 	byID := make(map[string]*ledger.Evidence, len(l.Evidence))
 	for i := range l.Evidence {
 		byID[l.Evidence[i].ID] = &l.Evidence[i]
+	}
+	// The passages gathered for the requirement come first; then every
+	// other passage of the run from the same filing period, gathered for
+	// another requirement ("Google Cloud revenues increased $10.1 billion
+	// ... primarily driven by", found by the search for the premise's
+	// statement, explains the growth asked as well). A passage is the
+	// filing's, whichever search found it; the condition decides.
+	pool := slices.Clone(lr.Evidence)
+	for i := range l.Evidence {
+		if e := &l.Evidence[i]; e.Kind == ledger.KindPassage && e.Ticker == issuer && (period == "" || e.Period == period) {
+			pool = append(pool, e.ID)
+		}
+	}
+	if len(pool) == 0 {
+		return nil, false
 	}
 	m := compileGroups(groups)
 	if fy, ok := FiscalYearOf(period); ok {
@@ -112,7 +129,7 @@ func checkPassage(l *ledger.RunLedger, reqID, issuer, period string, groups [][]
 	}
 	var hits []hit
 	seen := map[string]bool{}
-	for _, id := range lr.Evidence {
+	for _, id := range pool {
 		e := byID[id]
 		if e == nil || seen[id] || e.Kind != ledger.KindPassage || e.Ticker != issuer {
 			continue

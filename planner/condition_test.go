@@ -174,17 +174,22 @@ func TestCheck(t *testing.T) {
 		want  []string
 		ok    bool
 	}{
-		{"passage: linked, issuer and period match, best first",
+		// The requirement's own passages first, then the run's other
+		// passages of the issuer and period (E6, gathered for none).
+		{"passage: issuer and period match, linked first, best first",
 			Requirement{ID: "AAPL-explanation", Issuer: "AAPL", Period: "FY2024", Completion: Condition{Kind: CondPassage, Issuer: "AAPL", Period: "FY2024", AllOf: margin}},
-			nil, nil, []string{"E2"}, true},
+			nil, nil, []string{"E2", "E6"}, true},
 		{"passage: without a period, every year counts",
 			Requirement{ID: "AAPL-explanation", Issuer: "AAPL", Completion: Condition{Kind: CondPassage, Issuer: "AAPL", AllOf: margin}},
-			nil, nil, []string{"E2", "E3"}, true},
+			nil, nil, []string{"E2", "E3", "E6"}, true},
 		{"passage: another issuer's evidence does not count",
 			Requirement{ID: "AAPL-explanation", Issuer: "NVDA", Completion: Condition{Kind: CondPassage, Issuer: "NVDA", AllOf: margin}},
+			nil, nil, []string{"E4", "E5"}, true},
+		{"passage: another requirement's passage of the period asked counts",
+			Requirement{ID: "NVDA-explanation", Issuer: "NVDA", Period: "FY2024", Completion: Condition{Kind: CondPassage, Issuer: "NVDA", Period: "FY2024", AllOf: margin}},
 			nil, nil, []string{"E4"}, true},
 		{"passage: wrong period",
-			Requirement{ID: "NVDA-explanation", Issuer: "NVDA", Period: "FY2024", Completion: Condition{Kind: CondPassage, Issuer: "NVDA", Period: "FY2024", AllOf: margin}},
+			Requirement{ID: "NVDA-explanation", Issuer: "NVDA", Period: "FY2022", Completion: Condition{Kind: CondPassage, Issuer: "NVDA", Period: "FY2022", AllOf: margin}},
 			nil, nil, nil, false},
 		{"passage: nothing linked",
 			Requirement{ID: "unlinked", Issuer: "AAPL", Completion: Condition{Kind: CondPassage, Issuer: "AAPL", AllOf: margin}},

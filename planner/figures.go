@@ -835,6 +835,7 @@ var partJoins = regexp.MustCompile(`\s*(?:,\s*and\s+|,|\s+and\s+|\s*&\s*)\s*`)
 // when it is no ordinary word ("iphone") or when a figure's word follows
 // it ("automotive revenue").
 func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
+	question = withoutIncludedParts(question)
 	qWords := wordsOf(question)
 	byName := map[string]*Segment{}
 	var order []string
@@ -955,6 +956,26 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 		merged = append(merged, s)
 	}
 	return merged
+}
+
+// totalAsked matches the words that ask a whole company's figure.
+var totalAsked = regexp.MustCompile(`(?i)\b(total|consolidated|company[\s-]?wide|overall|whole|entire|all[\s-]in)\b`)
+
+// includedPart matches a capitalised name after a word of inclusion
+// ("incl. International", "including Sam's Club").
+var includedPart = regexp.MustCompile(`\b(?:[Ii]ncl\.?|[Ii]ncluding|[Ii]nclusive of)\s+((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&))*)`)
+
+// withoutIncludedParts blanks the parts a question asking a whole
+// company's figure names only as included in it ("total company incl.
+// International"): the total is asked, not the part.
+func withoutIncludedParts(question string) string {
+	if !totalAsked.MatchString(question) {
+		return question
+	}
+	return includedPart.ReplaceAllStringFunc(question, func(m string) string {
+		sub := includedPart.FindStringSubmatchIndex(m)
+		return m[:sub[2]] + strings.Repeat(" ", sub[3]-sub[2])
+	})
 }
 
 // abbreviates reports whether short is the initials of the words of long

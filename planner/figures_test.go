@@ -173,6 +173,10 @@ func TestSegmentsIn(t *testing.T) {
 		{"Compute & Networking operating income", []string{"Compute & Networking"}},
 		{"compute and networking", []string{"Compute & Networking"}},
 		{"retained earnings", nil},
+		// A part named as included in the total asked is no part asked.
+		{"XMPL capex for 2024, total company incl. Example Web Services?", nil},
+		{"Consolidated revenue including Retail Stores", nil},
+		{"Retail Stores revenue, including online sales", []string{"Retail Stores"}},
 	}
 	for _, tt := range tests {
 		var got []string

@@ -287,7 +287,7 @@ var intentPhrases = map[string]string{
 	"other users": "other-users", "other accounts": "other-accounts",
 	"according to": "according-to", "spell out": "spell-out", "look up": "look-up",
 	"too late": "too-late", "too early": "too-early", "how high": "how-high", "how low": "how-high",
-	"how far": "how-high",
+	"how far": "how-high", "how far apart": "how-far-apart",
 }
 
 // phraseWords are the words of intentPhrases: known words, never mended.

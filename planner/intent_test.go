@@ -270,6 +270,7 @@ func TestReadIntent(t *testing.T) {
 			"How should Deere allocate capital between buybacks and dividends, per management?",
 			"Which segment had the better long-term growth?",
 			"Which of its products are expensive to make?",
+			"Gross margin, Kroger vs Costco. How far apart are the two models?",
 			"Did management say the shares were undervalued when it bought them back?",
 		}},
 	}

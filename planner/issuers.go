@@ -1138,15 +1138,16 @@ func outsideName(sec *secIndex, cik int, ticker string) string {
 // is in Title Case (four in five of its longer words capitalised).
 func caseless(toks []token) bool {
 	capital, titled, long := 0, 0, 0
-	for _, t := range toks {
+	for i, t := range toks {
 		if t.letters == 0 || t.conn {
 			continue
 		}
 		// A sentence's first word says nothing by its capital, unless the
 		// word is written in capitals or camel case ("NVIDIA", "eBay"). A
-		// code in capitals ("FY24", "YE2024") or a finance acronym ("EPS")
-		// is written so by everyone and says nothing either.
-		code := t.shape == shapeCaps && (t.digits || acronym(t.key))
+		// code in capitals ("FY24", "YE2024") or a finance acronym ("EPS",
+		// "PP&E" across its join) is written so by everyone and says
+		// nothing either.
+		code := t.shape == shapeCaps && (t.digits || acronym(t.key) || acronym(joinedKey(toks, i)))
 		if !code && (t.shape == shapeCamel || t.shape == shapeCaps && t.letters > 1 || !t.sentStart && t.shape != shapeLower) {
 			capital++
 		}
@@ -1161,6 +1162,25 @@ func caseless(toks []token) bool {
 		}
 	}
 	return capital == 0 || long >= 3 && titled*5 >= long*4
+}
+
+// joinedKey returns the squashed key of the run of words joined without
+// space ("pp", "&", "e" of "PP&E" give "ppe") that holds toks[i].
+func joinedKey(toks []token, i int) string {
+	first := i
+	for first > 0 && toks[first-1].joinAfter {
+		first--
+	}
+	var b strings.Builder
+	for k := first; k < len(toks); k++ {
+		if !toks[k].conn {
+			b.WriteString(toks[k].key)
+		}
+		if !toks[k].joinAfter {
+			break
+		}
+	}
+	return b.String()
 }
 
 // initialsOfName reports whether key (a word's lower-case letters) is the

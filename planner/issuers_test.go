@@ -338,6 +338,9 @@ func TestIssuerWordLikeTickers(t *testing.T) {
 		{"What did the CEO say about GAAP EPS and R&D at the SEC in the US?", nil, nil},
 		// Initials joined by "&" are one word, none of them a ticker.
 		{"COST FY22 SG&A as a % of sales?", []string{"COST"}, nil},
+		// An acronym joined by "&" gives a question no case: its issuer
+		// may be written in lower case.
+		{"what did intel spend on capex in 2020? additions to PP&E please", []string{"INTC"}, nil},
 		{"Apple's S&M and G&A in fiscal 2024", []string{"AAPL"}, nil},
 		{"Compare AT&T and AAPL revenue", []string{"AAPL"}, []string{attInc}},
 		{"How did AI demand for GPUs affect the FY23 results?", nil, nil},

@@ -69,6 +69,9 @@ func TestExplains(t *testing.T) {
 		{"While net sales grew, margins fell due to mix.", false},
 		{"Net sales increased 8%, although slower than last year, primarily due to higher volumes.", true},
 		{"The increase was partially offset by a $32.6 billion net sales decrease primarily related to the divestiture.", true},
+		// What a figure is compared with is not what the reason explains.
+		{"Its growth rate is lower than that of net sales primarily because of its format mix.", false},
+		{"Net sales grew faster than those of the industry primarily due to pricing.", true},
 	}
 	for _, tc := range tests {
 		if got := Explains(tc.sentence, revenue); got != tc.want {

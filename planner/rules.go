@@ -936,6 +936,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 			}
 		}
 	}
+	partQuery := "" // a search for the part's own explanation, when one is asked
 	if a.Name != "general" && a.Name != "segments" && len(a.Metrics) > 0 && asksReason(groups) && len(groups) == 2 {
 		// Why a part's figure moved ("Amazon's International segment
 		// sales fell 8% ... what was behind the decline"): the filing may
@@ -946,7 +947,13 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 			terms := slices.Clone(groups[0])
 			for _, f := range b.rt.Figures {
 				if slices.Contains(a.Metrics, f.Metric) {
-					terms = appendNew(terms, strings.Join(append(slices.Clone(parts[:1]), f.Phrase), " "))
+					phrase := strings.Join(append(slices.Clone(parts[:1]), f.Phrase), " ")
+					terms = appendNew(terms, phrase)
+					// The part's own discussion ("Google Cloud revenues
+					// increased $10.1 billion ... primarily driven by") is
+					// searched for by the part's name: the aspect's words
+					// alone find the company's.
+					partQuery = phrase + " increased primarily driven by"
 				}
 			}
 			groups = [][]string{terms, groups[1]}
@@ -1140,6 +1147,9 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: topic, AllOf: groups},
 	}, m)
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, a.Section, 8), []string{id})
+	if partQuery != "" {
+		b.addNode(tools.SearchFilings, b.searchArgs(t, p, partQuery, a.Section, 6), []string{id})
+	}
 	if a.Kind == KindOutlook {
 		// What is expected for a year after the filing's own is written
 		// for that year ("we expect this growth to continue during fiscal
