@@ -384,22 +384,33 @@ func (m matcher) bestPair(text string) (sentence string, score int, ok bool) {
 	if figure < 0 || len(m.groups) < 2 {
 		return "", 0, false
 	}
+	// A topic of alternatives (a lexicon's words: "interest rate",
+	// "inflation", ...) is met by chance somewhere in a paragraph; only the
+	// question's own words, one to a group, name the subject a sentence
+	// points back to. A group of alternatives may still be met by the
+	// figure's own sentence ("the effect of this change in estimate ... was
+	// an increase in operating income of $2.7 billion").
+	own := [][]string{m.groups[figure]}
+	single := 0
 	for i, g := range m.groups {
-		if i != figure && len(g) != 1 {
-			// A topic of alternatives (a lexicon's words: "interest
-			// rate", "inflation", ...) is met by chance somewhere in a
-			// paragraph; only the question's own words, one to a group,
-			// name the subject a sentence points back to.
-			return "", 0, false
+		switch {
+		case i == figure:
+		case len(g) == 1:
+			single++
+		default:
+			own = append(own, g)
 		}
 	}
-	one := matcher{groups: [][]string{m.groups[figure]}, forward: m.forward}
+	if single == 0 {
+		return "", 0, false
+	}
+	one := matcher{groups: own, forward: m.forward}
 	bestScore := -1
 	for _, b := range blocks(text) {
 		spans := sentenceSpans(text[b[0]:b[1]])
 		for i := 1; i < len(spans); i++ {
 			second := text[b[0]+spans[i][0] : b[0]+spans[i][1]]
-			if _, has := one.score(second); !has || !PointsBack(second) {
+			if _, has := one.score(second); !has || !PointsBack(second) && !refersBack(second) {
 				continue
 			}
 			for j := i - 1; j >= max(0, i-pairReach); j-- {
@@ -426,6 +437,26 @@ func PointsBack(sentence string) bool {
 	first, _, _ := strings.Cut(strings.TrimSpace(sentence), " ")
 	return pointingBack[strings.ToLower(first)]
 }
+
+// refersBack reports whether a sentence holds a determiner pointing back
+// to what a sentence before named ("the effect of this change in
+// estimate"); a period of its own ("this year") does not.
+func refersBack(s string) bool {
+	for _, m := range pointerNoun.FindAllStringSubmatch(s, -1) {
+		if !periodNouns[strings.ToLower(m[1])] {
+			return true
+		}
+	}
+	return false
+}
+
+// pointerNoun matches a pointing determiner and the word after it.
+var pointerNoun = regexp.MustCompile(`(?i)\b(?:this|these|such)\s+([a-z]{3,})`)
+
+// periodNouns are the words after "this" that name a period, not a thing
+// named before.
+var periodNouns = map[string]bool{"year": true, "years": true, "quarter": true, "period": true, "time": true, "fiscal": true,
+	"month": true, "week": true}
 
 // pairReach is how many sentences before a figure's sentence its subject
 // is looked for.

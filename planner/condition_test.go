@@ -442,6 +442,18 @@ func TestSentenceMatchRun(t *testing.T) {
 		{"a lexicon's alternatives",
 			"We hedge changes attributable to interest rates. The total notional amount of these swaps was $12.0 billion.",
 			[][]string{{"interest rate", "inflation"}, {"attributable", "due to"}, {FigureTerm}}, ""},
+		// The figure's own sentence names the figure (a group of
+		// alternatives) and points back inside it.
+		{"a determiner points back inside the figure's sentence",
+			"We extended the useful lives of our server equipment. Based on its carrying amount, the effect of this change was an increase in operating income of $2.7 billion.",
+			[][]string{{"server"}, {"useful"}, {"operating income", "income from operations"}, {FigureTerm}},
+			"We extended the useful lives of our server equipment. Based on its carrying amount, the effect of this change was an increase in operating income of $2.7 billion."},
+		{"the figure's name in the sentence before does not count",
+			"Operating income rose on our server equipment. Based on its carrying amount, the effect of this change was $2.7 billion.",
+			[][]string{{"server"}, {"operating income", "income from operations"}, {FigureTerm}}, ""},
+		{"this year points back to nothing",
+			"We extended the useful lives of our server equipment. Operating income this year was $2.7 billion.",
+			[][]string{{"server"}, {"useful"}, {"operating income", "income from operations"}, {FigureTerm}}, ""},
 	}
 	for _, tt := range tests {
 		got, ok := SentenceMatch(tt.text, tt.groups)

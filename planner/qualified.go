@@ -117,6 +117,12 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 		}
 		w := question[i:j]
 		i = j
+		if strings.Trim(w, "-'") == "" {
+			// A dash standing alone ("FY21 - how much") parts clauses as
+			// punctuation does.
+			punct, slash = true, false
+			continue
+		}
 		after, joined := punct, punct && slash
 		punct, slash = false, false
 		text := strings.Trim(w, "-'")
@@ -450,6 +456,12 @@ func contributorBefore(toks []qualifierToken, at int, effect bool) []string {
 			if len(part) > 1 && strings.HasSuffix(strings.ToLower(part[0]), "ing") && affecting[toks[k].lower] {
 				part = part[1:]
 			}
+			if len(part) == 0 && end > 0 && pointingBack[toks[end-1].lower] {
+				// "Microsoft stretched server useful lives ... - how
+				// much did that add to operating income": what the
+				// clause before did.
+				part = priorAction(toks, end-1)
+			}
 			if event != "" && len(part) > 0 {
 				part = append(part, event)
 			}
@@ -457,6 +469,32 @@ func contributorBefore(toks []qualifierToken, at int, effect bool) []string {
 		}
 		if !toks[k].stop || toks[k+1].after {
 			return nil
+		}
+	}
+	return nil
+}
+
+// priorAction returns what the clause before the one holding toks[at]
+// says was done, the object of its verb in -ed ("server useful lives" in
+// "Microsoft stretched server useful lives from 3 to 4 years"); nil when
+// there is no clause before or it names no such action.
+func priorAction(toks []qualifierToken, at int) []string {
+	start := at
+	for start > 0 && !toks[start].after {
+		start--
+	}
+	if start == 0 {
+		return nil
+	}
+	from := start - 1
+	for from > 0 && !toks[from].after {
+		from--
+	}
+	for k := from; k < start; k++ {
+		if w := toks[k].lower; toks[k].stop && len(w) > 3 && strings.HasSuffix(w, "ed") {
+			if part := qualifiersFrom(toks, k+1); len(part) > 0 {
+				return part
+			}
 		}
 	}
 	return nil

@@ -32,6 +32,8 @@ func TestQualifiedFigures(t *testing.T) {
 		{"How much did Activision Blizzard add to the gaming revenue in fiscal 2022?", "revenue", []string{"Activision", "Blizzard", "gaming", "revenue"}},
 		{"By how much did stretching server/network equipment useful lives lift Microsoft's FY21 operating income?", "operating_income", []string{"server", "network", "equipment", "useful", "lives", "operating", "income"}},
 		{"How much did the tax law change reduce net income in 2022?", "net_income", []string{"tax", "law", "change", "net", "income"}},
+		// "that" points back to what the clause before says was done
+		{"Microsoft stretched server useful lives in FY21 - how much did that add to FY2021 operating income?", "operating_income", []string{"server", "useful", "lives", "operating", "income"}},
 		// a change that contributed is the part, named once
 		{"How much did the membership fee hike add to membership fee revenue in 2022?", "revenue", []string{"membership", "fee", "hike", "revenue"}},
 		// a contributor named and described: the name is the part

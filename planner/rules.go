@@ -350,6 +350,14 @@ var asksOneQuarter = regexp.MustCompile(`(?i)\b(q[1-4]|(first|second|third|fourt
 
 func (b *builder) build() {
 	rt := b.rt
+	if n := b.unmentionedOwner(); n != "" {
+		// "What was Jensen Huang's total compensation": every figure asked
+		// is the person's, which no filing mentions; the issuer's figures
+		// of the same words ("stock awards") are not what is asked.
+		b.note("What the question asks is %s's, and no filing in the corpus mentions %s; the issuer's figures are not gathered in its place.", n, n)
+		b.planUnmentionedNames()
+		return
+	}
 	aspects := rt.Aspects
 	if len(aspects) == 0 {
 		aspects = []string{"general"}

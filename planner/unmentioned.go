@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -49,6 +50,35 @@ func (b *builder) unmentionedNames() []string {
 		}
 	}
 	return out
+}
+
+// possessiveRun matches a run of capitalised words ending in a possessive:
+// "Jensen Huang's".
+var possessiveRun = regexp.MustCompile(`((?:\p{Lu}[\p{L}.-]*\s+){0,3}\p{Lu}[\p{L}.-]*)['’]s\b`)
+
+// comparing matches the words that set two owners side by side.
+var comparing = regexp.MustCompile(`(?i)\b(vs\.?|versus|compared?|comparison|against|relative\s+to)\b`)
+
+// unmentionedOwner returns the name no filing mentions that owns what the
+// question asks: the first possessive of the question is of a run of
+// names holding it ("What was Jensen Huang's total compensation"), and no
+// other owner is set beside it. The figures asked are then its, not the
+// issuer's; "" when there is none.
+func (b *builder) unmentionedOwner() string {
+	names := b.unmentionedNames()
+	if len(names) == 0 || comparing.MatchString(b.question) {
+		return ""
+	}
+	m := possessiveRun.FindStringSubmatch(withoutAsides(b.question))
+	if m == nil {
+		return ""
+	}
+	for _, w := range strings.Fields(m[1]) {
+		if slices.Contains(names, w) {
+			return w
+		}
+	}
+	return ""
 }
 
 // monthAbbreviations are months as questions shorten them ("Jan-23

@@ -51,6 +51,32 @@ func TestUnmentionedNames(t *testing.T) {
 // year's annual report alone is a gap, looked for in quarterly reports
 // only, never the year's figure in its place; a quarterly figure of the
 // year ("quarterly dividends") is read from the annual report.
+// TestUnmentionedOwner: what a question asks of a name no filing mentions
+// ("Jensen Huang's total compensation") is that name's; the issuer's
+// figures of the same words are not planned in its place. Another owner
+// set beside it keeps its figures.
+func TestUnmentionedOwner(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{ID: "a22", Issuer: "AAPL", Text: "Net sales increased due to higher iPhone sales. Tim Cook is our chief executive."},
+	}))
+	for _, tt := range []struct {
+		q       string
+		figures bool
+	}{
+		{"What was Jensen Huang's total compensation for Apple's fiscal 2022, salary plus revenue share?", false},
+		{"What was Apple's revenue in fiscal 2022, and what did Jensen Huang say?", true},
+		{"Compare Jensen Huang's pay with Apple's revenue in fiscal 2022", true},
+		{"What was Tim Cook's pay against Apple's revenue in fiscal 2022?", true},
+	} {
+		_, g := planFor(t, cat, tt.q, 0)
+		got := slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return !strings.Contains(r.ID, "-named-") })
+		if got != tt.figures {
+			t.Errorf("%q: figures planned %v, want %v (%v)", tt.q, got, tt.figures, g.Requirements)
+		}
+	}
+}
+
 func TestQuarterWithoutItsReport(t *testing.T) {
 	cat := smallCatalog()
 	_, g := planFor(t, cat, "What was Meta's Q3 2024 revenue?", 0)
