@@ -1244,6 +1244,16 @@ func FindFigures(question string) []FigureAsk {
 	}
 	out = append(out, incomeMargins(norm, out, taken)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].at < out[j].at })
+	// A one-word name right before another figure's name qualifies it:
+	// "cash capex" and "cash dividends" ask the capex and the dividends
+	// paid in cash, not the cash balance.
+	out = slices.DeleteFunc(out, func(a FigureAsk) bool {
+		if strings.Contains(a.Phrase, " ") {
+			return false
+		}
+		next := a.at + len(a.Phrase) + 1
+		return next < len(taken) && taken[next] && norm[next-1] == ' '
+	})
 	if ratioCue.MatchString(norm) {
 		// "What share of revenue went to R&D?": the metric over revenue,
 		// and revenue is no figure of its own.

@@ -120,6 +120,9 @@ func TestFindFigures(t *testing.T) {
 		{"Amazon 2024 AWS operating income and margin?", []string{"operating_income", "operating_margin"}},
 		{"AAPL FY22 net income & margins", []string{"net_income", "net_margin"}},
 		{"Costco's operating income and gross margin", []string{"operating_income"}},
+		// A one-word name before another figure's name qualifies it.
+		{"How much did Apple pay in cash dividends in 2022?", []string{"dividends"}},
+		{"Amazon (cash capex, net of proceeds)", []string{"capex"}},
 		{"What were total sales?", []string{"revenue"}},
 		{"How much cash did XMPL have in June?", []string{"cash"}},
 		{"Why did sales and cash flow fall?", nil},

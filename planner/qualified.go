@@ -60,6 +60,7 @@ type qualifierToken struct {
 	after bool   // punctuation stands between it and the word before ("Target: total revenue")
 	slash bool   // that punctuation is a slash alone, which joins two names ("server/network equipment")
 	named bool   // a word of an issuer's name, or an owner (a possessive, "its")
+	used  bool   // a word some filing of the corpus uses
 }
 
 // qualifierTokens splits a question into words, marking those that cannot
@@ -150,7 +151,8 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 		if w == "&" {
 			w, text, stop = "and", "and", true
 		}
-		out = append(out, qualifierToken{text: text, lower: w, stop: stop, after: after, slash: joined, named: skip[w] || owner || w == "its" || w == "their"})
+		out = append(out, qualifierToken{text: text, lower: w, stop: stop, after: after, slash: joined, named: skip[w] || owner || w == "its" || w == "their",
+			used: cat.TextStats().DocumentFrequency(w) > 0})
 	}
 	return out
 }
@@ -212,12 +214,53 @@ func issuerWordSet(cat *Catalog, issuers []string) map[string]bool {
 // is left out.
 func qualifiedFigures(question string, cat *Catalog, issuers, others []string, names map[string][]string) []qualifiedFigure {
 	var out []qualifiedFigure
-	for _, q := range qualifiedMentions(question, cat, issuers, others, names) {
+	for _, q := range qualifiedMentions(withoutTitle(question, names), cat, issuers, others, names) {
 		if !slices.ContainsFunc(out, func(o qualifiedFigure) bool { return o.Metric == q.Metric }) {
 			out = append(out, q)
 		}
 	}
 	return out
+}
+
+// questionTitle matches a title before a question's first colon: at most
+// six words, none a question word or an auxiliary ("AI capex arms race
+// check:", "Warehouse club showdown:").
+var questionTitle = regexp.MustCompile(`^\s*([^:?.!;]{1,80}):\s+\S`)
+
+// titleVerbs are the words that make text before a colon a clause, not a
+// title.
+var titleVerbs = map[string]bool{"what": true, "which": true, "how": true, "why": true, "did": true, "does": true, "do": true,
+	"is": true, "are": true, "was": true, "were": true, "has": true, "have": true, "will": true, "can": true, "should": true}
+
+// withoutTitle blanks a question's title ("AI capex arms race check: 2024
+// capital expenditures for Amazon ...") when the question names again,
+// after it, a figure the title names: the title labels the question, and
+// what narrows the figure asked is said after it.
+func withoutTitle(question string, names map[string][]string) string {
+	m := questionTitle.FindStringSubmatchIndex(question)
+	if m == nil {
+		return question
+	}
+	words := strings.Fields(question[m[2]:m[3]])
+	if len(words) > 6 || slices.ContainsFunc(words, func(w string) bool { return titleVerbs[strings.ToLower(w)] }) {
+		return question
+	}
+	title, body := normLabel(question[m[2]:m[3]]), " "+normLabel(question[m[3]:])+" "
+	for _, ns := range names {
+		inTitle, inBody := false, false
+		for _, n := range ns {
+			n = normLabel(n)
+			if n == "" {
+				continue
+			}
+			inTitle = inTitle || strings.Contains(" "+title+" ", " "+n+" ")
+			inBody = inBody || strings.Contains(body, " "+n+" ")
+		}
+		if inTitle && inBody {
+			return strings.Repeat(" ", m[3]) + question[m[3]:]
+		}
+	}
+	return question
 }
 
 // qualifiedMentions is qualifiedFigures with every narrowed mention of a
@@ -541,13 +584,19 @@ func contributorAfter(toks []qualifierToken, at int) []string {
 	}
 	var out []string
 	owned := false // the part is named as the issuer's (a possessive before it)
+	name := false  // the part opens with a name the filings use that is no issuer's
 	for ; k < len(toks); k++ {
 		switch {
-		case contributing[toks[k].lower] || reporting[toks[k].lower] && owned && k > at && auxiliary[toks[at].lower]:
+		case contributing[toks[k].lower] || reporting[toks[k].lower] && (owned || name) && k > at && auxiliary[toks[at].lower]:
+			// "how much revenue did Azure generate": a name that is no
+			// issuer's generates a part of the issuer's figure.
 			return namedContributor(out)
 		case toks[k].after:
 			return nil
 		case !toks[k].stop:
+			if len(out) == 0 {
+				name = startsUpper(toks[k].text) && toks[k].used
+			}
 			out = append(out, toks[k].text)
 		case (toks[k].lower == "the" || toks[k].named) && len(out) == 0:
 			// "did the Activision", "did Microsoft's gaming segment"

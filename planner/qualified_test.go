@@ -89,6 +89,48 @@ func TestQualifiedFigures(t *testing.T) {
 	}
 }
 
+// TestQualifiedGenerated: a name the filings use, that is no issuer's,
+// generating a figure names a part of it; one no filing uses does not.
+func TestQualifiedGenerated(t *testing.T) {
+	t.Parallel()
+	cat := NewCatalog(nil)
+	cat.SetTextStats(NewTextStats([]StatsDoc{{ID: "m22", Issuer: "MSFT", Text: "Azure and other cloud services revenue grew 45%."}}))
+	names := metricNames([]string{"revenue"})
+	got := qualifiedFigures("How many dollars of revenue did Azure alone generate in fiscal 2022?", cat, nil, nil, names)
+	if len(got) != 1 || !slices.Equal(got[0].Words, []string{"Azure", "revenue"}) {
+		t.Errorf("Azure: %+v; want the part Azure of revenue", got)
+	}
+	if got := qualifiedFigures("How much revenue did Zorblax generate in 2022?", cat, nil, nil, names); len(got) != 0 {
+		t.Errorf("a name no filing uses: %+v; want none", got)
+	}
+}
+
+// TestQualifiedTitle: a title before the question's colon labels it; a
+// figure the title narrows and the question names again is narrowed by
+// what follows the title, not by the title's words.
+func TestQualifiedTitle(t *testing.T) {
+	t.Parallel()
+	cat := NewCatalog(nil)
+	names := metricNames([]string{"capex", "revenue"})
+	for _, tt := range []struct {
+		q    string
+		want []string // the narrowed figure's words; nil for none
+	}{
+		{"AI capex arms race check: 2024 capital expenditures for Amazon, Alphabet and Meta", nil},
+		{"AI capex check: which spent more?", []string{"AI", "capex"}},
+		{"What drove cloud revenue: pricing or volume?", []string{"cloud", "revenue"}},
+	} {
+		got := qualifiedFigures(tt.q, cat, nil, nil, names)
+		var words []string
+		if len(got) > 0 {
+			words = got[0].Words
+		}
+		if !slices.Equal(words, tt.want) {
+			t.Errorf("%q: narrowed %q, want %q", tt.q, words, tt.want)
+		}
+	}
+}
+
 // TestQualifiedOwnName: a figure's own name is no part of another figure.
 // "margin" is a word of the revenue aspect's, as the aspect path reads
 // revenue's names, yet "operating margin" is the operating margin, not a
