@@ -271,6 +271,7 @@ func SentenceMatch(text string, groups [][]string) (sentence string, ok bool) {
 type matcher struct {
 	groups  [][]string // normalised terms
 	forward bool       // the notice on forward-looking statements does not count: it is not what is asked
+	why     bool       // a group is the words of a reason (DriverWords): the sentence explains what moved
 	// year, when set, is the fiscal year a figure is asked for: a
 	// sentence stating a figure (a number term) that names years, none of
 	// them this one, states another year's ("... for 2020, of which 1.3
@@ -345,6 +346,7 @@ func compileGroups(groups [][]string) matcher {
 			}
 		}
 		m.groups = append(m.groups, terms)
+		m.why = m.why || slices.Equal(terms, driverTerms())
 	}
 	return m
 }
@@ -472,15 +474,27 @@ func (m matcher) score(s string) (int, bool) {
 	if m.forward && SafeHarbour(lower) {
 		return 0, false
 	}
+	if m.why && mayMove.MatchString(lower) && !movedIn.MatchString(lower) {
+		// "modest changes ... can have substantial impacts on net income":
+		// what may move the figure, not what moved it.
+		return 0, false
+	}
 	n, all := 0, true
 	blank := hasDigit(s) && RowOmitsOwnPeriod(s)
+	// "net income attributable to Costco" says whose income it is, not
+	// what it is due to.
+	owners := ownersShareOf.ReplaceAllString(lower, "$1")
 	for _, g := range m.groups {
 		hits := 0
 		for _, t := range g {
 			if blank && IsNumberTerm(t) {
 				continue // the row prints no figure for the filing's period
 			}
-			if hits < 2 && termIn(lower, t) {
+			in := lower
+			if strings.HasPrefix(t, "attributabl") {
+				in = owners
+			}
+			if hits < 2 && termIn(in, t) {
 				hits++
 			}
 		}
@@ -491,6 +505,13 @@ func (m matcher) score(s string) (int, bool) {
 	}
 	return n, all
 }
+
+// mayMove and movedIn tell a sentence on what may move a figure (a modal)
+// from one reporting a move (a verb of change in the past tense).
+var (
+	mayMove = regexp.MustCompile(`\b(may|might|could|can)\b`)
+	movedIn = regexp.MustCompile(`\b(increased|decreased|rose|fell|grew|declined|improved|dropped|expanded|contracted|narrowed|widened|was|were|reflected|resulted|drove|offset)\b`)
+)
 
 // normalizeText lower-cases text and turns hyphens, newlines and other
 // white space into spaces, so that "Gross-margin\npressure" reads as

@@ -94,6 +94,16 @@ func TestSentenceMatch(t *testing.T) {
 			[][]string{{"revenue"}, DriverWords}, "Revenue grew due to cloud."},
 		{"items of a list are apart", "Costs include: • our AI initiatives; • our ability to maintain gross margins.",
 			[][]string{{"ai"}, margin}, ""},
+		// A reason asked: whose income it is says no reason, nor does what
+		// may move the figure.
+		{"owners' share is no reason", "References to net income relate to net income attributable to Costco.",
+			[][]string{{"net income"}, DriverWords}, ""},
+		{"a reason of the owners' income", "Net income attributable to Costco increased due to higher sales.",
+			[][]string{{"net income"}, DriverWords}, "Net income attributable to Costco increased due to higher sales."},
+		{"what may move it is no reason", "Modest changes in costs can have substantial impacts on net income.",
+			[][]string{{"net income"}, DriverWords}, ""},
+		{"what moved it, hedged elsewhere", "Net income increased due to lower costs, which may not recur.",
+			[][]string{{"net income"}, DriverWords}, "Net income increased due to lower costs, which may not recur."},
 		{"figure: percent", "Gross margin was 46.2%.", [][]string{margin, {FigureTerm}}, "Gross margin was 46.2%."},
 		{"figure: dollars", "Net sales were $391.0 billion.", [][]string{{"net sales"}, {FigureTerm}}, "Net sales were $391.0 billion."},
 		{"figure: table row", "Total net sales 391,035 383,285", [][]string{{"net sales"}, {FigureTerm}}, "Total net sales 391,035 383,285"},

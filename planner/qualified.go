@@ -1128,6 +1128,11 @@ var (
 	riseWords = regexp.MustCompile(`(?i)\b(r(ise|ose|isen|ises|ising)|gr(ew|ow|own|ows|owing)|increas(e|ed|es|ing)|jump(ed|s|ing)?|surg(e|ed|es|ing)|climb(ed|s|ing)?|soar(ed|s|ing)?|went up|gone up|go up|` +
 		`spik(e|ed|es|ing)|rebound(ed|s|ing)?|hik(e|ed|es|ing)|le(apt|aped)|skyrocket(ed|s|ing)?|balloon(ed|s|ing)?|swelled|strengthen(ed|s|ing)?|expand(ed|s|ing)?|widen(ed|s|ing)?)\b`)
 	growthNoun = regexp.MustCompile(`(?i)\bgrowth\b`)
+	// lowerFigure and higherFigure find a figure described by comparison
+	// after an owner: "Alphabet's lower effective tax rate", "its higher
+	// costs".
+	lowerFigure  = regexp.MustCompile(`(?i)(?:'s|’s|\bits|\btheir)\s+(?:lower|weaker|smaller|reduced|shrinking|falling|declining)\b`)
+	higherFigure = regexp.MustCompile(`(?i)(?:'s|’s|\bits|\btheir)\s+(?:higher|stronger|larger|bigger|rising|increased|growing)\b`)
 	// statedRate finds a change the question states in numbers: "41%
 	// total revenue growth", "grew 8%", "a 27% decline", "down 3.5
 	// percent".
@@ -1170,6 +1175,12 @@ func assertedSign(question string) int {
 	// "What drove X's sales growth" presupposes the growth it asks the
 	// cause of; "what was revenue growth" asks a figure of either sign.
 	rise = rise || asksWhy(question) && growthNoun.MatchString(question)
+	// "What explains Alphabet's lower effective tax rate": a cause asked
+	// of a figure described as lower presupposes it fell.
+	if asksWhy(question) {
+		fall = fall || lowerFigure.MatchString(question)
+		rise = rise || higherFigure.MatchString(question)
+	}
 	return signOf(fall, rise)
 }
 
@@ -1308,7 +1319,9 @@ func (b *builder) partOfRatio(names []string) bool {
 			before := strings.Trim(words[i-1], ",.?!;:()\"'")
 			if before == "" || strings.HasSuffix(before, "'s") || strings.HasSuffix(before, "’s") || strings.HasSuffix(before, "s'") ||
 				questionStopwords[before] || skip[before] || strings.ContainsAny(before, "0123456789") || periodAcronyms[before] ||
-				strings.HasSuffix(words[i-1], ":") || strings.HasSuffix(words[i-1], ",") {
+				strings.HasSuffix(words[i-1], ":") || strings.HasSuffix(words[i-1], ",") ||
+				lowerFigure.MatchString("'s "+before) || higherFigure.MatchString("'s "+before) {
+				// "the lower effective tax rate": how it moved, not a part.
 				return false
 			}
 			return true

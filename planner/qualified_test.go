@@ -214,6 +214,10 @@ func TestAssertedSign(t *testing.T) {
 		"By how much was XMPL revenue down in 2022?":                        -1,
 		"Was XMPL revenue up or down in 2022?":                              0,
 		"Why did XMPL cut its content spending in 2024?":                    -1,
+		// a figure described by comparison, its cause asked
+		"What explains XMPL's lower effective tax rate in 2024?": -1,
+		"What drove XMPL's higher operating costs?":              1,
+		"What was XMPL's lower-margin segment's revenue?":        0,
 		// a sentence asking an expectation asserts nothing; one beside it may
 		"XMPL's support expenses jumped in FY2023. Does management expect that growth to continue?": 1,
 	}
