@@ -705,6 +705,9 @@ func termIn(s, t string) bool {
 	if expectingVerbs[t] {
 		return expectsIn(s, t)
 	}
+	if t == "believe" {
+		return believes(s, t[:len(t)-1])
+	}
 	return wordIn(s, t)
 }
 
@@ -728,12 +731,46 @@ func expectsIn(s, t string) bool {
 		i += from
 		from = i + len(t)
 		prev, _ := utf8.DecodeLastRuneInString(s[:i])
-		if (i == 0 || !isWord(prev)) && !thanBefore.MatchString(s[:i]) {
+		if (i == 0 || !isWord(prev)) && !thanBefore.MatchString(s[:i]) && !othersExpectation(s, i) {
 			return true
 		}
 	}
 	return false
 }
+
+// othersExpectation reports whether the term of expecting at s[i:] is the
+// noun "expectation" that is not management's own ("meeting these
+// expectations", "analysts' expectations"): only "our expectation" is an
+// outlook.
+func othersExpectation(s string, i int) bool {
+	if !strings.HasPrefix(s[i:], "expectation") {
+		return false
+	}
+	return !strings.HasSuffix(s[:i], "our ")
+}
+
+// believes reports whether s holds a belief about what is to come
+// ("we believe ... will continue"), not one about how things are ("we
+// believe that take rate provides a useful measure").
+func believes(s, t string) bool {
+	for from := 0; from < len(s); {
+		i := strings.Index(s[from:], t)
+		if i < 0 {
+			return false
+		}
+		i += from
+		from = i + len(t)
+		prev, _ := utf8.DecodeLastRuneInString(s[:i])
+		if (i == 0 || !isWord(prev)) && beliefAhead.MatchString(s[i:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// beliefAhead matches a belief and, in its clause, a word of what is to
+// come.
+var beliefAhead = regexp.MustCompile(`^believ\w*\b[^.;:]*?\b(will|would|continue|continues|continued|future|going forward|next|remain|remains|likely|should|expect|anticipate|over time|ahead|long term)\b`)
 
 // iesPlural returns the plural in "-ies" of a term ending in a consonant
 // and "y" ("currency", "currencies"), which a prefix match of the term does

@@ -663,6 +663,36 @@ func (b *builder) subjectWords() []string {
 	return rarest(words, 5, b.cat.TextStats())
 }
 
+// expectedTopic returns the words of what the question asks management's
+// expectation of: the subject words of the clause that asks it ("Is Oracle
+// signalling that growth in cloud services & license support expenses
+// continues into FY24", not "or was FY23 the peak"), without how it is
+// done ("heavily"), how it moves ("keep growing") or a phrase of
+// expecting ("going forward"), each as its stem ("costs": "cost of
+// shipping").
+func (b *builder) expectedTopic() []string {
+	clause := parenthetical.ReplaceAllString(strings.ToLower(b.question), " ")
+	for _, c := range clauseSplit.Split(clause, -1) {
+		if expectsClause.MatchString(c) {
+			clause = c
+			break
+		}
+	}
+	clause = normalizeText(clause)
+	for _, w := range OutlookWords {
+		if strings.Contains(w, " ") {
+			clause = strings.ReplaceAll(clause, w, " ")
+		}
+	}
+	var words []string
+	for _, w := range b.subjectWords() {
+		if !adverb(w) && !movement(w) && termIn(clause, w) {
+			words = append(words, termStem(w))
+		}
+	}
+	return words
+}
+
 // movement reports whether w is a verb of how a figure moves, in any of
 // its forms ("narrow", "narrowed", "keep growing"): it says what is
 // expected of the topic, not what the topic is.
@@ -893,31 +923,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		// The subject is the clause that asks the expectation ("Is Oracle
 		// signalling that growth in cloud services & license support
 		// expenses continues into FY24", not "or was FY23 the peak").
-		clause := parenthetical.ReplaceAllString(strings.ToLower(b.question), " ")
-		for _, c := range clauseSplit.Split(clause, -1) {
-			if expectsClause.MatchString(c) {
-				clause = c
-				break
-			}
-		}
-		// The words of a phrase of expecting ("going forward", "next
-		// year") name no topic.
-		clause = normalizeText(clause)
-		for _, w := range OutlookWords {
-			if strings.Contains(w, " ") {
-				clause = strings.ReplaceAll(clause, w, " ")
-			}
-		}
-		var words []string
-		for _, w := range b.subjectWords() {
-			// How it is done ("heavily") is no topic; a word's stem names
-			// what its forms do ("costs": "cost of shipping"; "investing":
-			// "invest in global content").
-			if !adverb(w) && !movement(w) && termIn(normalizeText(clause), w) {
-				words = append(words, termStem(w))
-			}
-		}
-		if len(words) >= 1 {
+		if words := b.expectedTopic(); len(words) >= 1 {
 			tg := b.topicGroups(words)
 			groups = append(tg, groups...)
 			var named []string
