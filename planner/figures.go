@@ -666,11 +666,34 @@ func (c *Catalog) buildSegmentNames(ticker string) map[string][]string {
 	for m, rest := range houseNameRests(parts) {
 		add(words, m, rest)
 	}
+	// A name that says what it takes in ("China Including Hong Kong") is
+	// named by its head ("China").
+	for m, ws := range words {
+		for _, w := range ws {
+			if head, _, ok := cutIncluding(w); ok {
+				add(words, m, head)
+			}
+		}
+	}
 	// The filing's printed name first, then the member's words.
 	for m, ws := range words {
 		labels[m] = append(labels[m], ws...)
 	}
 	return labels
+}
+
+// cutIncluding splits a part's name at a word of what it takes in
+// ("China Including Hong Kong", "Americas Excluding U.S."): the head
+// before it, of one word or more.
+func cutIncluding(name string) (head, rest string, ok bool) {
+	ws := strings.Fields(name)
+	for i := 1; i < len(ws)-1; i++ {
+		switch strings.ToLower(ws[i]) {
+		case "including", "excluding", "incl", "excl":
+			return strings.Join(ws[:i], " "), strings.Join(ws[i+1:], " "), true
+		}
+	}
+	return "", "", false
 }
 
 // houseNameRests names parts without the house name they share: where at

@@ -24,7 +24,7 @@ func figureCatalog(t *testing.T) *Catalog {
 	cat := NewCatalog([]corpus.Document{
 		{ID: "x24", Ticker: "XMPL", Company: "Example Cloud, Inc.", Form: "10-K", FiscalYear: 2024, PeriodEnd: day("2024-12-31"),
 			Format: corpus.FormatHTML, Entity: corpus.Entity{Registrant: "EXAMPLE CLOUD, INC.", Symbols: []string{"XMPL"},
-				Members: []string{"us-gaap:ProductMember", "xmpl:ExampleWebServicesSegmentMember", "xmpl:RetailStoresSegmentMember", "xmpl:IWidgetMember"}}},
+				Members: []string{"us-gaap:ProductMember", "xmpl:ExampleWebServicesSegmentMember", "xmpl:RetailStoresSegmentMember", "xmpl:IWidgetMember", "xmpl:ChinaIncludingHongKongMember"}}},
 		{ID: "x25q", Ticker: "XMPL", Company: "Example Cloud, Inc.", Form: "10-Q", FiscalYear: 2025, PeriodEnd: day("2025-06-30"), Format: corpus.FormatHTML},
 		{ID: "g22", Ticker: "GPRO", Company: "Gross Printer Corp", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-12-31"), Format: corpus.FormatText},
 		{ID: "t22", Ticker: "TXTF", Company: "Text Filer Corp", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-06-30"), Format: corpus.FormatText},
@@ -176,6 +176,9 @@ func TestSegmentsIn(t *testing.T) {
 		{"Compute & Networking operating income", []string{"Compute & Networking"}},
 		{"compute and networking", []string{"Compute & Networking"}},
 		{"retained earnings", nil},
+		// A name that says what it takes in is named by its head.
+		{"What share of XMPL's 2024 revenue came from China?", []string{"China"}},
+		{"Hong Kong revenue", nil},
 		// A part named as included in the total asked is no part asked.
 		{"XMPL capex for 2024, total company incl. Example Web Services?", nil},
 		{"Consolidated revenue including Retail Stores", nil},
