@@ -426,6 +426,7 @@ func (b *builder) build() {
 	b.planPremises()
 	b.planLossPremise()
 	b.planDifference()
+	b.planRatioOf()
 	b.planPeriodChange()
 	if c := rt.Causal; c != nil {
 		for ii, t := range rt.Issuers {
