@@ -972,6 +972,9 @@ func recommendFrame(c clause) intentKind {
 			continue
 		}
 		who := c.actorOf(k)
+		if rankedByFigure(c, k) {
+			continue // "rank Apple, Microsoft and Oracle by free cash flow": a table of figures
+		}
 		switch {
 		case (who == actorAssistant || c.imperative(k)) && !c.past():
 			if c.any(wSecurity|wMoney|wMerit|wBeneficiary|wTrade) || k+1 < len(c.words) && c.words[k+1] == "me" {
@@ -993,6 +996,21 @@ func recommendFrame(c clause) intentKind {
 		}
 	}
 	return intentResearch
+}
+
+// rankedByFigure reports whether the advice word at k ranks by a figure a
+// filing reports ("rank ... by free cash flow", "ranked by revenue"), as a
+// table of figures does, not by merit as an investment.
+func rankedByFigure(c clause, k int) bool {
+	if !strings.HasPrefix(c.words[k], "rank") {
+		return false
+	}
+	for j := k + 1; j+1 < len(c.words); j++ {
+		if c.words[j] == "by" {
+			return len(FindFigures(strings.Join(c.words[j+1:], " "))) > 0 || c.is(j+1, wMetric)
+		}
+	}
+	return false
 }
 
 // moneyFrame: what to do with the user's own money or holdings. "how much

@@ -235,6 +235,7 @@ func TestReadIntent(t *testing.T) {
 			"Which is the better long: Ford or GM?",
 			"How should I allocate $10k between Deere and Caterpillar?",
 			"Which of these three retailers is most undervalued?",
+			"Rank Kroger, Costco and Target as investments by their upside.",
 		}},
 		{intentPrediction, []string{
 			"will $dis shares go higher after the parks update",
@@ -271,6 +272,8 @@ func TestReadIntent(t *testing.T) {
 			"Which segment had the better long-term growth?",
 			"Which of its products are expensive to make?",
 			"Gross margin, Kroger vs Costco. How far apart are the two models?",
+			"Rank Kroger, Costco and Target by free cash flow in their latest fiscal year.",
+			"rank the three by operating margin",
 			"Did management say the shares were undervalued when it bought them back?",
 		}},
 	}
