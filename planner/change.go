@@ -3,6 +3,7 @@ package planner
 import (
 	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -20,11 +21,15 @@ import (
 // the change of each figure the plan requires of one issuer for exactly
 // two periods, unless a calculation of it is planned already.
 func (b *builder) planPeriodChange() {
-	if !asksGrowth(normalizeText(b.question)) || len(b.rt.Issuers) != 1 || len(b.rt.NotCovered) > 0 {
-		// Across issuers, the periods a question names may be each
-		// issuer's own ("TGT's FY2021 against WMT's fiscal 2022").
+	if !asksGrowth(normalizeText(b.question)) || len(b.rt.NotCovered) > 0 {
 		return
 	}
+	// Across issuers, the periods a question names may be each issuer's
+	// own ("TGT's FY2021 against WMT's fiscal 2022"): only the growth of
+	// one period over the year before is planned ("NFLX vs META 2024
+	// operating income — who grew faster?").
+	across := len(b.rt.Issuers) != 1
+	faster := across && grewFaster.MatchString(b.question)
 	type key struct{ issuer, rest string }
 	groups := map[key][]Requirement{}
 	var order []key
@@ -43,14 +48,14 @@ func (b *builder) planPeriodChange() {
 	}
 	for _, k := range order {
 		rs := groups[k]
-		if len(rs) == 1 && len(b.rt.FiscalYears) == 1 && !isRate(figureName(rs[0])) && !b.calculates(rs[0]) && b.growthInClauseOf(rs[0]) {
+		if len(rs) == 1 && (len(b.rt.FiscalYears) == 1 || across) && !isRate(figureName(rs[0])) && !b.calculates(rs[0]) && (b.growthInClauseOf(rs[0]) || faster) {
 			// One period asked ("Google Services operating income and its
 			// growth"): the growth over the year before, whose figure the
 			// filing prints beside it.
 			b.planGrowthOverPrior(rs[0])
 			continue
 		}
-		if len(rs) != 2 || rs[0].Period == rs[1].Period || isRate(figureName(rs[0])) {
+		if across || len(rs) != 2 || rs[0].Period == rs[1].Period || isRate(figureName(rs[0])) {
 			continue
 		}
 		slices.SortFunc(rs, func(a, b Requirement) int { return cmp.Compare(a.Period, b.Period) })
@@ -60,6 +65,10 @@ func (b *builder) planPeriodChange() {
 		b.planChangeOf(rs[0], rs[1])
 	}
 }
+
+// grewFaster matches a comparison of how fast figures grew: "who grew
+// faster", "which grew the most", "faster-growing".
+var grewFaster = regexp.MustCompile(`(?i)\b(?:grew|grow|grows|growing|growth|increased|rose)\s+(?:the\s+)?(?:faster|quicker|more|most|fastest|slower|less|least)\b|\bfaster[- ]growing\b|\bgrowth\s+(?:rates?\s+)?(?:compare|comparison)\b`)
 
 // growthInClauseOf reports whether the clause of the question naming r's
 // figure asks how it grew ("... operating income and its growth"), not

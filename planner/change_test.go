@@ -75,6 +75,42 @@ func TestPlanPeriodChange(t *testing.T) {
 	}
 }
 
+// Two issuers' figures compared by how fast they grew: each one's growth
+// over the year before, from its own filing; asked only of how large,
+// no growth.
+func TestPlanGrowthAcrossIssuers(t *testing.T) {
+	cat := sampleCatalog(t)
+	for _, e := range corpustest.Entries(t) {
+		switch {
+		case e.Ticker == "MSFT" && e.FiscalYear == 2022:
+			cat.SetFigures(e.Path, tableRows("2021-07-01", "2022-06-30", row{"Revenue", 198_270}, row{"Operating income", 83_383}))
+		case e.Ticker == "ORCL" && e.FiscalYear == 2023:
+			cat.SetFigures(e.Path, tableRows("2022-06-01", "2023-05-31", row{"Revenue", 49_954}, row{"Operating income", 13_093}))
+		}
+	}
+	for _, tt := range []struct {
+		q    string
+		want int // growth requirements planned
+	}{
+		{"MSFT FY22 vs ORCL FY23 operating income: who grew faster?", 2},
+		{"MSFT FY22 vs ORCL FY23 operating income: which is larger?", 0},
+	} {
+		_, g := planFor(t, cat, tt.q, 0)
+		n := 0
+		for _, r := range g.Requirements {
+			if strings.HasSuffix(r.ID, "-change") && r.Required && r.Kind == KindCalculation {
+				n++
+			}
+		}
+		if n != tt.want {
+			t.Errorf("%q: %d growth requirements, want %d (%v)", tt.q, n, tt.want, g.Requirements)
+		}
+		if err := Validate(g, Limits{}); err != nil {
+			t.Errorf("%q: the plan does not validate: %v", tt.q, err)
+		}
+	}
+}
+
 // A difference between two issuers' counts that the filings state only in
 // sentences is computed from stated lookups, not left as a gap.
 func TestPlanDifferenceOfStatedCounts(t *testing.T) {
