@@ -158,23 +158,23 @@ func (e Evidence) MatchesText(doc corpus.Document, text string) bool {
 }
 
 var (
-	goldenID     = regexp.MustCompile(`^g[0-9]{3}$`)
-	paraphraseID = regexp.MustCompile(`^[a-fh-z][0-9]{3}$`)
+	goldenID     = regexp.MustCompile(`^g[0-9]{3,4}$`)
+	paraphraseID = regexp.MustCompile(`^[a-fh-z][0-9]{3,4}$`)
 )
 
 // Validate checks an item on its own; errors name the field. An item's id
-// is g and three digits; a paraphrase's (ParaphraseOf set) is a letter
+// is g and three digits (four once the three-digit ids ran out); a paraphrase's (ParaphraseOf set) is a letter
 // that names its set (p for the built-in one, f for the fresh set) and the
 // digits of the golden id it rewords. Whether that original exists, is in
 // the test half and has the same class is for Halves.CheckParaphrases.
 func (it *GoldenItem) Validate() error {
 	switch {
 	case it.ParaphraseOf == "" && !goldenID.MatchString(it.ID):
-		return fmt.Errorf("id %q: want g and three digits, e.g. g001 (or a set letter, such as p, and three digits with paraphrase_of)", it.ID)
+		return fmt.Errorf("id %q: want g and three or four digits, e.g. g001 (or a set letter, such as p, and three digits with paraphrase_of)", it.ID)
 	case it.ParaphraseOf != "" && !paraphraseID.MatchString(it.ID):
-		return fmt.Errorf("id %q: a paraphrase's id is its set's letter (not g) and three digits, e.g. p002", it.ID)
+		return fmt.Errorf("id %q: a paraphrase's id is its set's letter (not g) and the original's digits, e.g. p002", it.ID)
 	case it.ParaphraseOf != "" && !goldenID.MatchString(it.ParaphraseOf):
-		return fmt.Errorf("%s: paraphrase_of %q is not a golden id (g and three digits)", it.ID, it.ParaphraseOf)
+		return fmt.Errorf("%s: paraphrase_of %q is not a golden id (g and three or four digits)", it.ID, it.ParaphraseOf)
 	case it.ParaphraseOf != "" && it.ID[1:] != it.ParaphraseOf[1:]:
 		return fmt.Errorf("%s paraphrases %s: the id must be its set's letter and the original's digits", it.ID, it.ParaphraseOf)
 	case !slices.Contains(Classes(), it.Class):
