@@ -105,6 +105,11 @@ func TestAsksGrowth(t *testing.T) {
 		"nvda gaming rev fy23 up how much?":                true,
 		"by how much was gaming revenue up in fy23?":       true,
 		"what did it set up in 2022 for the fund":          false,
+		// a figure set against its own earlier period
+		"how did iphone revenue compare with a year earlier?": true,
+		"services revenue vs the prior year":                  true,
+		"q3 sales against the same quarter last year":         true,
+		"how does apple's margin compare with microsoft's":    false,
 	} {
 		if got := asksGrowth(normalizeText(q)); got != want {
 			t.Errorf("asksGrowth(%q) = %v, want %v", q, got, want)

@@ -345,8 +345,13 @@ var howFarUpDown = regexp.MustCompile(`\bhow\s+(?:much|far)\b.*?\b(up|down)\b`)
 // asksGrowth reports whether a normalised question asks how a figure
 // changed.
 func asksGrowth(norm string) bool {
-	return anyTerm(norm, growthWords) || movedUpDown.MatchString(norm) || howFarUpDown.MatchString(norm)
+	return anyTerm(norm, growthWords) || movedUpDown.MatchString(norm) || howFarUpDown.MatchString(norm) || againstPrior.MatchString(norm)
 }
+
+// againstPrior matches, in a normalised question, a figure set against
+// its own earlier period: "how did it compare with a year earlier", "vs
+// the prior year", "against the same quarter last year".
+var againstPrior = regexp.MustCompile(`\b(?:compar\w*|vs\.?|versus|against|relative)\s+(?:with\s+|to\s+)?(?:the\s+|a\s+|its\s+)?(?:prior[- ]year|previous\s+year|last\s+year|year\s+(?:earlier|ago|before)|prior\s+(?:period|quarter)|same\s+(?:quarter|period)(?:\s+(?:a\s+year\s+ago|last\s+year))?)\b`)
 
 // anyTerm reports whether the normalised text holds any of terms.
 func anyTerm(text string, terms []string) bool {
