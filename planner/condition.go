@@ -474,9 +474,10 @@ func (m matcher) score(s string) (int, bool) {
 	if m.forward && SafeHarbour(lower) {
 		return 0, false
 	}
-	if m.why && mayMove.MatchString(lower) && !movedIn.MatchString(lower) {
-		// "modest changes ... can have substantial impacts on net income":
-		// what may move the figure, not what moved it.
+	if m.why && !movedIn.MatchString(lower) && (mayMove.MatchString(lower) || !yearWords.MatchString(lower) && !changeNamed.MatchString(lower)) {
+		// "modest changes ... can have substantial impacts on net income",
+		// "our operating expenses benefit from a stronger dollar": what may
+		// move the figure, or moves it in general, not what moved it.
 		return 0, false
 	}
 	n, all := 0, true
@@ -512,6 +513,10 @@ var (
 	mayMove = regexp.MustCompile(`\b(may|might|could|can)\b`)
 	movedIn = regexp.MustCompile(`\b(increased|decreased|rose|fell|grew|declined|improved|dropped|expanded|contracted|narrowed|widened|was|were|reflected|resulted|drove|offset)\b`)
 )
+
+// changeNamed matches a change named as a thing ("the decrease in
+// operating margin is primarily due to").
+var changeNamed = regexp.MustCompile(`\b(increases?|decreases?|declines?|growth|improvement|reduction|rise|drop)\s+(in|of)\b`)
 
 // normalizeText lower-cases text and turns hyphens, newlines and other
 // white space into spaces, so that "Gross-margin\npressure" reads as
