@@ -75,16 +75,28 @@ var grewFaster = regexp.MustCompile(`(?i)\b(?:grew|grow|grows|growing|growth|inc
 // another clause ("Why did revenue fall? What was the order backlog?").
 func (b *builder) growthInClauseOf(r Requirement) bool {
 	name := normalizeText(figureName(r))
+	named := false // a clause before named the figure
 	for _, c := range clauseBreak.Split(b.question, -1) {
 		n := normalizeText(c)
 		if termIn(n, name) || slices.ContainsFunc(strings.Fields(name), func(w string) bool { return len(w) > 3 && termIn(n, w) && !issuerWordSet(b.cat, b.rt.Issuers)[w] }) {
 			if asksGrowth(n) {
 				return true
 			}
+			named = true
+			continue
+		}
+		// "... revenue, and how fast did it grow?": the figure pointed
+		// back to, when the plan asks no other figure.
+		if named && pointsToFigure.MatchString(n) && asksGrowth(n) && len(b.rt.Figures) <= 1 {
+			return true
 		}
 	}
 	return false
 }
+
+// pointsToFigure matches a pronoun standing for a figure named before:
+// "how fast did it grow", "has that been rising".
+var pointsToFigure = regexp.MustCompile(`\b(it|that|this|they)\b`)
 
 // planGrowthOverPrior plans the growth of a figure looked up as a fact
 // over the same figure a year before, read from the same filing.

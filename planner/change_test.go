@@ -185,3 +185,39 @@ func TestPartGrowthOfARow(t *testing.T) {
 		t.Errorf("printed growth %+v, %v; want an optional printed requirement served by a search", p, ok)
 	}
 }
+
+// A figure's growth asked in a clause of its own that points back to it
+// ("..., and how fast did it grow?") is asked of that figure; a clause
+// naming no figure and pointing to none asks nothing of it.
+func TestGrowthInClausePointingBack(t *testing.T) {
+	r := Requirement{ID: "ORCL-FY2023-figure-cloud", Issuer: "ORCL", Completion: Condition{Kind: CondFact, Topic: "cloud services revenue"}}
+	for q, want := range map[string]bool{
+		"What was Oracle's FY23 cloud services revenue, and how fast did it grow?": true,
+		"How fast did it grow? What was Oracle's FY23 cloud services revenue?":     false,
+		"What was Oracle's FY23 cloud services revenue? Was the deal closed?":      false,
+	} {
+		b := &builder{cat: smallCatalog(), question: q, rt: Route{Issuers: []string{"ORCL"}, Figures: FindFigures(q)}}
+		if got := b.growthInClauseOf(r); got != want {
+			t.Errorf("%q: growth asked %v, want %v", q, got, want)
+		}
+	}
+}
+
+// A label's words that open a figure planned under a longer name are that
+// figure, not another row.
+func TestPlannedLonger(t *testing.T) {
+	b := &builder{cat: smallCatalog(), g: &Graph{Requirements: []Requirement{{ID: "r", Issuer: "ORCL",
+		Completion: Condition{Kind: CondFact, Topic: "cloud services and license support revenue"}}}}}
+	for what, want := range map[string]bool{
+		"cloud services and license support":         true,
+		"cloud services and license support revenue": false,
+		"license support":                            false,
+	} {
+		if got := b.plannedLonger("ORCL", what); got != want {
+			t.Errorf("plannedLonger(%q) = %v, want %v", what, got, want)
+		}
+	}
+	if b.plannedLonger("MSFT", "cloud services and license support") {
+		t.Error("another issuer's figure counts")
+	}
+}

@@ -489,6 +489,18 @@ func stems(words []string) []string {
 	return slices.Compact(out)
 }
 
+// plannedLonger reports whether the plan holds a figure of issuer t under
+// a longer name that opens with what: the words "cloud services and
+// license support" of a question asking "cloud services and license
+// support revenue" are that figure, not another row (a balance so
+// labelled).
+func (b *builder) plannedLonger(t, what string) bool {
+	short := normalizeText(what) + " "
+	return slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool {
+		return r.Issuer == t && r.Completion.Kind == CondFact && strings.HasPrefix(normalizeText(r.Completion.Topic), short)
+	})
+}
+
 // planLabelledFigure plans the figure a question names by a label of the
 // filings (labelledFigure) for each issuer and period: the fact so
 // labelled, or a sentence stating it, or its gap; and where the question
@@ -511,6 +523,9 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 			if !ok {
 				key, ok = b.aliasKey(t, p.doc.ID, words)
 			}
+		}
+		if b.plannedLonger(t, what) {
+			return
 		}
 		b.planNamedFigure(t, p, m, what, key, ok, [][]string{{what}, {FigureTerm}})
 		if !explain {
@@ -559,6 +574,9 @@ func (b *builder) planLabelledFigures() {
 				key, ok = b.aliasKey(t, p.doc.ID, words)
 			}
 			if !ok || slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return slices.Contains(r.Completion.Concepts, key) }) {
+				return
+			}
+			if b.plannedLonger(t, what) {
 				return
 			}
 			named := what
