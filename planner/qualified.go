@@ -587,7 +587,10 @@ func contributorAfter(toks []qualifierToken, at int) []string {
 	name := false  // the part opens with a name the filings use that is no issuer's
 	for ; k < len(toks); k++ {
 		switch {
-		case contributing[toks[k].lower] || reporting[toks[k].lower] && (owned || name) && k > at && auxiliary[toks[at].lower]:
+		case contributing[toks[k].lower] || reporting[toks[k].lower] && (owned || name) && k > at && auxiliary[toks[at].lower] ||
+			taking[toks[k].lower] && len(out) > 0 && k > at && auxiliary[toks[at].lower]:
+			// "how much revenue did those price cuts cost them": what
+			// took the part away is the part.
 			// "how much revenue did Azure generate": a name that is no
 			// issuer's generates a part of the issuer's figure.
 			return namedContributor(out)
@@ -611,7 +614,12 @@ func contributorAfter(toks []qualifierToken, at int) []string {
 // reporting are the verbs a question asks what a part of the business
 // reported with, after an auxiliary ("what operating income did
 // Microsoft's gaming segment report").
-var reporting = map[string]bool{"report": true, "post": true, "generate": true, "earn": true, "record": true, "make": true, "book": true, "deliver": true}
+var reporting = map[string]bool{"report": true, "post": true, "generate": true, "earn": true, "record": true, "make": true, "book": true, "deliver": true,
+	"bring": true, "pull": true, "rake": true}
+
+// taking are the verbs a question asks what a thing took from a figure
+// with ("how much revenue did the price cuts cost", "lose").
+var taking = map[string]bool{"cost": true, "lose": true, "shave": true, "wipe": true}
 
 // receiving are the verbs a question asks where a figure came from with
 // ("get from", "earn from", "derive from").
@@ -1385,6 +1393,19 @@ func (b *builder) planRatioPremise(d tools.Derived, sign int) {
 	}
 }
 
+// namesDefinedPart reports whether text writes a short form issuer t's
+// filings define ("IOTG" for "Internet of Things Group") that is no name
+// of the issuer itself: a part of its business.
+func (b *builder) namesDefinedPart(t, text string) bool {
+	own := issuerWordSet(b.cat, []string{t})
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&' }) {
+		if len(w) >= 2 && strings.ToUpper(w) == w && !own[strings.ToLower(w)] && b.cat.TextStats().LongForm(t, w) != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // assertedLoss finds the loss a question names ("what caused X to post an
 // operating loss", "why did the company report a net loss"); its group
 // names the line, operating or net. Whether the question takes the loss
@@ -1551,6 +1572,12 @@ func (b *builder) planPremises() {
 	}
 	if qualified {
 		what = part.What()
+	}
+	if len(segs) == 0 && !qualified && b.namesDefinedPart(t, assertingSentence(b.question)) {
+		// "Intel IOTG revenue fell 21%": the move is the part's, which
+		// the filing defines by the short form; the company's figure does
+		// not bear it out or refute it.
+		return
 	}
 	for _, p := range b.periodsOf(t) {
 		quarterly := p.doc.Form == "10-Q"

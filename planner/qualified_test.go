@@ -32,6 +32,8 @@ func TestQualifiedFigures(t *testing.T) {
 		{"How much did Activision Blizzard add to the gaming revenue in fiscal 2022?", "revenue", []string{"Activision", "Blizzard", "gaming", "revenue"}},
 		{"By how much did stretching server/network equipment useful lives lift Microsoft's FY21 operating income?", "operating_income", []string{"server", "network", "equipment", "useful", "lives", "operating", "income"}},
 		{"How much did the tax law change reduce net income in 2022?", "net_income", []string{"tax", "law", "change", "net", "income"}},
+		// what took from the figure is the part
+		{"How much revenue did the tariffs cost Apple in 2025?", "revenue", []string{"tariffs", "revenue"}},
 		// "that" points back to what the clause before says was done
 		{"Microsoft stretched server useful lives in FY21 - how much did that add to FY2021 operating income?", "operating_income", []string{"server", "useful", "lives", "operating", "income"}},
 		// a change that contributed is the part, named once
@@ -99,6 +101,10 @@ func TestQualifiedGenerated(t *testing.T) {
 	got := qualifiedFigures("How many dollars of revenue did Azure alone generate in fiscal 2022?", cat, nil, nil, names)
 	if len(got) != 1 || !slices.Equal(got[0].Words, []string{"Azure", "revenue"}) {
 		t.Errorf("Azure: %+v; want the part Azure of revenue", got)
+	}
+	cat.SetTextStats(NewTextStats([]StatsDoc{{ID: "i20", Issuer: "INTC", Text: "Mobileye revenue was $967 million."}}))
+	if got := qualifiedFigures("How much revenue did Mobileye bring in for Intel in 2020?", cat, nil, nil, names); len(got) != 1 || got[0].Words[0] != "Mobileye" {
+		t.Errorf("Mobileye: %+v; want the part Mobileye of revenue", got)
 	}
 	if got := qualifiedFigures("How much revenue did Zorblax generate in 2022?", cat, nil, nil, names); len(got) != 0 {
 		t.Errorf("a name no filing uses: %+v; want none", got)
@@ -792,5 +798,23 @@ func TestChangeContributorNamed(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("requirements %q: want the hike's amount, with a group naming the hike alone", reqIDs(g))
+	}
+}
+
+// A short form the issuer's filings define names a part of its business,
+// whose move the company's figure does not bear out.
+func TestNamesDefinedPart(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetTextStats(NewTextStats([]StatsDoc{{ID: "i20", Issuer: "INTC",
+		Text: "Our Internet of Things Group (IOTG) develops platforms. IOTG revenue decreased 21%."}}))
+	b := &builder{cat: cat}
+	for text, want := range map[string]bool{
+		"Intel IOTG revenue fell 21% in 2020": true,
+		"Intel revenue fell in 2020":          false,
+		"Intel's GAAP revenue fell in 2020":   false,
+	} {
+		if got := b.namesDefinedPart("INTC", text); got != want {
+			t.Errorf("namesDefinedPart(%q) = %v, want %v", text, got, want)
+		}
 	}
 }
