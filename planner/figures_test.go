@@ -461,6 +461,9 @@ func TestAsksNumber(t *testing.T) {
 		"Google capex outlook":                                       false,
 		"apple services sales growth FY24 what drove it":             false,
 		"Compare Apple and Meta on margins":                          false,
+		"Google Search, 2024: y/y change in paid clicks?":            true,
+		"Which segment showed the % change in backlog?":              true,
+		"Did the company describe a change in strategy?":             false,
 	} {
 		if got := asksNumber(q); got != want {
 			t.Errorf("asksNumber(%q) = %v; want %v", q, got, want)
