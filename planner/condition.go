@@ -112,6 +112,12 @@ func checkPassage(l *ledger.RunLedger, reqID, issuer, period string, groups [][]
 	// filing's, whichever search found it; the condition decides.
 	pool := slices.Clone(lr.Evidence)
 	for i := range l.Evidence {
+		if link {
+			// A causal link is looked for in the passages searched for
+			// it: reading every sentence of the run for one is costly,
+			// and the cause and effect's own searches find it.
+			break
+		}
 		if e := &l.Evidence[i]; e.Kind == ledger.KindPassage && e.Ticker == issuer && (period == "" || e.Period == period) {
 			pool = append(pool, e.ID)
 		}
@@ -146,6 +152,9 @@ func checkPassage(l *ledger.RunLedger, reqID, issuer, period string, groups [][]
 				}
 			}
 			continue
+		}
+		if !m.mayMatch(e.Excerpt) {
+			continue // some group's words are nowhere in the passage
 		}
 		if _, score, ok := m.best(e.Excerpt); ok {
 			hits = append(hits, hit{id, score})
@@ -467,24 +476,30 @@ const pairReach = 2
 var pointingBack = map[string]bool{"the": true, "this": true, "these": true, "those": true, "such": true, "it": true, "its": true,
 	"they": true, "their": true, "that": true}
 
+// mayMatch reports whether every group has a term somewhere in text: a
+// sentence (or a run of them) of text can meet the condition only then,
+// and the check is far cheaper than reading text sentence by sentence.
+func (m matcher) mayMatch(text string) bool {
+	lower := normalizeText(text)
+	for _, g := range m.groups {
+		// A term read against its sentence's other words (a subject
+		// before any reason, a number's context) is not checked here.
+		if !slices.ContainsFunc(g, func(t string) bool {
+			return IsNumberTerm(t) || strings.HasPrefix(t, SubjectTerm) || termIn(lower, t)
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
 // score counts the distinct terms of s, at most two per group, and reports
 // whether every group has one.
 func (m matcher) score(s string) (int, bool) {
 	lower := normalizeText(s)
-	if m.forward && SafeHarbour(lower) {
-		return 0, false
-	}
-	if m.why && !movedIn.MatchString(lower) && (mayMove.MatchString(lower) || !yearWords.MatchString(lower) && !changeNamed.MatchString(lower)) {
-		// "modest changes ... can have substantial impacts on net income",
-		// "our operating expenses benefit from a stronger dollar": what may
-		// move the figure, or moves it in general, not what moved it.
-		return 0, false
-	}
 	n, all := 0, true
 	blank := hasDigit(s) && RowOmitsOwnPeriod(s)
-	// "net income attributable to Costco" says whose income it is, not
-	// what it is due to.
-	owners := ownersShareOf.ReplaceAllString(lower, "$1")
+	owners := "" // lower without "attributable to" after a figure, read once
 	for _, g := range m.groups {
 		hits := 0
 		for _, t := range g {
@@ -493,6 +508,11 @@ func (m matcher) score(s string) (int, bool) {
 			}
 			in := lower
 			if strings.HasPrefix(t, "attributabl") {
+				// "net income attributable to Costco" says whose income
+				// it is, not what it is due to.
+				if owners == "" {
+					owners = ownersShareOf.ReplaceAllString(lower, "$1")
+				}
 				in = owners
 			}
 			if hits < 2 && termIn(in, t) {
@@ -500,9 +520,20 @@ func (m matcher) score(s string) (int, bool) {
 			}
 		}
 		if hits == 0 {
-			all = false
+			return 0, false
 		}
 		n += hits
+	}
+	if m.forward && SafeHarbour(lower) {
+		// Read only of a sentence that meets every group: the pattern
+		// costs more than the groups' words.
+		return 0, false
+	}
+	if m.why && !movedIn.MatchString(lower) && (mayMove.MatchString(lower) || !yearWords.MatchString(lower) && !changeNamed.MatchString(lower)) {
+		// "modest changes ... can have substantial impacts on net income",
+		// "our operating expenses benefit from a stronger dollar": what may
+		// move the figure, or moves it in general, not what moved it.
+		return 0, false
 	}
 	return n, all
 }

@@ -569,3 +569,32 @@ func TestIntendedUseExpectsNothing(t *testing.T) {
 		t.Error("\"intend to\" did not meet an outlook condition")
 	}
 }
+
+// mayMatch is a necessary condition of a match: wherever a sentence (or a
+// run) of a passage meets the groups, mayMatch holds of the passage,
+// terms read against their sentence included.
+func TestMayMatchNecessary(t *testing.T) {
+	texts := []string{
+		"Revenue rose due to cloud. Azure and other cloud services revenue grew 45%.",
+		"Server products revenue increased $14.7 billion driven by Azure. Azure revenue grew 45%.",
+		"We extended the useful lives of our servers. The effect of this change was an increase in operating income of $2.7 billion.",
+		"Net income attributable to Costco increased due to higher sales. Revenue was $226,954.",
+		"We believe that margin provides a useful measure. We believe margin will continue to rise.",
+	}
+	groups := [][][]string{
+		{{SubjectTerm + "azure"}, {"revenue"}, {FigureTerm}},
+		{{"revenue"}, DriverWords},
+		{{"server"}, {"useful"}, {"operating income", "income from operations"}, {FigureTerm}},
+		{{"net income"}, DriverWords},
+		{{"margin"}, OutlookWords},
+		{{"revenue"}, {LevelTerm}},
+	}
+	for _, text := range texts {
+		for _, g := range groups {
+			m := compileGroups(g)
+			if _, _, ok := m.best(text); ok && !m.mayMatch(text) {
+				t.Errorf("%q meets %v, but mayMatch says it cannot", text, g)
+			}
+		}
+	}
+}
