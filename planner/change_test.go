@@ -221,3 +221,18 @@ func TestPlannedLonger(t *testing.T) {
 		t.Error("another issuer's figure counts")
 	}
 }
+
+// The clause asking an expectation, to the comma, with an opening phrase of
+// scope before it: the parts it names are those the outlook is of.
+func TestExpectingClause(t *testing.T) {
+	b := &builder{}
+	for q, want := range map[string]string{
+		"After the June 2025 quarter, where tariffs weighed on products margin, does Apple expect gross margin pressure to continue?": "After the June 2025 quarter, does Apple expect gross margin pressure to continue",
+		"For AWS, does Amazon expect growth to continue?":                      "For AWS, does Amazon expect growth to continue",
+		"What was Meta's capex? Does Meta expect it to rise, and by how much?": " Does Meta expect it to rise",
+	} {
+		if got := b.expectingClause(q, true); strings.TrimSpace(got) != strings.TrimSpace(want) {
+			t.Errorf("expectingClause(%q) = %q, want %q", q, got, want)
+		}
+	}
+}

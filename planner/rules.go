@@ -672,14 +672,7 @@ func (b *builder) subjectWords() []string {
 // expecting ("going forward"), each as its stem ("costs": "cost of
 // shipping").
 func (b *builder) expectedTopic() []string {
-	clause := parenthetical.ReplaceAllString(strings.ToLower(b.question), " ")
-	for _, c := range clauseSplit.Split(clause, -1) {
-		if expectsClause.MatchString(c) {
-			clause = c
-			break
-		}
-	}
-	clause = normalizeText(clause)
+	clause := normalizeText(b.expectingClause(strings.ToLower(b.question), false))
 	for _, w := range OutlookWords {
 		if strings.Contains(w, " ") {
 			clause = strings.ReplaceAll(clause, w, " ")
@@ -692,6 +685,35 @@ func (b *builder) expectedTopic() []string {
 		}
 	}
 	return words
+}
+
+// expectingClause returns the clause of question (asides left out) that
+// asks an expectation, or the whole question when no clause does; with
+// commas, the part of that clause between commas that asks it ("does
+// Apple expect gross margin pressure to continue", not "where tariffs
+// weighed on products margin").
+func (b *builder) expectingClause(question string, commas bool) string {
+	clause := parenthetical.ReplaceAllString(question, " ")
+	for _, c := range clauseSplit.Split(clause, -1) {
+		if expectsClause.MatchString(strings.ToLower(c)) {
+			clause = c
+			break
+		}
+	}
+	if commas {
+		// An opening phrase of place or scope before it ("For AWS, does
+		// Amazon expect ...") belongs to it.
+		var lead []string
+		for _, c := range strings.Split(clause, ",") {
+			if expectsClause.MatchString(strings.ToLower(c)) {
+				return strings.Join(append(lead, c), ",")
+			}
+			if f := strings.Fields(strings.ToLower(c)); len(f) > 0 && openingPrepositions[f[0]] {
+				lead = append(lead, c)
+			}
+		}
+	}
+	return clause
 }
 
 // movement reports whether w is a verb of how a figure moves, in any of
@@ -1199,9 +1221,12 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		// on AWS growth to persist"), the expectation for a figure is the
 		// part's: a sentence naming the part ("to impact our AWS revenue
 		// growth rates"), not the company's guidance.
+		// The parts are those of the clause asking the expectation: "where
+		// tariffs weighed on products margin, does Apple expect gross
+		// margin pressure to continue" asks of the company's margin.
 		var parts []string
 		if a.Name != "segments" && len(a.Metrics) > 0 {
-			for _, seg := range b.cat.SegmentsIn(b.question, t) {
+			for _, seg := range b.cat.SegmentsIn(b.expectingClause(b.question, true), t) {
 				parts = append(parts, b.partAliases(t, seg)...)
 			}
 		}
