@@ -546,20 +546,37 @@ func (w *writer) comparisonTable(issuers []string) []string {
 			tabled = append(tabled, r.ID)
 		case planner.CondCalculation:
 			calc := w.in.Calculations[r.ID]
-			if calc == nil || !strings.Contains(calc.Expression, "/") {
+			if calc == nil {
 				continue
 			}
+			ratio := strings.Contains(calc.Expression, "/")
 			label, _, _ = strings.Cut(w.calcLabel(r), ",")
 			var marks strings.Builder
+			units := map[string]bool{}
 			for _, n := range exprNamePattern.FindAllString(calc.Expression, -1) {
 				if f := w.facts[calc.Inputs[n]]; f != nil && w.evidence[f.EvidenceID] != nil {
 					marks.WriteString(w.citeEvidence(w.evidence[f.EvidenceID]))
+					units[f.Unit] = true
 				}
 			}
 			if marks.Len() == 0 {
 				continue
 			}
-			value, number = calc.Result.Mul(oneHundred).StringFixed(1)+"% "+dedupMarkers(marks.String()), calc.Result
+			if ratio {
+				value, number = calc.Result.Mul(oneHundred).StringFixed(1)+"% "+dedupMarkers(marks.String()), calc.Result
+			} else {
+				// An amount made of amounts of one unit (free cash flow:
+				// operating cash flow less capex) is that unit's amount.
+				if len(units) != 1 {
+					continue
+				}
+				var unit string
+				for u := range units {
+					unit = u
+				}
+				amount, _, _ := strings.Cut(readableAmount(calc.Result, unit), " (")
+				value, number = amount+" "+dedupMarkers(marks.String()), calc.Result
+			}
 			if printed, ok := w.printed(r, calc); ok {
 				value += " (printed: " + printed + ")"
 			}

@@ -999,3 +999,48 @@ func TestOpensWithAmount(t *testing.T) {
 		t.Error("a year read as an amount")
 	}
 }
+
+// A figure computed as an amount from amounts (revenue less cost of
+// revenue) fills its column of the comparison table and is ranked by, as a
+// reported amount is.
+func TestComparisonComputedAmount(t *testing.T) {
+	f := setupMargins(t)
+	f.in.Question = "Rank Apple and NVIDIA by gross profit, highest first."
+	for _, r := range slices.Clone(f.in.Graph.Requirements) {
+		calc := f.in.Calculations[r.ID]
+		if calc == nil {
+			continue
+		}
+		id := strings.TrimSuffix(r.ID, "-calculation") + "-gross-profit"
+		inputs := calc.Inputs
+		rev, cost := f.evidenceFact(t, inputs["revenue"]), f.evidenceFact(t, inputs["cost_of_revenue"])
+		f.in.Graph.Requirements = append(f.in.Graph.Requirements, planner.Requirement{ID: id, Issuer: r.Issuer, Period: r.Period, Aspect: "figures",
+			Kind: planner.KindCalculation, Required: true, Need: r.Issuer + " gross profit",
+			Completion: planner.Condition{Kind: planner.CondCalculation, Issuer: r.Issuer, Period: r.Period, Topic: "gross profit", Of: r.Completion.Of}})
+		f.in.Ledger.Requirements = append(f.in.Ledger.Requirements, ledger.Requirement{ID: id})
+		f.in.Calculations[id] = &tools.Calculation{Expression: "revenue - cost_of_revenue", Inputs: inputs,
+			Values: map[string]string{"revenue": rev.String(), "cost_of_revenue": cost.String()}, Result: rev.Sub(cost)}
+	}
+	f.recheck()
+	ans, err := Rules{}.Synthesize(context.Background(), f.in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := lineContaining(ans.Answer, "| Issuer | Period |")
+	line := lineContaining(ans.Answer, "Ranked by gross profit, highest first: ")
+	if !strings.Contains(header, "Gross profit") || !strings.Contains(line, "Apple (AAPL) $") || strings.Index(line, "Apple") > strings.Index(line, "NVIDIA") {
+		t.Errorf("no gross profit column or ranking:\n%s", ans.Answer)
+	}
+}
+
+// evidenceFact returns the value of the fact whose id is id.
+func (f *fixture) evidenceFact(t *testing.T, id string) decimal.Decimal {
+	t.Helper()
+	for _, x := range f.in.Ledger.Facts {
+		if x.ID == id {
+			return x.Value
+		}
+	}
+	t.Fatalf("no fact %s", id)
+	return decimal.Decimal{}
+}
