@@ -170,7 +170,7 @@ var (
 func (it *GoldenItem) Validate() error {
 	switch {
 	case it.ParaphraseOf == "" && !goldenID.MatchString(it.ID):
-		return fmt.Errorf("id %q: want g and three or four digits, e.g. g001 (or a set letter, such as p, and three digits with paraphrase_of)", it.ID)
+		return fmt.Errorf("id %q: want g and three or four digits, e.g. g001 (or a set letter, such as p, and the original's digits with paraphrase_of)", it.ID)
 	case it.ParaphraseOf != "" && !paraphraseID.MatchString(it.ID):
 		return fmt.Errorf("id %q: a paraphrase's id is its set's letter (not g) and the original's digits, e.g. p002", it.ID)
 	case it.ParaphraseOf != "" && !goldenID.MatchString(it.ParaphraseOf):

@@ -742,7 +742,7 @@ func termIn(s, t string) bool {
 		return expectsIn(s, t)
 	}
 	if t == "believe" {
-		return believes(s, t[:len(t)-1])
+		return believes(s)
 	}
 	return wordIn(s, t)
 }
@@ -759,6 +759,12 @@ var thanBefore = regexp.MustCompile(`\bthan(?: [a-z]+)? $`)
 // expectsIn reports whether s holds the term of expecting t other than in
 // a comparison with what was expected.
 func expectsIn(s, t string) bool {
+	return wordStartWhere(s, t, func(i int) bool { return !thanBefore.MatchString(s[:i]) && !othersExpectation(s, i) })
+}
+
+// wordStartWhere reports whether t occurs in s at the start of a word, at
+// a place i for which ok(i) holds.
+func wordStartWhere(s, t string, ok func(i int) bool) bool {
 	for from := 0; from < len(s); {
 		i := strings.Index(s[from:], t)
 		if i < 0 {
@@ -766,8 +772,7 @@ func expectsIn(s, t string) bool {
 		}
 		i += from
 		from = i + len(t)
-		prev, _ := utf8.DecodeLastRuneInString(s[:i])
-		if (i == 0 || !isWord(prev)) && !thanBefore.MatchString(s[:i]) && !othersExpectation(s, i) {
+		if prev, _ := utf8.DecodeLastRuneInString(s[:i]); (i == 0 || !isWord(prev)) && ok(i) {
 			return true
 		}
 	}
@@ -788,20 +793,8 @@ func othersExpectation(s string, i int) bool {
 // believes reports whether s holds a belief about what is to come
 // ("we believe ... will continue"), not one about how things are ("we
 // believe that take rate provides a useful measure").
-func believes(s, t string) bool {
-	for from := 0; from < len(s); {
-		i := strings.Index(s[from:], t)
-		if i < 0 {
-			return false
-		}
-		i += from
-		from = i + len(t)
-		prev, _ := utf8.DecodeLastRuneInString(s[:i])
-		if (i == 0 || !isWord(prev)) && beliefAhead.MatchString(s[i:]) {
-			return true
-		}
-	}
-	return false
+func believes(s string) bool {
+	return wordStartWhere(s, "believ", func(i int) bool { return beliefAhead.MatchString(s[i:]) })
 }
 
 // beliefAhead matches a belief and, in its clause, a word of what is to

@@ -973,7 +973,7 @@ func recommendFrame(c clause) intentKind {
 		}
 		who := c.actorOf(k)
 		if rankedByFigure(c, k) {
-			continue // "rank Apple, Microsoft and Oracle by free cash flow": a table of figures
+			continue // "rank the three issuers by free cash flow": a table of figures
 		}
 		switch {
 		case (who == actorAssistant || c.imperative(k)) && !c.past():
