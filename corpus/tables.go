@@ -583,8 +583,9 @@ func (r *tableReader) endTable() {
 	h := t.header
 	tableParts(t)
 	first := len(r.facts)
+	byTags := false // amounts by the tagged cells, "$" being dropped
 	if !t.hasDollar && r.pipes && r.printsTaggedAmounts(t, c.key.money) {
-		t.hasDollar = true
+		t.hasDollar, byTags = true, true
 	}
 	// A unit is printed on the first row of a block and on its total:
 	// after a row of share counts or percentages, a row without "$" under
@@ -618,7 +619,7 @@ func (r *tableReader) endTable() {
 				continue
 			}
 		}
-		unit, scale, ok := tableRowUnit(kind, row, c, t.hasDollar)
+		unit, scale, ok := tableRowUnit(kind, row, c, t.hasDollar, byTags)
 		if !ok {
 			continue
 		}
@@ -748,8 +749,11 @@ func tableRowKind(row tableRow) int {
 }
 
 // tableRowUnit gives a row's unit and the power of ten its printed numbers are
-// scaled by, or false when neither can be told safely.
-func tableRowUnit(kind int, row tableRow, c *tableCaption, tableDollar bool) (unit string, scale int, ok bool) {
+// scaled by, or false when neither can be told safely. byTags says that
+// the table is one of amounts by the tagged amounts it prints (an HTML
+// table, whose "$" cells the text drops), so that no row of it can show
+// a "$" of its own.
+func tableRowUnit(kind int, row tableRow, c *tableCaption, tableDollar, byTags bool) (unit string, scale int, ok bool) {
 	switch kind {
 	case rowUnknown:
 		return "", 0, false
@@ -806,23 +810,24 @@ func tableRowUnit(kind int, row tableRow, c *tableCaption, tableDollar bool) (un
 	if money < 0 || !tableDollar || tableRatio.MatchString(row.label) {
 		return "", 0, false
 	}
-	if k.mixed && !row.dollar {
-		return "", 0, false
-	}
 	if tableCaptionExcepts(c, row.label) {
 		// "(in thousands, except revenue per membership)": an amount the
 		// caption excepts from its scale is printed as it is, when the
 		// row prints "$" and cents ("Average monthly revenue per paying
-		// membership $ 11.76"). Whole dollars may still be the scale's
-		// ("membership fee data" excepted, yet "Membership fees $ 4,224"
-		// is in millions).
+		// membership $ 11.76"), or prints cents in a table of amounts by
+		// its tagged cells, where no "$" is left to print. Whole dollars
+		// may still be the scale's ("membership fee data" excepted, yet
+		// "Membership fees $ 4,224" is in millions).
 		cents := false
 		for _, cell := range row.cells {
 			cents = cents || !cell.absent && cell.decimals > 0
 		}
-		if row.dollar && cents {
+		if (row.dollar || byTags) && cents {
 			return "USD", 0, true
 		}
+		return "", 0, false
+	}
+	if k.mixed && !row.dollar {
 		return "", 0, false
 	}
 	return "USD", money, true

@@ -906,6 +906,41 @@ Total cost of revenues as a percentage of revenues | 43% | 42%
 	}
 }
 
+// TestTableFactsTaggedAmountsExcepted: in an HTML table of amounts by its
+// tagged cells, a row the caption excepts from its scale ("except revenue
+// per membership") prints its dollars and cents unscaled, its "$" dropped
+// with the others; without the tags, or printing whole numbers, it stays
+// unread.
+func TestTableFactsTaggedAmountsExcepted(t *testing.T) {
+	doc := htmlTableDoc(t, "10-K", 2024, "2024-12-31", `The following tables summarize streaming revenues by region.
+United States and Canada (UCAN)
+Year Ended December 31,
+2023 | 2024
+(in thousands, except revenue per membership and percentages)
+Streaming revenues | 14,873,783 | 17,359,369
+Other revenues | 12,000 | 13,000
+Average monthly revenue per paying membership | 16.28 | 17.20
+Average revenue per membership rounded | 16 | 17
+`)
+	usd := func(v int64) Fact { return Fact{Unit: "USD", Value: decimal.NewFromInt(v), Start: -1, End: -1} }
+	tagged := []Fact{usd(14_873_783_000), usd(17_359_369_000)}
+	facts := tableFacts(doc, tagged)
+	tableCheck(t, doc, facts, []tableWant{
+		{"Average monthly revenue per paying membership", "17.20", "17.2", "USD", "2024-01-01..2024-12-31"},
+		{"Average monthly revenue per paying membership", "16.28", "16.28", "USD", "2023-01-01..2023-12-31"},
+	})
+	for _, f := range facts {
+		if f.Label == "Average revenue per membership rounded" {
+			t.Errorf("whole dollars of an excepted row read: %s", f.Value)
+		}
+	}
+	for _, f := range tableFacts(doc, nil) {
+		if f.Unit == "USD" {
+			t.Errorf("without tags: an amount %q = %s read from a table without \"$\"", f.Label, f.Value)
+		}
+	}
+}
+
 // TestTableFactsHTMLCorpus reads the sample HTML filings through ParseHTML
 // and the ingest's path for them: the untagged table cells.
 func TestTableFactsHTMLCorpus(t *testing.T) {

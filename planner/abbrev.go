@@ -52,7 +52,9 @@ func definedAbbreviations(text string) []abbreviation {
 		}
 		end += open
 		i = open + 1
-		short := text[open+1 : end]
+		// A short form may be quoted inside its parentheses: "average
+		// monthly revenue per paying membership (“ARM”)".
+		short := trimQuotes(text[open+1 : end])
 		if !shortForm(short) || seen[short] {
 			continue
 		}
@@ -71,6 +73,19 @@ func definedAbbreviations(text string) []abbreviation {
 		}
 	}
 	return out
+}
+
+// trimQuotes returns s without one pair of straight or curly double
+// quotes around it.
+func trimQuotes(s string) string {
+	for _, q := range [][2]string{{"\"", "\""}, {"“", "”"}} {
+		if inner, ok := strings.CutPrefix(s, q[0]); ok {
+			if inner, ok := strings.CutSuffix(inner, q[1]); ok {
+				return inner
+			}
+		}
+	}
+	return s
 }
 
 // shortForm reports whether s may be a short form: two to eight letters

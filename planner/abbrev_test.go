@@ -13,10 +13,12 @@ func TestDefinedAbbreviations(t *testing.T) {
 	text := "We pay our traffic acquisition costs (TAC) to partners. Asia-Pacific (APAC) grew.\n" +
 		"Our remaining performance obligations (RPO) rose. Revenues (in millions) were flat.\n" +
 		"See Note 2 (Revenues). The company (AAPL) is not a definition. Net sales (NS) fell (see below).\n" +
-		"Research and development (R&D) expense rose. Earnings per share (EPS) were higher. (TAC) again.\n"
+		"Research and development (R&D) expense rose. Earnings per share (EPS) were higher. (TAC) again.\n" +
+		"Average monthly revenue per paying membership (“ARM”) rose, as did standalone selling prices (\"SSPs\"). The (“Company”) is none.\n"
 	got := definedAbbreviations(text)
 	want := []abbreviation{{"TAC", "traffic acquisition costs"}, {"APAC", "asia-pacific"}, {"RPO", "remaining performance obligations"},
-		{"NS", "net sales"}, {"R&D", "research and development"}, {"EPS", "earnings per share"}}
+		{"NS", "net sales"}, {"R&D", "research and development"}, {"EPS", "earnings per share"},
+		{"ARM", "average monthly revenue per paying membership"}, {"SSPs", "standalone selling prices"}}
 	if !slices.Equal(got, want) {
 		t.Errorf("definedAbbreviations = %q, want %q", got, want)
 	}

@@ -1096,6 +1096,12 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 			metrics = named
 		}
 		metrics = segmentProfit(metrics, b.rt.Figures)
+		// A row the part's table labels with a figure's name in it
+		// ("average monthly revenue per paying membership in UCAN") is
+		// that row of the part, not the part's revenue.
+		rows, within := b.partLabelledRows(t, p, segs, m)
+		figures = append(figures, rows...)
+		metrics = slices.DeleteFunc(slices.Clone(metrics), within)
 		// "iPhone and Mac net sales": each part's figure; "Mac net
 		// sales in Europe": the one part of a part.
 		for _, segs := range listedSegments(b.question, segs) {
@@ -2132,6 +2138,67 @@ func (b *builder) asksUnplannedLabel() bool {
 		}
 	}
 	return false
+}
+
+// partLabelledRows plans, for issuer t and period p, each figure the
+// question names by a label (labelledFigures) that a table of the parts
+// segs prints, as that row of the part, and returns the requirements and
+// a test of whether a catalogue metric's name lies within one of those
+// labels: that metric is the row's word ("revenue" of "average monthly
+// revenue per paying membership"), not a figure asked of its own.
+func (b *builder) partLabelledRows(t string, p filingPeriod, segs []Segment, m reqMeta) (ids []string, within func(metric string) bool) {
+	var labels [][]string
+	if b.cat.KnowsFigures(p.doc.ID) {
+		for _, words := range b.labelledFigures() {
+			if namesCatalogueFigure(words) {
+				continue
+			}
+			own := withoutSegmentWords(words, segs)
+			if len(own) < 2 {
+				continue
+			}
+			for _, mem := range memberChoices(segs) {
+				if mem == "" {
+					break
+				}
+				key, ok := b.cat.ResolvePhrase(p.doc.ID, own, mem)
+				if !ok {
+					continue
+				}
+				what := asWritten(b.question, words)
+				if names := segmentNames(segs); names != "" && !strings.Contains(strings.ToLower(what), strings.ToLower(names)) {
+					what = names + " " + what
+				}
+				b.planNamedFigure(t, p, m, what, key, true, nil)
+				ids = append(ids, t+"-"+tools.PeriodLabel(p.fy)+"-figure-"+slug(what))
+				labels = append(labels, stems(own))
+				break
+			}
+		}
+	}
+	return ids, func(metric string) bool {
+		mt, ok := tools.MetricByName(metric)
+		if !ok {
+			return false
+		}
+		for _, label := range labels {
+			for _, a := range append([]string{mt.Label}, mt.Aliases...) {
+				if ws := stems(strings.Fields(strings.ToLower(a))); len(ws) > 0 && !slices.ContainsFunc(ws, func(w string) bool { return !slices.Contains(label, w) }) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// segmentNames joins the names of segs as the question writes them.
+func segmentNames(segs []Segment) string {
+	var names []string
+	for _, s := range segs {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, " ")
 }
 
 // namesCatalogueFigure reports whether words are a name of a metric or

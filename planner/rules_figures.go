@@ -154,7 +154,7 @@ func (b *builder) lookupByName(t string, p filingPeriod, metric, period string, 
 // [""] when segs is empty.
 func memberChoices(segs []Segment) []string {
 	out := []string{""}
-	for _, s := range segs {
+	for _, s := range samePartsMerged(segs) {
 		var next []string
 		for _, prefix := range out {
 			for _, m := range s.Members {
@@ -184,6 +184,57 @@ func memberChoices(segs []Segment) []string {
 		return []string{""}
 	}
 	return out
+}
+
+// samePartsMerged returns segs with each table's part that is another
+// of segs under the title a table prints it by merged into that segment,
+// as one more of its alternatives: "UCAN" names the tagged member
+// "United States and Canada" and the table titled "United States and
+// Canada (UCAN)", one part twice, not one part within another. A filing
+// that tags the part answers by the tag; one that only prints the table
+// answers by the table.
+func samePartsMerged(segs []Segment) []Segment {
+	if len(segs) < 2 {
+		return segs
+	}
+	out := make([]Segment, 0, len(segs))
+	merged := make([]bool, len(segs))
+	for i, s := range segs {
+		if merged[i] {
+			continue
+		}
+		s.Members = slices.Clone(s.Members)
+		for j := i + 1; j < len(segs); j++ {
+			if !merged[j] && (titles(segs[j], s.Name) || titles(s, segs[j].Name)) {
+				s.Members = append(s.Members, segs[j].Members...)
+				merged[j] = true
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// titles reports whether every member of s is a table's part whose title,
+// less a parenthesised short form, is name: "United States and Canada
+// (UCAN)" titles "United States And Canada".
+func titles(s Segment, name string) bool {
+	if len(s.Members) == 0 {
+		return false
+	}
+	for _, m := range s.Members {
+		title, ok := strings.CutPrefix(m, corpus.TablePartPrefix)
+		if !ok {
+			return false
+		}
+		if i := strings.LastIndex(title, "("); i > 0 && strings.HasSuffix(strings.TrimSpace(title), ")") {
+			title = title[:i]
+		}
+		if normLabel(title) != normLabel(name) {
+			return false
+		}
+	}
+	return true
 }
 
 // narrowedWithin returns the words that name a part's figure where the
@@ -949,6 +1000,17 @@ func (b *builder) planPhraseFigureWithin(words []string, partsOf func(t string) 
 						key = k
 						break
 					}
+					// A short form the filings define names the row of
+					// its long form: "ARM" is "Average monthly revenue
+					// per paying membership".
+					if len(ws) == 1 {
+						if long := b.cat.TextStats().LongForm(t, strings.ToUpper(ws[0])); long != "" {
+							if k, ok := b.cat.ResolvePhrase(p.doc.ID, strings.Fields(long), mem); ok {
+								key = k
+								break
+							}
+						}
+					}
 				}
 				if key == "" && len(words) > 1 && len(segs) == 0 {
 					// "membership fee income": the row printed under the
@@ -1004,7 +1066,13 @@ func (b *builder) planPhraseFigureWithin(words []string, partsOf func(t string) 
 				b.planNamedFigure(t, p, m, what+" expected for "+year, "", false, groups)
 				continue
 			}
-			b.planNamedFigure(t, p, m, what, key, key != "", groups)
+			named := what
+			if key != "" && len(segs) > 0 && len(withoutSegmentWords(words, segs)) == len(words) {
+				// "UCAN ... and ARM": the item is the part's row, and is
+				// named with the part.
+				named = segmentNames(samePartsMerged(segs)) + " " + what
+			}
+			b.planNamedFigure(t, p, m, named, key, key != "", groups)
 			if key == "" && strings.HasPrefix(number, NumberTerm) && p.doc.FiscalYear == p.fy && !p.doc.PeriodEnd.IsZero() {
 				// A count is stated at the period's end, by its date: "At
 				// August 28, 2022, we operated 838 membership warehouses".

@@ -172,3 +172,63 @@ func TestPartGrowthOfSegment(t *testing.T) {
 		t.Errorf("requirements %v; want the part's growth as the filing prints it beside its row", reqIDs(g))
 	}
 }
+
+// One part named two ways, by a tagged member ("United States And
+// Canada") and by the title of its table ("United States and Canada
+// (UCAN)"), is one part: a filing that only prints the table answers by
+// the table's row. A row of the part's table that holds a figure's name
+// ("average monthly revenue per paying membership in UCAN") is that row,
+// not the part's revenue; a short form the filing defines in quotes
+// ("ARM") names its long form's row, of the part the question names.
+func TestPartNamedTwoWays(t *testing.T) {
+	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+	cat := NewCatalog([]corpus.Document{
+		{ID: "n22", Ticker: "NFLX", Company: "Netflix, Inc.", Form: "10-K", FiscalYear: 2022, PeriodEnd: day("2022-12-31"), Format: corpus.FormatText},
+		{ID: "n24", Ticker: "NFLX", Company: "Netflix, Inc.", Form: "10-K", FiscalYear: 2024, PeriodEnd: day("2024-12-31"), Format: corpus.FormatHTML},
+	})
+	ucan := "United States and Canada (UCAN)"
+	cat.SetFigures("n22", partRows("2022-01-01", "2022-12-31",
+		[3]string{"Paid memberships at end of period", ucan, "74296000"},
+		[3]string{"Paid memberships at end of period", "", "230747000"},
+	))
+	rows := partRows("2024-01-01", "2024-12-31",
+		[3]string{"Paid memberships at end of period", ucan, "89625000"},
+		[3]string{"Average monthly revenue per paying membership", ucan, "17.20"},
+		[3]string{"Average monthly revenue per paying membership", "", "11.70"},
+	)
+	tagged := FigureEntries([]corpus.Fact{{
+		Concept: "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", Value: decimal.RequireFromString("17359369000"), Unit: "USD",
+		PeriodStart: day("2024-01-01"), PeriodEnd: day("2024-12-31"), Start: 500, End: 510,
+		Dimensions: map[string]string{"srt:StatementGeographicalAxis": "nflx:UnitedStatesAndCanadaMember"},
+	}})
+	cat.SetFigures("n24", append(tagged, rows...))
+	cat.SetTextStats(NewTextStats([]StatsDoc{{ID: "n24", Issuer: "NFLX",
+		Text: "We believe constant currency revenue is useful in analyzing trends in average monthly revenue per paying membership (“ARM”) absent currency fluctuations.\n" +
+			"Revenues in the United States and Canada (UCAN) grew."}}))
+	if segs := cat.SegmentsIn("Netflix UCAN paid memberships at end of 2022", "NFLX"); len(segs) != 2 {
+		t.Fatalf("SegmentsIn(UCAN) = %+v; want the tagged member and the table's part", segs)
+	}
+
+	tests := []struct {
+		question string
+		keys     []string
+	}{
+		{"Netflix UCAN paid memberships at end of 2022", []string{"table:Paid memberships at end of period[part:" + ucan + "]"}},
+		{"Netflix average monthly revenue per paying membership in UCAN, 2024", []string{"table:Average monthly revenue per paying membership[part:" + ucan + "]"}},
+		{"NFLX UCAN FY24: ending paid memberships and ARM?", []string{
+			"table:Paid memberships at end of period[part:" + ucan + "]",
+			"table:Average monthly revenue per paying membership[part:" + ucan + "]"}},
+	}
+	for _, tt := range tests {
+		_, g := planFor(t, cat, tt.question, 0)
+		var keys []string
+		for _, k := range lookups(t, g) {
+			keys = append(keys, k[:strings.LastIndexByte(k, ' ')])
+		}
+		slices.Sort(keys)
+		want := slices.Sorted(slices.Values(tt.keys))
+		if !slices.Equal(keys, want) {
+			t.Errorf("%q: lookups %v; want %v", tt.question, keys, want)
+		}
+	}
+}
