@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ledgerline/research/corpus"
 
 	"github.com/ledgerline/research/tools"
 )
@@ -166,5 +169,35 @@ func TestDefinedAliases(t *testing.T) {
 	}
 	if terms := stats.AliasTerms("AAPL", []string{"paid", "subscribers"}); terms != nil {
 		t.Errorf("another issuer's alias: %q", terms)
+	}
+}
+
+// A short form a filing defines for another company's name, in a list
+// with an issuer the corpus holds, is that company, outside the corpus
+// and reported with the short form written; named as a topic of the
+// issuer's ("competition from TSMC") it is no issuer asked. A short form
+// the issuer defines for a term of its own stays its own, though another
+// company's ticker.
+func TestDefinedCompany(t *testing.T) {
+	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+	cat := NewCatalog([]corpus.Document{
+		{ID: "i20", Ticker: "INTC", Company: "Intel Corporation", Form: "10-K", FiscalYear: 2020, PeriodEnd: day("2020-12-26"), Format: corpus.FormatText},
+		{ID: "n24", Ticker: "NFLX", Company: "Netflix, Inc.", Form: "10-K", FiscalYear: 2024, PeriodEnd: day("2024-12-31"), Format: corpus.FormatHTML},
+	})
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{ID: "i20", Issuer: "INTC", Text: "Most of our competitors rely on third-party foundries, such as Taiwan Semiconductor Manufacturing Company, Ltd. (TSMC) or others."},
+		{ID: "n24", Issuer: "NFLX", Text: "Trends in average monthly revenue per paying membership (“ARM”) absent currency fluctuations."},
+	}))
+	tsmc := func(rt Route) bool {
+		return slices.ContainsFunc(rt.NotCovered, func(s string) bool { return strings.HasPrefix(s, "TSM (") && strings.Contains(s, "as TSMC") })
+	}
+	if rt := RouteQuestion("Who spent more on capex in 2020 — Intel or TSMC?", cat, nil); !tsmc(rt) || !slices.Equal(rt.Issuers, []string{"INTC"}) {
+		t.Errorf("Intel or TSMC: issuers %v, not covered %v; want INTC, and TSM as TSMC outside the corpus", rt.Issuers, rt.NotCovered)
+	}
+	if rt := RouteQuestion("What does Intel say about competition from TSMC in 2020?", cat, nil); len(rt.NotCovered) > 0 {
+		t.Errorf("competition from TSMC: not covered %v; want none", rt.NotCovered)
+	}
+	if rt := RouteQuestion("Netflix ARM in 2024 versus 2023?", cat, nil); len(rt.NotCovered) > 0 || !slices.Equal(rt.Issuers, []string{"NFLX"}) {
+		t.Errorf("Netflix ARM: issuers %v, not covered %v; want NFLX alone", rt.Issuers, rt.NotCovered)
 	}
 }

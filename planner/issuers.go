@@ -1104,7 +1104,29 @@ func findIssuers(question string, cat *Catalog, explicit []string) (issuers, not
 			continue
 		}
 		written := strings.TrimSuffix(strings.TrimSuffix(r.q[m.start:m.end], "'s"), "’s")
-		if m.corpus == "" && (cat.partOf(covered, written) || cat.defines(covered, written)) {
+		if m.corpus == "" && cat.defines(covered, written) {
+			// A short form a filing defines for another company's name
+			// ("Taiwan Semiconductor Manufacturing Company, Ltd. (TSMC)")
+			// is that company; any other is the issuer's own term, though
+			// it be another's ticker ("ARM").
+			cik, ok := 0, false
+			if m.cik == 0 {
+				cik, ok = definedCompany(sec, cat, covered, written)
+			}
+			if !ok || !r.listedWithIssuer(m) {
+				// "competition from TSMC" names the company as a topic
+				// of the issuer's; "Intel or TSMC" sets it beside one.
+				continue
+			}
+			m.cik, m.corpus = cik, names.byCIK[cik]
+			if m.corpus == "" {
+				// Reported with the short form the question wrote.
+				taken.claim(m.start, m.end)
+				addNot(m.identity(), strings.TrimSuffix(outsideName(sec, cik, ""), ")")+", as "+written+")")
+				continue
+			}
+		}
+		if m.corpus == "" && cat.partOf(covered, written) {
 			continue
 		}
 		taken.claim(m.start, m.end)
@@ -1118,6 +1140,63 @@ func findIssuers(question string, cat *Catalog, explicit []string) (issuers, not
 		}
 	}
 	return issuers, notCovered, taken
+}
+
+// listedWithIssuer reports whether mention m stands in a list with a
+// mention of an issuer the corpus holds: only a list separator between
+// them.
+func (r *resolver) listedWithIssuer(m mention) bool {
+	for _, o := range r.mentions {
+		if !o.ok || o.corpus == "" {
+			continue
+		}
+		switch {
+		case o.end <= m.start && listSeparator.MatchString(possessiveLess(r.q[o.end:m.start])):
+			return true
+		case m.end <= o.start && listSeparator.MatchString(r.q[m.end:o.start]):
+			return true
+		}
+	}
+	return false
+}
+
+// possessiveLess drops a possessive's "'s" at the start of s.
+func possessiveLess(s string) string {
+	for _, p := range []string{"'s", "’s"} {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			return rest
+		}
+	}
+	return s
+}
+
+// definedCompany returns the issuer of the SEC's list named by the long
+// form that a filing of one of issuers defines short as: a long form that
+// ends in a legal form ("Company, Ltd.", "Inc.") and, without it, is
+// the list's name of one issuer alone.
+func definedCompany(sec *secIndex, cat *Catalog, issuers []string, short string) (int, bool) {
+	for _, t := range issuers {
+		long := cat.TextStats().LongForm(t, short)
+		if long == "" {
+			continue
+		}
+		l := legalName(long)
+		if l.key == "" || l.key == squash(tokenize(long)) {
+			continue // no legal form: a term, not a company's name
+		}
+		var cik int
+		for _, ref := range sec.names[l.key] {
+			if ref.kind != kindFull || cik != 0 && ref.cik != cik {
+				cik = -1
+				break
+			}
+			cik = ref.cik
+		}
+		if cik > 0 {
+			return cik, true
+		}
+	}
+	return 0, false
 }
 
 // outsideName is how an issuer the corpus lacks is reported: its ticker

@@ -178,8 +178,11 @@ var causingWords = map[string]bool{"drive": true, "drives": true, "drove": true,
 	"better": true, "worse": true, "stronger": true, "weaker": true, "wider": true, "narrower": true,
 	"greater": true, "fatter": true, "thinner": true,
 	// A sign, or the measure as reported, is the figure itself: "positive
-	// free cash flow", "GAAP operating margin".
-	"positive": true, "negative": true, "gaap": true}
+	// free cash flow", "GAAP operating margin", "absolute R&D spend",
+	// "reported revenue", "nominal dollars of capex".
+	"positive": true, "negative": true, "gaap": true,
+	"absolute": true, "nominal": true, "reported": true, "actual": true, "overall": true, "headline": true,
+	"aggregate": true, "outright": true}
 
 // viewWords are who holds a view and the verbs of holding one ("does
 // management think revenue will ..."): they narrow no figure.

@@ -374,6 +374,16 @@ func (b *builder) build() {
 		// it lists ("GMV and take rate").
 		aspects = nil
 		b.planLabelledFigures()
+	case rt.AsksFigure && len(rt.Figures) == 0 && rt.Causal == nil && !asksWhy(b.question) && !rt.Outlook &&
+		topicsOnly(aspects) && b.phraseFigureResolves():
+		// A figure asked by the words a filing tags or prints it with,
+		// where those words also name a topic ("produced content
+		// amortization" beside the topic of content spending and
+		// amortization): the figure, not what the filing says on the
+		// topic.
+		if phrase = b.planPhraseFigure(); phrase {
+			aspects = nil
+		}
 	case !slices.Equal(aspects, []string{"general"}) || asksWhy(b.question) || rt.Causal != nil:
 	case len(rt.Figures) > 0:
 		// A question that names its figures asks for them, not for a
@@ -2134,6 +2144,50 @@ func (b *builder) asksUnplannedLabel() bool {
 			key, ok := b.cat.ResolvePhrase(p.doc.ID, words, "")
 			if ok && !slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return slices.Contains(r.Completion.Concepts, key) }) {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// topicsOnly reports whether every aspect named is a topic a filing
+// explains, with no figure of the catalogue's.
+func topicsOnly(aspects []string) bool {
+	for _, name := range aspects {
+		a, ok := AspectByName(name)
+		if !ok || name == "general" || a.Kind != KindExplanation || len(a.Metrics) > 0 {
+			return false
+		}
+	}
+	return len(aspects) > 0
+}
+
+// phraseFigureResolves reports whether the words the question names its
+// figure by (phraseWords) are those of a figure a filing asked tags or
+// labels, within the parts the question names: the row planPhraseFigure
+// would look up.
+func (b *builder) phraseFigureResolves() bool {
+	// A name of two words or more; a count ("how many employees") is
+	// read from the filings' sentences, as the topic's plan reads it.
+	words := b.phraseWords()
+	if len(words) < 2 || len(words) > 4 || countedNoun(b.question) != "" {
+		return false
+	}
+	for _, t := range b.rt.Issuers {
+		segs := b.cat.SegmentsIn(b.question, t)
+		own := withoutSegmentWords(words, segs)
+		for _, p := range b.periodsOf(t) {
+			if !p.found || !b.cat.KnowsFigures(p.doc.ID) {
+				continue
+			}
+			for _, mem := range memberChoices(segs) {
+				ws := words
+				if mem != "" && len(own) > 0 {
+					ws = own
+				}
+				if _, ok := b.cat.ResolvePhrase(p.doc.ID, ws, mem); ok {
+					return true
+				}
 			}
 		}
 	}

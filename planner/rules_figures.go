@@ -691,16 +691,20 @@ func (c *Catalog) ResolvePhrase(documentID string, words []string, member string
 			continue
 		}
 		var have []string
-		for _, w := range strings.Fields(normLabel(e.Label)) {
+		for _, w := range namingWords(strings.Fields(normLabel(e.Label))) {
 			have = append(have, stem5(w))
 		}
-		if !e.Table {
+		// A label that holds every word asked names the figure as the
+		// filing prints it, and is weighed alone: "Content amortization"
+		// beside a concept of more words.
+		labelled := allIn(want, have)
+		if !e.Table && !labelled {
 			_, local, _ := strings.Cut(e.Concept, ":")
 			for _, w := range splitCamelWords(local) {
 				have = append(have, stem5(w))
 			}
 		}
-		if !allIn(want, have) || joinsAnother(strings.Fields(normLabel(e.Label)), want) {
+		if !allIn(want, have) || joinsAnother(strings.Fields(normLabel(e.Label)), want) || changesKind(have, want) {
 			continue
 		}
 		extra := len(slices.Compact(slices.Sorted(slices.Values(have)))) - len(want)
@@ -721,6 +725,36 @@ func (c *Catalog) ResolvePhrase(documentID string, words []string, member string
 		}
 	}
 	return best, best != ""
+}
+
+// namingWords returns the words of a label that name its figure: those
+// before what it takes out of the figure ("Released, less amortization"
+// is a balance net of amortization, not an amortization); a label
+// that opens so ("Less: Accumulated depreciation") is named by all of it.
+func namingWords(label []string) []string {
+	for i, w := range label {
+		if i > 0 && (w == "less" || w == "excluding" || w == "net" && i+1 < len(label) && label[i+1] == "of") {
+			return label[:i]
+		}
+	}
+	return label
+}
+
+// kindWords are words of a figure's name that make it another kind of
+// figure than the words without them: a share, a rate, an average, a count.
+var kindWords = map[string]bool{"perce": true, "ratio": true, "rate": true, "avera": true, "numbe": true}
+
+// changesKind reports whether the stems have (a figure's name) hold a
+// word of kind that the stems want (the question's) do not: "content
+// amortization" is not the "average produced content asset amortization
+// percentage".
+func changesKind(have, want []string) bool {
+	for _, w := range have {
+		if kindWords[w] && !slices.Contains(want, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // joinsAnother reports whether a label joins a figure the question names

@@ -232,3 +232,68 @@ func TestPartNamedTwoWays(t *testing.T) {
 		}
 	}
 }
+
+// A figure asked by the words a filing tags or prints it with is that
+// figure, though its words also name a topic the filings explain
+// ("produced content amortization" beside content spending and
+// amortization): the amortization of the part the question names, not a
+// balance net of amortization nor a share of amortization the question
+// does not ask; of the company, the row the filing labels so.
+func TestTopicWordsNameFigure(t *testing.T) {
+	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+	cat := NewCatalog([]corpus.Document{
+		{ID: "n24", Ticker: "NFLX", Company: "Netflix, Inc.", Form: "10-K", FiscalYear: 2024, PeriodEnd: day("2024-12-31"), Format: corpus.FormatHTML},
+	})
+	fact := func(concept, label, member, value string, instant bool) corpus.Fact {
+		f := corpus.Fact{Concept: concept, Label: label, Value: decimal.RequireFromString(value), Unit: "USD",
+			PeriodStart: day("2024-01-01"), PeriodEnd: day("2024-12-31"), Instant: instant, Start: 100, End: 110}
+		if instant {
+			f.PeriodStart = time.Time{}
+		}
+		if member != "" {
+			f.Dimensions = map[string]string{"us-gaap:FiniteLivedIntangibleAssetsByMajorClassAxis": member}
+		}
+		if strings.HasSuffix(concept, "Percentage") {
+			f.Unit = "pure"
+		}
+		return f
+	}
+	cat.SetFigures("n24", FigureEntries([]corpus.Fact{
+		fact("nflx:CostofServicesAmortizationofStreamingContentAssets", "Content amortization", "", "15301517000", false),
+		fact("nflx:CostofServicesAmortizationofStreamingContentAssets", "Produced content (1)", "nflx:ProducedContentMember", "7612503000", false),
+		fact("nflx:CostofServicesAmortizationofStreamingContentAssets", "Licensed content", "nflx:LicensedContentMember", "7689014000", false),
+		fact("nflx:ProducedContentReleasedNet", "Released, less amortization", "nflx:ProducedContentMember", "10152000000", true),
+		fact("nflx:AverageProducedContentAssetAmortizationPercentage", "", "", "0.9", false),
+	}))
+	// A filing that labels the total "Total" names it by its concept
+	// alone, as many words beside the question's as the share's.
+	cat.SetFigures("n24", append(cat.figures["n24"][1:], FigureEntries([]corpus.Fact{
+		fact("nflx:CostofServicesAmortizationofStreamingContentAssets", "Total", "", "15301517000", false)})...))
+	tests := []struct{ question, key string }{
+		{"NFLX 2024 produced-content amortization?", "nflx:CostofServicesAmortizationofStreamingContentAssets[nflx:ProducedContentMember]"},
+		{"Netflix content amortization 2024", "nflx:CostofServicesAmortizationofStreamingContentAssets"},
+	}
+	for _, tt := range tests {
+		_, g := planFor(t, cat, tt.question, 0)
+		var keys []string
+		for _, k := range lookups(t, g) {
+			keys = append(keys, k[:strings.LastIndexByte(k, ' ')])
+		}
+		if !slices.Equal(keys, []string{tt.key}) {
+			t.Errorf("%q: lookups %v; want %s", tt.question, keys, tt.key)
+		}
+	}
+}
+
+// Words saying how a figure is measured ("absolute", "reported",
+// "nominal") narrow nothing: "absolute R&D spend" is the R&D expense.
+func TestMeasureWordsNarrowNothing(t *testing.T) {
+	for _, q := range []string{"Compare absolute R&D spend: Apple FY2024 vs Meta FY2024.", "Apple's reported R&D expense in fiscal 2024?"} {
+		_, g := planFor(t, smallCatalog(), q, 0)
+		for _, r := range g.Requirements {
+			if strings.Contains(r.Need, "absolute") || strings.Contains(r.Need, "reported r&d") || strings.Contains(r.Need, "a part of") {
+				t.Errorf("%q: requirement %q reads a measure word as a part", q, r.Need)
+			}
+		}
+	}
+}
