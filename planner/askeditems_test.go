@@ -194,7 +194,9 @@ func TestExpectationForNextYear(t *testing.T) {
 	cat := smallCatalog()
 	for _, q := range []string{"Will Costco's membership fee income keep growing?", "googl 2024 capex and what's the plan for 2025", "Apple's plans for next year's buybacks?",
 		"What's Walmart's plan for capex in fiscal 2023?", "What's Meta's capex plan for 2025 and what is it meant to fund?",
-		"What capex is Walmart projecting for fiscal 2023?", "Meta 2024 capex and how much is planned for 2025?", "what capex is budgeted for next year at Apple"} {
+		"What capex is Walmart projecting for fiscal 2023?", "Meta 2024 capex and how much is planned for 2025?", "what capex is budgeted for next year at Apple",
+		"Is Costco keeping the new-warehouse cadence going into FY23? How many openings does management plan?",
+		"Heading into fiscal 2023, is Walmart still investing in automation?", "How much capex does management expect?"} {
 		if rt := RouteQuestion(q, cat, nil); !rt.Outlook {
 			t.Errorf("%q is not read as asking an expectation", q)
 		}

@@ -653,8 +653,18 @@ func statesNumberOf(s, noun string) bool {
 		}
 		// A table's row: the label, then its numbers ("total paid
 		// members 65,800 61,700").
-		if before := strings.Fields(s[:m[0]]); len(before) > 0 && strings.HasPrefix(before[len(before)-1], stem) {
+		before := strings.Fields(s[:m[0]])
+		if len(before) > 0 && strings.HasPrefix(before[len(before)-1], stem) {
 			return true
+		}
+		// A number of actions, counted after the verb ("openings": "plan
+		// to open approximately up to 29 additional new warehouses").
+		if verb := actionVerb(noun); verb != "" {
+			for _, w := range before[max(0, len(before)-4):] {
+				if w == verb || w == verb+"s" || w == verb+"ed" || w == verb+"ing" {
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -399,6 +399,11 @@ func TestStatesNumberOf(t *testing.T) {
 		{"We spent $5 on new warehouses.", "warehouses", false},
 		{"Sales rose 5% at warehouses.", "warehouses", false},
 		{"We opened 26 new stores.", "warehouses", false},
+		// A number of actions is counted after the verb of the action.
+		{"and plan to open approximately up to 29 additional new warehouses, including four relocations, in 2023.", "openings", true},
+		{"We closed 12 warehouses in 2022.", "closings", true},
+		{"We opened 26 new warehouses in 2022.", "closings", false},
+		{"The opening balance was 29 million.", "openings", false},
 	}
 	for _, tt := range tests {
 		if got := termIn(normalizeText(tt.text), NumberTerm+tt.noun); got != tt.want {

@@ -175,6 +175,15 @@ var futureView = regexp.MustCompile(`(?i)\b(think|thinks|believe|believes|say|sa
 // expects to do ("Walmart's plan for capex in fiscal 2023").
 var plansAhead = regexp.MustCompile(`(?i)(?:(?:'s|’s|\bthe|\bits|\btheir)(?:\s+[a-z&-]+){0,2}|\bthey|\bmanagement|\bmgmt|\b(?:does|did|do|will)\s+[\w.&-]+)\s+(?:plan|intend|aim)(?:s|ned|ed|ning|ing)?\s+(?:to\s+[a-z]+|for|in|on)\s+([^.?!]{0,40}?\s)?((fiscal|calendar)\s+)?(20\d\d|fy\s?'?(?:20)?\d\d|next\s+(year|quarter)|the\s+(coming|next|rest|remainder))\b`)
 
+// goingInto matches a period to come that a trend is asked into ("is
+// Costco keeping the cadence going into FY23", "heading into 2025").
+var goingInto = regexp.MustCompile(`(?i)\b(?:going|heading|head|moving|move|carry|carrying|carried)\s+into\s+((fiscal|calendar)\s+)?(20\d\d|fy\s?'?(?:20)?\d\d|next\s+(year|quarter)|the\s+(coming|next)\s+(year|quarter))\b`)
+
+// planAsked matches a question ending on what management plans or
+// expects, its object asked before ("How many openings does management
+// plan?").
+var planAsked = regexp.MustCompile(`(?i)\b(?:does|do|did|will)\s+(?:management|mgmt|they|the\s+company|it)\s+(?:plan|intend|expect|anticipate|project|guide)\s*\?`)
+
 // plannedFor matches a plan asked in the passive ("how much is planned
 // for 2025", "what capex is budgeted for next year").
 var plannedFor = regexp.MustCompile(`(?i)\b(?:is|are|was|were|being)\s+(?:planned|budgeted|projected|targeted|slated)\s+(?:for|in)\s+((fiscal|calendar)\s+)?(20\d\d|fy\s?'?(?:20)?\d\d|next\s+(year|quarter)|the\s+(coming|next|rest|remainder))\b`)

@@ -818,3 +818,32 @@ func TestNamesDefinedPart(t *testing.T) {
 		}
 	}
 }
+
+// Verbs of a move are no words a sentence must repeat: "slipped", "ticked
+// down", "eased" say the figure fell, as "fell" does.
+func TestMoveVerbs(t *testing.T) {
+	for _, v := range []string{"slipped", "eased", "ticked down", "edged down", "eroded"} {
+		if !fallWords.MatchString("the rate " + v + " to 20.7%") {
+			t.Errorf("%q is not read as a fall", v)
+		}
+	}
+	for _, v := range []string{"ticked up", "inched up", "accelerated"} {
+		if !riseWords.MatchString("growth " + v + " in 2024") {
+			t.Errorf("%q is not read as a rise", v)
+		}
+	}
+	q := "GOOGL's TAC rate slipped to 20.7% in 2024 from 21.4%. What does the 10-K say drove the decline?"
+	cat := smallCatalog()
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{ID: "g24", Issuer: "GOOGL", Text: "The TAC rate decreased from 21.4% to 20.7% from 2023 to 2024 primarily due to a revenue mix shift."},
+		{ID: "m24", Issuer: "META", Text: "Our costs slipped and our rate of growth rose."},
+	}))
+	_, g := planFor(t, cat, q, 0)
+	for _, r := range g.Requirements {
+		for _, grp := range r.Completion.AllOf {
+			if slices.Contains(grp, "slipped") {
+				t.Errorf("%s asks a sentence saying %q", r.ID, "slipped")
+			}
+		}
+	}
+}

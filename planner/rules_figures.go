@@ -1080,6 +1080,13 @@ func (b *builder) planPhraseFigureWithin(words []string, partsOf func(t string) 
 			number := FigureTerm
 			if noun := countedNoun(b.question); noun != "" && slices.Contains(words, noun) {
 				number = NumberTerm + noun // "how many new warehouses": 26 of them
+				if verb := actionVerb(noun); verb != "" {
+					// "How many openings": the sentence says what was
+					// opened ("plan to open ... 29 additional new
+					// warehouses").
+					i := slices.Index(words, noun)
+					groups[i] = append(groups[i], verb)
+				}
 				if key != "" && (!aliased && !b.cat.labelNames(p.doc.ID, key, noun) || b.cat.isMoney(p.doc.ID, key)) {
 					// A count is of a row labelled so ("Paid memberships
 					// at end of period"), not of a tag whose concept
@@ -1149,6 +1156,15 @@ func (b *builder) withExclusion(groups [][]string) [][]string {
 		return groups
 	}
 	return append(slices.Clone(groups), exclusionTerms, []string{strings.ToLower(m[1])})
+}
+
+// actionVerb returns the verb an action's plural noun is made of
+// ("openings": "open", "closings": "clos"), "" for another word.
+func actionVerb(noun string) string {
+	if base, ok := strings.CutSuffix(strings.ToLower(noun), "ings"); ok && len(base) >= 3 {
+		return base
+	}
+	return ""
 }
 
 // wordForms are the forms a condition accepts for a word of the question:
