@@ -13,6 +13,7 @@ import (
 	"github.com/ledgerline/research/configs"
 	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/tools"
+	"github.com/shopspring/decimal"
 )
 
 // FigureEntry is one figure a filing reports, as the planner knows it: the
@@ -42,6 +43,12 @@ type FigureEntry struct {
 	// Money marks a figure of amounts of money (unit USD): no count of
 	// things ("how many members" is not "Membership fees").
 	Money bool
+	// PartOf are the keys of the figures a table row is a part of: the
+	// rows above a bare "Total" row that add up to it, where another
+	// figure of the filing states the total's amount for the same period
+	// ("LinkedIn 13,816" above "Total $ 198,270", the "Total revenue" of
+	// the income statement).
+	PartOf []string
 }
 
 // maxFigureEntries bounds the entries kept per filing.
@@ -82,6 +89,7 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 		pure[r] = pure[r] && f.Unit == "pure"
 		fraction[r] = fraction[r] || !f.Value.IsInteger()
 	}
+	partOf := partsOfTotals(facts, row)
 	own := ownPeriodEnd(facts)
 	current := map[string]bool{}
 	for _, f := range facts {
@@ -101,6 +109,7 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 				continue
 			}
 			e.Table, e.Concept, e.Key, e.Varies = true, "", row(f), varies[row(f)]
+			e.PartOf = partOf[row(f)]
 			e.Rate = pure[row(f)] && fraction[row(f)]
 			e.Stale = !own.IsZero() && !current[row(f)]
 			if part := f.Dimensions[corpus.TablePartAxis]; part != "" {
@@ -126,6 +135,67 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 		out = append(out, e)
 		if len(out) == maxFigureEntries {
 			break
+		}
+	}
+	return out
+}
+
+// maxTotalParts bounds the rows above a total read as its parts.
+const maxTotalParts = 16
+
+// partsOfTotals returns, by row key, the keys of the figures each table
+// row is a part of (FigureEntry.PartOf): for each bare "Total" row of
+// amounts, the rows just above it, in the text and for the same period,
+// whose amounts add up to the total's, when another figure of the filing
+// (tagged, or a row of another label) states that amount for the period.
+func partsOfTotals(facts []corpus.Fact, row func(corpus.Fact) string) map[string][]string {
+	type period struct{ start, end time.Time }
+	byPeriod := map[period][]corpus.Fact{}
+	amounts := map[string][]string{} // period and amount -> keys of figures stating it
+	amountKey := func(f corpus.Fact) string {
+		return f.PeriodStart.Format(time.DateOnly) + "\x00" + f.PeriodEnd.Format(time.DateOnly) + "\x00" + f.Value.String()
+	}
+	for _, f := range facts {
+		if f.Unit != "USD" || f.Start < 0 {
+			continue
+		}
+		if f.Kind == corpus.FactTable {
+			if f.Label == "" {
+				continue
+			}
+			byPeriod[period{f.PeriodStart, f.PeriodEnd}] = append(byPeriod[period{f.PeriodStart, f.PeriodEnd}], f)
+			if normLabel(f.Label) != "total" && len(f.Dimensions) == 0 {
+				amounts[amountKey(f)] = appendNew(amounts[amountKey(f)], row(f))
+			}
+			continue
+		}
+		if member, ok := tools.FigureMember(f.Dimensions); ok && member == "" {
+			amounts[amountKey(f)] = appendNew(amounts[amountKey(f)], tools.FigureKey(f.Concept, ""))
+		}
+	}
+	out := map[string][]string{}
+	for _, rows := range byPeriod {
+		slices.SortFunc(rows, func(a, b corpus.Fact) int { return a.Start - b.Start })
+		for i, total := range rows {
+			wholes := amounts[amountKey(total)]
+			if normLabel(total.Label) != "total" || len(wholes) == 0 || total.Value.IsZero() {
+				continue
+			}
+			sum := decimal.Zero
+			for k := i - 1; k >= max(0, i-maxTotalParts); k-- {
+				if normLabel(rows[k].Label) == "total" || len(rows[k].Dimensions) > 0 {
+					break
+				}
+				sum = sum.Add(rows[k].Value)
+				if sum.Equal(total.Value) && k < i-1 {
+					for _, r := range rows[k:i] {
+						for _, w := range wholes {
+							out[row(r)] = appendNew(out[row(r)], w)
+						}
+					}
+					break
+				}
+			}
 		}
 	}
 	return out

@@ -217,12 +217,35 @@ func issuerWordSet(cat *Catalog, issuers []string) map[string]bool {
 // is left out.
 func qualifiedFigures(question string, cat *Catalog, issuers, others []string, names map[string][]string) []qualifiedFigure {
 	var out []qualifiedFigure
-	for _, q := range qualifiedMentions(withoutTitle(question, names), cat, issuers, others, names) {
+	for _, q := range qualifiedMentions(withoutAmountSaid(withoutTitle(question, names)), cat, issuers, others, names) {
 		if !slices.ContainsFunc(out, func(o qualifiedFigure) bool { return o.Metric == q.Metric }) {
 			out = append(out, q)
 		}
 	}
 	return out
+}
+
+// amountSaid matches what a question says a named part did, between the
+// name and the figure's name: "LinkedIn did ~$13.8B in FY22 revenue",
+// "AWS posted $107.6 billion of sales".
+var amountSaid = regexp.MustCompile(`\b[A-Z][\w&.'’-]*((?i:\s+(?:did|posted|generated|brought\s+in|made|delivered|booked|reported|had|pulled\s+in|raked\s+in|earned)\s+(?:about|roughly|around|approximately|nearly|over|almost|~)?\s*~?\$\s?\d[\d.,]*\s*(?:billion|million|bn|mm|b|m)?\s+(?:in|of)(?:\s+(?:fy|fiscal|calendar)\s*'?\d{2,4})?))\s+[a-z]`)
+
+// withoutAmountSaid blanks what a question says a named part did between
+// the name and its figure's name (amountSaid), so that the name narrows
+// the figure as it would written before it ("LinkedIn revenue"). The
+// question's length and offsets are kept.
+func withoutAmountSaid(question string) string {
+	ms := amountSaid.FindAllStringSubmatchIndex(question, -1)
+	if ms == nil {
+		return question
+	}
+	b := []byte(question)
+	for _, m := range ms {
+		for i := m[2]; i < m[3]; i++ {
+			b[i] = ' '
+		}
+	}
+	return string(b)
 }
 
 // questionTitle matches a title before a question's first colon: at most
@@ -1861,7 +1884,10 @@ func (b *builder) partKey(t, documentID string, q qualifiedFigure, content []str
 		}
 	}
 	if whole, ok := b.cat.ResolveMetric(documentID, mt, "", ""); ok {
-		return b.cat.rowAbove(documentID, whole, q.Part)
+		if key, ok := b.cat.rowAbove(documentID, whole, q.Part); ok {
+			return key, true
+		}
+		return b.cat.partRow(documentID, whole, q.Part)
 	}
 	return "", false
 }
@@ -1892,6 +1918,23 @@ func (c *Catalog) rowAbove(documentID, whole string, part []string) (string, boo
 			return "", false // a tagged figure or a part's row: no row of this table
 		}
 		if slices.Equal(stems(slices.DeleteFunc(strings.Fields(normLabel(e.Label)), isAnd)), want) {
+			return e.Key, true
+		}
+	}
+	return "", false
+}
+
+// partRow returns the key of a table row labelled part, word for word
+// (forms aside), that is a part of the figure whole (FigureEntry.PartOf):
+// "LinkedIn 13,816" of a table whose rows add up to the revenue.
+func (c *Catalog) partRow(documentID, whole string, part []string) (string, bool) {
+	want := stems(slices.DeleteFunc(slices.Clone(part), isAnd))
+	if len(want) == 0 {
+		return "", false
+	}
+	for _, e := range c.figures[documentID] {
+		if e.Table && e.Member == "" && slices.Contains(e.PartOf, whole) &&
+			slices.Equal(stems(slices.DeleteFunc(strings.Fields(normLabel(e.Label)), isAnd)), want) {
 			return e.Key, true
 		}
 	}

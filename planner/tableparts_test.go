@@ -297,3 +297,46 @@ func TestMeasureWordsNarrowNothing(t *testing.T) {
 		}
 	}
 }
+
+// The rows above a bare "Total" that add up to it are parts of the figure
+// another row states the total's amount as: "LinkedIn revenue" is the row
+// "LinkedIn" of the table of revenue by offering, whose "Total" is the
+// income statement's "Total revenue". Rows that do not add up to their
+// total are parts of nothing.
+func TestPartsOfTotals(t *testing.T) {
+	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+	var facts []corpus.Fact
+	at := 0
+	add := func(label, value string) {
+		at += 100
+		facts = append(facts, corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.RequireFromString(value), Unit: "USD",
+			PeriodStart: day("2021-07-01"), PeriodEnd: day("2022-06-30"), Start: at, End: at + 5})
+	}
+	add("Total revenue", "198270000000")
+	add("Server products and cloud services", "67321000000")
+	add("LinkedIn", "13816000000")
+	add("Other", "117133000000")
+	add("Total", "198270000000")
+	add("Raw materials", "1000000")
+	add("Finished goods", "2000000")
+	add("Total", "5000000")
+	entries := FigureEntries(facts)
+	partOf := map[string][]string{}
+	for _, e := range entries {
+		partOf[e.Label] = e.PartOf
+	}
+	if !slices.Equal(partOf["LinkedIn"], []string{"table:Total revenue"}) || len(partOf["Raw materials"]) > 0 || len(partOf["Total revenue"]) > 0 {
+		t.Errorf("parts: %v", partOf)
+	}
+	cat := textCatalog("m22", "MSFT", "Microsoft Corporation", 2022, "2022-06-30")
+	cat.SetFigures("m22", entries)
+	_, g := planFor(t, cat, "What was Microsoft's LinkedIn revenue in fiscal 2022?", 0)
+	if keys := lookups(t, g); !slices.Equal(keys, []string{"table:LinkedIn FY2022"}) {
+		t.Errorf("lookups %v; want the LinkedIn row", keys)
+	}
+	// A part named as the subject of what it did is still the part.
+	q := "LinkedIn did ~$13.8B in FY22 revenue, +34% y/y."
+	if got := withoutAmountSaid(q); len(got) != len(q) || strings.Join(strings.Fields(got), " ") != "LinkedIn revenue, +34% y/y." {
+		t.Errorf("withoutAmountSaid = %q", got)
+	}
+}
