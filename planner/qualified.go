@@ -555,18 +555,40 @@ func priorAction(toks []qualifierToken, at int) []string {
 	if start == 0 {
 		return nil
 	}
+	// Words joined by a slash ("server/network equipment") are one
+	// clause's.
 	from := start - 1
-	for from > 0 && !toks[from].after {
+	for from > 0 && (!toks[from].after || toks[from].slash) {
 		from--
 	}
 	for k := from; k < start; k++ {
 		if w := toks[k].lower; toks[k].stop && len(w) > 3 && strings.HasSuffix(w, "ed") {
-			if part := qualifiersFrom(toks, k+1); len(part) > 0 {
+			if part := actionObject(toks, k+1); len(part) > 0 {
 				return part
 			}
 		}
 	}
 	return nil
+}
+
+// actionObject is qualifiersFrom across words joined by a slash
+// ("server/network equipment useful lives").
+func actionObject(toks []qualifierToken, at int) []string {
+	var out []string
+	for k := at; k < len(toks); {
+		part := qualifiersFrom(toks, k)
+		if len(part) == 0 {
+			break
+		}
+		out = append(out, part...)
+		k += len(part)
+		if k >= len(toks) || !toks[k].slash || toks[k].stop {
+			break
+		}
+		out = append(out, toks[k].text) // the word after the slash
+		k++
+	}
+	return out
 }
 
 // changeNouns name a change as a thing: "the fee hike", "the price

@@ -36,6 +36,10 @@ func TestQualifiedFigures(t *testing.T) {
 		{"How much revenue did the tariffs cost Apple in 2025?", "revenue", []string{"tariffs", "revenue"}},
 		// "that" points back to what the clause before says was done
 		{"Microsoft stretched server useful lives in FY21 - how much did that add to FY2021 operating income?", "operating_income", []string{"server", "useful", "lives", "operating", "income"}},
+		{"When Microsoft stretched server/network equipment useful lives at the start of FY21, how much did that add to FY21 operating income?", "operating_income",
+			[]string{"server", "network", "equipment", "useful", "lives", "operating", "income"}},
+		// a subject and what it did stand for the subject's figure
+		{"LinkedIn did ~$13.8B in FY22 revenue, +34% y/y.", "revenue", []string{"LinkedIn", "revenue"}},
 		// a change that contributed is the part, named once
 		{"How much did the membership fee hike add to membership fee revenue in 2022?", "revenue", []string{"membership", "fee", "hike", "revenue"}},
 		// a contributor named and described: the name is the part
