@@ -196,7 +196,8 @@ func TestExpectationForNextYear(t *testing.T) {
 		"What's Walmart's plan for capex in fiscal 2023?", "What's Meta's capex plan for 2025 and what is it meant to fund?",
 		"What capex is Walmart projecting for fiscal 2023?", "Meta 2024 capex and how much is planned for 2025?", "what capex is budgeted for next year at Apple",
 		"Is Costco keeping the new-warehouse cadence going into FY23? How many openings does management plan?",
-		"Heading into fiscal 2023, is Walmart still investing in automation?", "How much capex does management expect?"} {
+		"Heading into fiscal 2023, is Walmart still investing in automation?", "How much capex does management expect?",
+		"AMZN shipping costs — does mgmt see them flattening out or still rising?"} {
 		if rt := RouteQuestion(q, cat, nil); !rt.Outlook {
 			t.Errorf("%q is not read as asking an expectation", q)
 		}
@@ -493,5 +494,33 @@ func TestOutlookOfFigureNamed(t *testing.T) {
 	}
 	if got := termsAsked(a, "What does management expect for profitability?"); !slices.Equal(got, a.Terms) {
 		t.Errorf("termsAsked = %q; want every term when the question names none", got)
+	}
+}
+
+// What management is asked to see a trend doing ("flattening out or still
+// rising") is how the subject moves, not a word a sentence must hold.
+func TestTrendViewTopic(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{ID: "z24", Issuer: "AMZN", Text: "We expect our cost of shipping to continue to increase. Shipping costs were $95.8 billion."},
+		{ID: "m24", Issuer: "META", Text: "Our costs rose."},
+	}))
+	_, g := planFor(t, cat, "AMZN shipping costs — does mgmt see them flattening out or still rising?", 0)
+	outlooks := 0
+	for _, r := range g.Requirements {
+		if r.Kind != KindOutlook {
+			continue
+		}
+		outlooks++
+		for _, grp := range r.Completion.AllOf {
+			for _, w := range grp {
+				if w == "still" || w == "mgmt" || strings.HasPrefix(w, "flatten") {
+					t.Errorf("%s asks a sentence naming %q", r.ID, w)
+				}
+			}
+		}
+	}
+	if outlooks == 0 {
+		t.Errorf("no outlook planned: %+v", g.Requirements)
 	}
 }

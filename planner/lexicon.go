@@ -175,6 +175,10 @@ var futureView = regexp.MustCompile(`(?i)\b(think|thinks|believe|believes|say|sa
 // expects to do ("Walmart's plan for capex in fiscal 2023").
 var plansAhead = regexp.MustCompile(`(?i)(?:(?:'s|’s|\bthe|\bits|\btheir)(?:\s+[a-z&-]+){0,2}|\bthey|\bmanagement|\bmgmt|\b(?:does|did|do|will)\s+[\w.&-]+)\s+(?:plan|intend|aim)(?:s|ned|ed|ning|ing)?\s+(?:to\s+[a-z]+|for|in|on)\s+([^.?!]{0,40}?\s)?((fiscal|calendar)\s+)?(20\d\d|fy\s?'?(?:20)?\d\d|next\s+(year|quarter)|the\s+(coming|next|rest|remainder))\b`)
 
+// trendView matches a question asking what management sees a trend
+// doing: "does mgmt see them flattening out or still rising?".
+var trendView = regexp.MustCompile(`(?i)\b(?:see|sees|expect|expects|think|thinks|view|views|anticipate|anticipates)\b[^.?!]{0,40}?\b(?:flatten\w*|plateau\w*|level(?:l)?ing\s+off|peak(?:ing|ed)|still\s+(?:rising|growing|increasing|climbing|falling|declining|shrinking)|continu\w*|persist\w*|keep\s+\w+ing|moderat\w*|slow(?:ing|s)?\s+down)\b`)
+
 // goingInto matches a period to come that a trend is asked into ("is
 // Costco keeping the cadence going into FY23", "heading into 2025").
 var goingInto = regexp.MustCompile(`(?i)\b(?:going|heading|head|moving|move|carry|carrying|carried)\s+into\s+((fiscal|calendar)\s+)?(20\d\d|fy\s?'?(?:20)?\d\d|next\s+(year|quarter)|the\s+(coming|next)\s+(year|quarter))\b`)

@@ -169,7 +169,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	lower := routerNorm(question)
 	rt.Quarterly = quarterExpr.MatchString(question)
 	rt.Outlook = anyTerm(normalizeText(question), outlookTriggers) || futureView.MatchString(question) || willPersist.MatchString(question) || plansAhead.MatchString(question) || plannedFor.MatchString(question) ||
-		goingInto.MatchString(question) || planAsked.MatchString(question) ||
+		goingInto.MatchString(question) || planAsked.MatchString(question) || trendView.MatchString(question) ||
 		estimatesAhead(question, cat, rt)
 	// A topic named by one word heading another noun ("deferred revenue")
 	// is not that topic; nor is a topic's word that qualifies a figure the

@@ -644,7 +644,9 @@ func (b *builder) planQuestionSearches() {
 func (b *builder) searchWords() []string {
 	outside := b.outsideWords()
 	all := slices.DeleteFunc(questionWordsN(b.question, b.cat, b.rt.Issuers, 0), func(w string) bool { return outside[w] })
-	words := slices.DeleteFunc(slices.Clone(all), func(w string) bool { return fallWords.MatchString(w) || riseWords.MatchString(w) })
+	words := slices.DeleteFunc(slices.Clone(all), func(w string) bool {
+		return fallWords.MatchString(w) || riseWords.MatchString(w) || steadyWords.MatchString(w)
+	})
 	if len(words) < 2 {
 		words = all
 	}
@@ -731,7 +733,7 @@ func (b *builder) expectingClause(question string, commas bool) string {
 // expected of the topic, not what the topic is.
 func movement(w string) bool {
 	for _, form := range []string{w, w + "ed", w + "s", w + "d"} {
-		if fallWords.MatchString(form) || riseWords.MatchString(form) {
+		if fallWords.MatchString(form) || riseWords.MatchString(form) || steadyWords.MatchString(form) {
 			return true
 		}
 	}
@@ -742,8 +744,12 @@ func movement(w string) bool {
 // "significantly"), not one of the nouns and verbs that end so ("supply",
 // "family", "apply").
 func adverb(w string) bool {
-	return strings.HasSuffix(w, "ly") && !lyWords[w]
+	return strings.HasSuffix(w, "ly") && !lyWords[w] || timeAdverbs[w]
 }
+
+// timeAdverbs say when or how long, and name nothing asked: "still
+// rising", "rising yet again".
+var timeAdverbs = map[string]bool{"still": true, "yet": true, "already": true, "anymore": true, "again": true, "soon": true}
 
 // lyWords are the English words in "-ly" that are no adverbs and may name
 // what a question asks about.
