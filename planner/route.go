@@ -165,6 +165,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 		}
 	}
 	rt.Figures = dropNarrowing(rt.Figures, cat, rt.Issuers)
+	rt.Figures = dropSummands(question, rt.Figures)
 	rt.AsksFigure = len(rt.Figures) > 0 || asksNumber(question)
 	lower := routerNorm(question)
 	rt.Quarterly = quarterExpr.MatchString(question)
@@ -219,6 +220,34 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	}
 	return rt
 }
+
+// summed matches a figure's name joined to more words by "plus" or "+":
+// "cash plus unrestricted marketable securities" asks one total.
+var summed = regexp.MustCompile(`^\s*(?:plus|\+)\s+[a-z]`)
+
+// dropSummands drops the figures the question names as summands of a
+// total it asks as one ("cash plus unrestricted marketable securities ...
+// just the total"), before "plus" or within three words after it: the
+// total is asked in the question's words, not its summands.
+func dropSummands(question string, figures []FigureAsk) []FigureAsk {
+	norm := " " + strings.Join(strings.Fields(normLabel(strings.ReplaceAll(question, "+", " plus "))), " ") + " "
+	summand := func(f FigureAsk) bool {
+		i := strings.Index(norm, " "+f.Phrase+" ")
+		if i < 0 {
+			return false
+		}
+		before := strings.Fields(norm[:i+1])
+		return summed.MatchString(norm[i+1+len(f.Phrase):]) || slices.Contains(before[max(0, len(before)-3):], "plus")
+	}
+	if !sumAsked.MatchString(question) {
+		// "R&D + SG&A": each is asked, and gathered.
+		return figures
+	}
+	return slices.DeleteFunc(figures, summand)
+}
+
+// sumAsked matches a question asking for a sum as one figure.
+var sumAsked = regexp.MustCompile(`(?i)\b(total|combined|together|altogether|sum|aggregate|in all)\b`)
 
 // compounds tells whether a question uses a one-word name of a figure or
 // topic as the head of a line item of its own, as the filings print their

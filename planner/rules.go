@@ -368,6 +368,10 @@ func (b *builder) build() {
 	case rt.Paid != "" && len(rt.Figures) == 0 && rt.Causal == nil && !asksWhy(b.question) && b.planPaid():
 		// What the issuer paid for something: its payments' figure.
 		aspects = nil
+	case general && rt.AsksFigure && !asksWhy(b.question) && b.planSummedFigure():
+		// A total asked as the sum of named figures: the filing's
+		// sentence stating it.
+		aspects = nil
 	case general && (asksWhy(b.question) || rt.AsksFigure || whatReported.MatchString(b.question)) && b.planLabelledFigure(asksWhy(b.question)):
 		// A figure named by a label of the filings ("interest expense"),
 		// and why it moved where the question asks; and the other labels

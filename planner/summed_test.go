@@ -1,0 +1,37 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A total asked as one, the sum of a figure and words of the question's
+// ("cash plus unrestricted marketable securities ... just the total"), is
+// asked of a sentence naming every summand with an amount, not of the
+// cash balance; two figures added without asking one total are each
+// gathered.
+func TestSummedFigure(t *testing.T) {
+	cat := smallCatalog()
+	q := "How much cash plus unrestricted marketable securities did AAPL have at FY2022 year end? Just the total."
+	rt, g := planFor(t, cat, q, 0)
+	if len(rt.Figures) > 0 {
+		t.Errorf("figures %+v; a summand is no figure asked", rt.Figures)
+	}
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool {
+		return strings.Contains(r.ID, "cash-plus-unrestricted-marketable-securities")
+	})
+	if i < 0 {
+		t.Fatalf("no requirement of the total: %+v", g.Requirements)
+	}
+	var words []string
+	for _, grp := range g.Requirements[i].Completion.AllOf {
+		words = append(words, grp[0])
+	}
+	if want := []string{"cash", "unrestricted", "marketable", "securities", FigureTerm}; !slices.Equal(words, want) {
+		t.Errorf("groups %v, want %v", words, want)
+	}
+	if rt := RouteQuestion("Apple R&D + SG&A in fiscal 2024?", cat, nil); !slices.ContainsFunc(rt.Figures, func(f FigureAsk) bool { return f.Metric == "sga_expense" }) {
+		t.Errorf("figures %+v; want SG&A asked", rt.Figures)
+	}
+}
