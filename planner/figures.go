@@ -1525,8 +1525,32 @@ func prefix5(w string) string {
 // as a share of revenue.
 var ratioCue = regexp.MustCompile(`\b((percent|percentage|share|proportion|fraction|portion|ratio)\s+of|relative\s+to|compared\s+to|to)\s+((total|net)\s+)*(revenue|revenues|sales)\b|\bintensity\b`)
 
+// qualifiesTopic reports whether a reported figure asked is one no aspect
+// of the lexicon plans, named by words before the trigger of an aspect
+// that plans figures of its own: "investing cash flow" is a sibling of the
+// operating cash flow the topic of cash flow plans.
+func qualifiesTopic(f FigureAsk) bool {
+	for _, a := range Lexicon {
+		if slices.Contains(a.Metrics, f.Metric) {
+			return false
+		}
+	}
+	for _, a := range Lexicon {
+		if len(a.Metrics) == 0 {
+			continue // a topic of passages, which the figure may be asked beside
+		}
+		for _, t := range a.Triggers {
+			if strings.HasSuffix(f.Phrase, " "+t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // claimFigures marks, in a copy of taken, the parts of norm (the question
-// through routerNorm) that name a derived figure, so that the words of
+// through routerNorm) that name a derived figure (or a reported one no
+// aspect plans), so that the words of
 // "operating margin" are read as that figure and not again as the broader
 // aspect ("margins") they hold.
 func claimFigures(norm string, asks []FigureAsk, taken claims) claims {
@@ -1535,10 +1559,13 @@ func claimFigures(norm string, asks []FigureAsk, taken claims) claims {
 		out = append(out, make(claims, len(norm)-len(out))...)
 	}
 	for _, a := range asks {
-		if a.Derived == "" || aspectFigure(a) {
+		if a.Derived == "" && !qualifiesTopic(a) || aspectFigure(a) {
 			// A reported figure's words may also name a topic ("buybacks",
 			// "R&D") that the question asks about; a derived one's are its
-			// own, and an aspect plans its own calculation.
+			// own, and an aspect plans its own calculation. So are those
+			// of a reported figure no topic plans whose name qualifies a
+			// topic's ("investing cash flow" is not the topic of cash
+			// flow).
 			continue
 		}
 		words := strings.Fields(a.Phrase)

@@ -276,6 +276,11 @@ func (c *Catalog) labelKey(documentID string, words []string, atEnd bool) (strin
 		// "&" name the words they join.
 		if l, r, ok := strings.Cut(strings.ToUpper(words[0]), "&"); ok && l != "" && r != "" && !strings.Contains(r, "&") {
 			key = idx.initials[l+r].key
+			if key == "" {
+				// The two joined either way round: "S&M" is "Marketing
+				// and sales".
+				key = idx.initials[r+l].key
+			}
 		}
 	}
 	return key, key != ""
@@ -393,7 +398,13 @@ func newLabelIndex(entries []FigureEntry) *labelIndex {
 			ch.key = tools.FigureKey(e.Concept, "")
 		}
 		label := normLabel(e.Label)
-		if ini := joinedInitials(strings.Fields(label)); ini != "" && ch.rank > idx.initials[ini].rank {
+		// "General and administrative expenses" is "G&A" too: a generic
+		// noun closing the label is no word the initials join.
+		words := strings.Fields(label)
+		if n := len(words); n > 3 && genericFigureNouns[words[n-1]] {
+			words = words[:n-1]
+		}
+		if ini := joinedInitials(words); ini != "" && ch.rank > idx.initials[ini].rank {
 			idx.initials[ini] = ch
 		}
 		keep(idx.plain, strings.Fields(label), ch)

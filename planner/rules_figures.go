@@ -1034,6 +1034,15 @@ func (b *builder) planPhraseFigureWithin(words []string, partsOf func(t string) 
 						key = k
 						break
 					}
+					// Initials joined by "&" name the row of the words
+					// they join, whatever generic noun follows: "G&A
+					// expense" is "General and administrative".
+					if mem == "" && len(ws) >= 1 && strings.Contains(ws[0], "&") && allGeneric(ws[1:]) {
+						if k, ok := b.cat.labelKey(p.doc.ID, ws[:1], false); ok {
+							key = k
+							break
+						}
+					}
 					// A short form the filings define names the row of
 					// its long form: "ARM" is "Average monthly revenue
 					// per paying membership".
@@ -1156,6 +1165,20 @@ func (b *builder) withExclusion(groups [][]string) [][]string {
 		return groups
 	}
 	return append(slices.Clone(groups), exclusionTerms, []string{strings.ToLower(m[1])})
+}
+
+// genericFigureNouns are the nouns that say a figure is a cost without
+// naming which: "G&A expense", "S&M spend".
+var genericFigureNouns = map[string]bool{"expense": true, "expenses": true, "cost": true, "costs": true, "spend": true, "spending": true}
+
+// allGeneric reports whether every word is a generic figure noun.
+func allGeneric(words []string) bool {
+	for _, w := range words {
+		if !genericFigureNouns[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return true
 }
 
 // actionVerb returns the verb an action's plural noun is made of

@@ -340,3 +340,30 @@ func TestPartsOfTotals(t *testing.T) {
 		t.Errorf("withoutAmountSaid = %q", got)
 	}
 }
+
+// Initials joined by "&" name the row of the words they join, either way
+// round and whatever generic noun follows ("G&A expense"; "S&M" for
+// "Marketing and sales"); a sibling of a topic's figure ("investing cash
+// flow" beside operating cash flow) is that figure alone.
+func TestInitialsAndSiblingFigures(t *testing.T) {
+	cat := textCatalog("g24", "GOOGL", "Alphabet Inc.", 2024, "2024-12-31")
+	cat.SetFigures("g24", partRows("2024-01-01", "2024-12-31",
+		[3]string{"General and administrative expenses", "", "14188000000"},
+		[3]string{"Marketing and sales", "", "11347000000"},
+		[3]string{"Net cash provided by (used in) investing activities", "", "-45536000000"},
+	))
+	tests := []struct{ question, key string }{
+		{"Alphabet G&A expense 2024", "table:General and administrative expenses FY2024"},
+		{"Alphabet 2024 S&M spend?", "table:Marketing and sales FY2024"},
+	}
+	for _, tt := range tests {
+		_, g := planFor(t, cat, tt.question, 0)
+		if keys := lookups(t, g); !slices.Equal(keys, []string{tt.key}) {
+			t.Errorf("%q: lookups %v; want %s", tt.question, keys, tt.key)
+		}
+	}
+	rt := RouteQuestion("Alphabet investing cash flow 2024", cat, nil)
+	if !slices.ContainsFunc(rt.Figures, func(f FigureAsk) bool { return f.Metric == "investing_cash_flow" }) || slices.Contains(rt.Aspects, "cash_flow") {
+		t.Errorf("figures %+v, aspects %v; want the investing cash flow alone", rt.Figures, rt.Aspects)
+	}
+}
