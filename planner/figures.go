@@ -690,6 +690,22 @@ func (c *Catalog) segmentNames(ticker string) map[string][]string {
 	return names
 }
 
+// orgNouns close a part's name by saying what kind of unit it is, and a
+// question may leave them out: "data center revenue" for the "Data Center
+// Group".
+var orgNouns = map[string]bool{"group": true, "segment": true, "division": true, "business": true, "unit": true}
+
+// withoutOrgNoun returns a part's name without its closing organisational
+// noun, where two words or more are left ("Data Center Group": "Data
+// Center"); "" otherwise.
+func withoutOrgNoun(name string) string {
+	words := strings.Fields(name)
+	if n := len(words); n >= 3 && orgNouns[strings.ToLower(words[n-1])] {
+		return strings.Join(words[:n-1], " ")
+	}
+	return ""
+}
+
 // buildSegmentNames is segmentNames, built.
 func (c *Catalog) buildSegmentNames(ticker string) map[string][]string {
 	labels := map[string][]string{} // member -> row labels naming it
@@ -713,6 +729,9 @@ func (c *Catalog) buildSegmentNames(ticker string) map[string][]string {
 					add(words, m, segmentName(m))
 					if ab := partAbbreviation(m); ab != "" {
 						add(words, m, ab)
+					}
+					if short := withoutOrgNoun(segmentName(m)); short != "" {
+						add(words, m, short)
 					}
 					continue
 				}

@@ -367,3 +367,26 @@ func TestInitialsAndSiblingFigures(t *testing.T) {
 		t.Errorf("figures %+v, aspects %v; want the investing cash flow alone", rt.Figures, rt.Aspects)
 	}
 }
+
+// A part's name closed by an organisational noun is named without it
+// ("data center revenue" for the "Data Center Group"), and a move said
+// with "down" before the year asked ("was ... revenue down in 2020")
+// is a premise the figures check.
+func TestPartWithoutOrgNoun(t *testing.T) {
+	cat := textCatalog("i20", "INTC", "Intel Corporation", 2020, "2020-12-26")
+	cat.SetFigures("i20", partRows("2019-12-29", "2020-12-26",
+		[3]string{"Net revenue", "Data Center Group", "26103000000"},
+		[3]string{"Operating income (loss)", "Data Center Group", "10571000000"},
+		[3]string{"Net revenue", "Client Computing Group", "40057000000"},
+		[3]string{"Operating income (loss)", "Client Computing Group", "15129000000"},
+	))
+	if segs := cat.SegmentsIn("Why was Intel's data center revenue down in 2020?", "INTC"); len(segs) != 1 || segs[0].Members[0] != "part:Data Center Group" {
+		t.Errorf("SegmentsIn = %+v; want the Data Center Group", segs)
+	}
+	if got := assertedSign("Why was Intel's data center revenue down in 2020?"); got != -1 {
+		t.Errorf("assertedSign = %d, want -1", got)
+	}
+	if withoutOrgNoun("Walmart U.S.") != "" || withoutOrgNoun("Cloud Group") != "" {
+		t.Errorf("withoutOrgNoun shortened a name of two words or fewer")
+	}
+}
