@@ -1228,6 +1228,9 @@ func assertedSign(question string) int {
 	for _, m := range howFarUpDown.FindAllStringSubmatch(normalizeText(question), -1) {
 		fall, rise = fall || m[1] == "down", rise || m[1] == "up"
 	}
+	for _, m := range beUpDown.FindAllStringSubmatch(normalizeText(question), -1) {
+		fall, rise = fall || m[1] == "down", rise || m[1] == "up"
+	}
 	if upOrDown.MatchString(question) {
 		fall, rise = true, true // "was revenue up or down": asked, not asserted
 	}

@@ -366,7 +366,12 @@ var growthWords = slices.DeleteFunc(slices.Clone(ChangeWords), func(w string) bo
 // movedUpDown matches "up" and "down" saying a figure moved ("revenue was
 // up 8%", "down from 2022", "went down"), not as the particle of another
 // verb ("stack up against", "break down by segment").
-var movedUpDown = regexp.MustCompile(`\b(was|were|is|are|been|be|went|go|gone|going|came|come|trended|moving|moved)\s+(up|down)\b|\b(up|down)\s+(\$|\d|by\b|from\b|year\b|yoy\b|y/y|on\s+the\s+year|versus\b|vs\b|compared\b|over\b|sharply\b|significantly\b|slightly\b|materially\b|meaningfully\b|how\s+(much|many|far)\b|in\s+(fy|fiscal|calendar|q[1-4]|20\d\d\b)|for\s+the\s+(year|quarter)\b|last\s+(year|quarter)\b|\?|$)`)
+var movedUpDown = regexp.MustCompile(`\b(was|were|is|are|been|be|went|go|gone|going|came|come|trended|moving|moved)\s+(up|down)\b|\b(up|down)\s+(\$|\d|by\b|from\b|year\b|yoy\b|y/y|on\s+the\s+year|versus\b|vs\b|compared\b|over\b|sharply\b|significantly\b|slightly\b|materially\b|meaningfully\b|how\s+(much|many|far)\b|\?|$)`)
+
+// beUpDown matches a figure said to be up or down in a period, the verb
+// before the figure's name: "why was Intel's data center revenue down in
+// 2020".
+var beUpDown = regexp.MustCompile(`\b(?:was|were|is|are)\b[^.?!,;]{1,60}?\s(up|down)\s+(?:in\s+(?:fy|fiscal|calendar|q[1-4]|20\d\d\b)|for\s+the\s+(?:year|quarter)\b|last\s+(?:year|quarter)\b)`)
 
 // howFarUpDown matches a question asking how far a figure moved up or
 // down: "by how much was gaming revenue up in FY23".
