@@ -1625,8 +1625,14 @@ func aspectFigure(a FigureAsk) bool {
 func asksWhy(question string) bool {
 	// "net income attributable to Costco" says whose income, not why.
 	n := ownersShareOf.ReplaceAllString(normalizeText(question), "$1")
+	// "How did active buyers trend" asks how the figure moved, not why.
+	n = howDidMove.ReplaceAllString(n, " ")
 	return anyTerm(n, whyWords) || whatCaused.MatchString(n) || pastTenseWhat(n) || creditsFor.MatchString(n)
 }
+
+// howDidMove matches, in normalised text, a question asking how a figure
+// moved: "how did X trend", "how has X changed", "how did X evolve".
+var howDidMove = regexp.MustCompile(`\bhow (?:did|has|have)\b([^.?!]{1,60}?)\b(?:trend|trended|move|moved|change|changed|evolve|evolved|develop|developed)\b`)
 
 // pastTenseWhat reports whether normalised text asks what did something
 // (whatDid), not which figure ("what consolidated operating income did

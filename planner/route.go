@@ -166,7 +166,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	}
 	rt.Figures = dropNarrowing(rt.Figures, cat, rt.Issuers)
 	rt.Figures = dropSummands(question, rt.Figures)
-	rt.AsksFigure = len(rt.Figures) > 0 || asksNumber(question)
+	rt.AsksFigure = len(rt.Figures) > 0 || asksNumber(question) || howDidMove.MatchString(normalizeText(question))
 	lower := routerNorm(question)
 	rt.Quarterly = quarterExpr.MatchString(question)
 	rt.Outlook = anyTerm(normalizeText(question), outlookTriggers) || futureView.MatchString(question) || willPersist.MatchString(question) || plansAhead.MatchString(question) || plannedFor.MatchString(question) ||

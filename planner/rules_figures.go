@@ -652,10 +652,14 @@ func (b *builder) phraseWords() []string {
 	// In the question's order, with the short acronyms content words leave
 	// out ("GMV", "ARR"): written in capitals, not a ticker or a period.
 	skip := issuerWordSet(b.cat, b.rt.Issuers)
+	// "How did active buyers trend": the verb of the move, and a "count"
+	// of what is counted, name no figure.
+	moved := howDidMove.MatchString(normalizeText(b.question))
 	var out []string
 	for _, w := range strings.FieldsFunc(withoutAsides(b.question), func(r rune) bool { return !unicode.IsLetter(r) && r != '&' }) {
 		lw := strings.TrimSuffix(strings.ToLower(w), "s'")
 		switch {
+		case moved && (moveVerbs[lw] || lw == "count"):
 		case content[lw] && !slices.Contains(out, lw):
 			out = append(out, lw)
 		case len(w) >= 2 && len(w) <= 3 && allCaps(w) && !skip[lw] && !periodAcronyms[lw] && !slices.Contains(out, w):
@@ -664,6 +668,10 @@ func (b *builder) phraseWords() []string {
 	}
 	return out
 }
+
+// moveVerbs are the verbs howDidMove asks a figure's move with.
+var moveVerbs = map[string]bool{"trend": true, "trended": true, "move": true, "moved": true, "change": true, "changed": true,
+	"evolve": true, "evolved": true, "develop": true, "developed": true}
 
 // periodAcronyms are capitalised words that name a period or a form, not a
 // figure.

@@ -35,3 +35,22 @@ func TestSummedFigure(t *testing.T) {
 		t.Errorf("figures %+v; want SG&A asked", rt.Figures)
 	}
 }
+
+// "How did X trend" asks how a figure moved, not why: its figure, named
+// without the verb of the move.
+func TestHowDidFigureMove(t *testing.T) {
+	for q, why := range map[string]bool{
+		"How did eBay's active buyers trend in 2022?":                      false,
+		"How has Netflix's paid membership count trended in 2024?":         false,
+		"How did higher fuel prices affect Costco's gross margin in 2022?": true,
+	} {
+		if got := asksWhy(q); got != why {
+			t.Errorf("asksWhy(%q) = %v, want %v", q, got, why)
+		}
+	}
+	cat := smallCatalog()
+	rt := RouteQuestion("How did eBay's active buyers trend in 2022?", cat, nil)
+	if !rt.AsksFigure {
+		t.Errorf("a move asked is a figure asked: %+v", rt)
+	}
+}
