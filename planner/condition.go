@@ -1120,7 +1120,14 @@ var safeHarbourNotice = regexp.MustCompile(`(?i)forward[\s\-‐‑–—]*lookin
 // forecasts may differ materially from actual results. It names
 // what management might expect without expecting anything, so it states
 // no outlook, however many forward-looking words it lists.
-func SafeHarbour(s string) bool { return safeHarbourNotice.MatchString(s) }
+func SafeHarbour(s string) bool {
+	// Every notice holds "forward" or "differ", in some case: most
+	// sentences hold neither, and are not run through the pattern.
+	if !strings.Contains(s, "orward") && !strings.Contains(s, "ORWARD") && !strings.Contains(s, "iffer") && !strings.Contains(s, "IFFER") {
+		return false
+	}
+	return safeHarbourNotice.MatchString(s)
+}
 
 // RowOmitsOwnPeriod reports whether s is a table row whose first value
 // cell is a dash: "DVD revenues (1) | — | 82,839 | 145,698 | (100)%".
