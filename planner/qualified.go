@@ -1219,6 +1219,13 @@ func assertedSign(question string) int {
 	}
 	question = strings.Join(said, ". ")
 	fall, rise := fallWords.MatchString(question), riseWords.MatchString(question)
+	if fall && rise {
+		// "Costco's membership fee income fell in FY22 after the fee
+		// hike": a move named as a thing ("the fee hike", "a price
+		// increase") is no move asserted of the figure.
+		verbs := moveAsThing.ReplaceAllString(question, " ")
+		fall, rise = fallWords.MatchString(verbs), riseWords.MatchString(verbs)
+	}
 	// "gaming rev FY23 up how much?", "how much was revenue down in
 	// 2022": the move said by "up" or "down".
 	for _, m := range movedUpDown.FindAllStringSubmatch(normalizeText(question), -1) {
@@ -1245,6 +1252,11 @@ func assertedSign(question string) int {
 	}
 	return signOf(fall, rise)
 }
+
+// moveAsThing matches a move named as a thing: a determiner, at most two
+// words, then a noun of change ("the fee hike", "a price increase", "its
+// 2022 decline").
+var moveAsThing = regexp.MustCompile(`(?i)\b(?:the|a|an|this|that|its|their|after|before)\s+(?:[\w&'’-]+\s+){0,2}(?:hikes?|increases?|rises?|raises?|cuts?|reductions?|decreases?|declines?|drops?|falls?|surges?|jumps?|spikes?)\b`)
 
 // signOf is the direction named by words of a fall and of a rise: -1, 1,
 // or 0 for neither or both.

@@ -54,3 +54,25 @@ func TestHowDidFigureMove(t *testing.T) {
 		t.Errorf("a move asked is a figure asked: %+v", rt)
 	}
 }
+
+// A move the question asserts of a figure named by a row's label is a
+// premise on its rate of change; a change named as a thing ("after the
+// fee hike") asserts nothing of the figure.
+func TestLabelledFigurePremise(t *testing.T) {
+	if got := assertedSign("Costco's membership fee income fell in FY22 after the fee hike — why?"); got != -1 {
+		t.Errorf("assertedSign = %d, want -1", got)
+	}
+	cat := textCatalog("c22", "COST", "Costco Wholesale Corporation", 2022, "2022-08-28")
+	cat.SetFigures("c22", partRows("2021-08-30", "2022-08-28",
+		[3]string{"Membership fees", "", "4224000000"},
+		[3]string{"Net sales", "", "222730000000"},
+	))
+	_, g := planFor(t, cat, "Costco's membership fees fell in FY22 after the fee hike — why?", 0)
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "-premise-") })
+	if i < 0 {
+		t.Fatalf("no premise: %+v", g.Requirements)
+	}
+	if r := g.Requirements[i]; r.Completion.Sign != -1 || r.Completion.Kind != CondCalculation {
+		t.Errorf("premise %+v; want a calculation with sign -1", r)
+	}
+}
