@@ -67,7 +67,7 @@ func TestLabelledFigurePremise(t *testing.T) {
 		[3]string{"Membership fees", "", "4224000000"},
 		[3]string{"Net sales", "", "222730000000"},
 	))
-	_, g := planFor(t, cat, "Costco's membership fees fell in FY22 after the fee hike — why?", 0)
+	_, g := planFor(t, cat, "Costco's membership fee income fell in FY22 after the fee hike — why?", 0)
 	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "-premise-") })
 	if i < 0 {
 		t.Fatalf("no premise: %+v", g.Requirements)
