@@ -47,6 +47,10 @@ type qualifiedFigure struct {
 	Part   []string // the words that narrow it
 	Name   string   // the metric's name as the question writes it
 	Whole  bool     // the question asks for the whole too ("how much of capex went to remodels, and what was total capex")
+	// Contributor marks a part named by what it did to the figure ("how
+	// much revenue did those price cuts cost", "how much did Cerner
+	// contribute").
+	Contributor bool
 }
 
 // What is the figure as a reader writes it: "membership fee revenue".
@@ -436,6 +440,7 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 				// whatever narrows it before; the total is asked too.
 				part, after = dest, nil
 			}
+			contributor := false
 			if len(part) == 0 && len(after) == 0 {
 				// "How much did Cerner contribute to Oracle's total
 				// revenues": the part is what contributes to the figure;
@@ -445,6 +450,7 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 				if len(part) == 0 {
 					part = contributorAfter(toks, i+len(n.words))
 				}
+				contributor = len(part) > 0
 				if len(part) == 0 {
 					// "how much revenue did Oracle get from TikTok": the
 					// part is where the figure came from.
@@ -458,7 +464,7 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 			for _, t := range toks[i : i+len(n.words)] {
 				written = append(written, t.lower)
 			}
-			q := qualifiedFigure{Metric: n.metric, Name: strings.Join(written, " "), Whole: whole}
+			q := qualifiedFigure{Metric: n.metric, Name: strings.Join(written, " "), Whole: whole, Contributor: contributor}
 			if len(part) > 0 {
 				q.Part = part
 				q.Words = append(slices.Clone(part), written...)
@@ -649,7 +655,11 @@ func contributorAfter(toks []qualifierToken, at int) []string {
 				name = startsUpper(toks[k].text) && toks[k].used
 			}
 			out = append(out, toks[k].text)
-		case (toks[k].lower == "the" || toks[k].named) && len(out) == 0:
+		case changeNouns[toks[k].lower] && len(out) > 0 && !toks[k].after:
+			// "those price cuts", "the fee hike": a change named as a
+			// thing is what contributed.
+			out = append(out, toks[k].text)
+		case (toks[k].lower == "the" || pointingDeterminers[toks[k].lower] || toks[k].named) && len(out) == 0:
 			// "did the Activision", "did Microsoft's gaming segment"
 			owned = owned || toks[k].named
 		default:
@@ -658,6 +668,10 @@ func contributorAfter(toks []qualifierToken, at int) []string {
 	}
 	return nil
 }
+
+// pointingDeterminers point back to a thing named before: "how much
+// revenue did those price cuts cost them".
+var pointingDeterminers = map[string]bool{"those": true, "these": true, "that": true, "this": true}
 
 // reporting are the verbs a question asks what a part of the business
 // reported with, after an auxiliary ("what operating income did
@@ -953,11 +967,17 @@ func (b *builder) partsBeside(t string, metrics []string, segs []Segment) []qual
 	for _, metric := range metrics {
 		mentions := slices.DeleteFunc(qualifiedMentions(b.question, b.cat, b.rt.Issuers, b.rt.NotCovered, metricNames([]string{metric})),
 			func(q qualifiedFigure) bool { return q.Metric != metric })
-		if len(mentions) < 2 {
-			continue
-		}
 		for _, q := range mentions {
-			if namesOtherPart(q, segWords, b.cat.TextStats()) {
+			// What a thing did to the part's figure ("Netflix cut prices
+			// in Latin America ... How much revenue did those price cuts
+			// cost them?") is a figure of its own, not the part's.
+			if q.Contributor && !slices.ContainsFunc(q.Part, func(w string) bool {
+				return slices.ContainsFunc(segWords, func(o string) bool { return strings.EqualFold(o, w) })
+			}) {
+				out = append(out, q)
+				continue
+			}
+			if len(mentions) >= 2 && namesOtherPart(q, segWords, b.cat.TextStats()) {
 				out = append(out, q)
 			}
 		}

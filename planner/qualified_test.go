@@ -34,6 +34,7 @@ func TestQualifiedFigures(t *testing.T) {
 		{"How much did the tax law change reduce net income in 2022?", "net_income", []string{"tax", "law", "change", "net", "income"}},
 		// what took from the figure is the part
 		{"How much revenue did the tariffs cost Apple in 2025?", "revenue", []string{"tariffs", "revenue"}},
+		{"How much revenue did those price cuts cost them in 2024?", "revenue", []string{"price", "cuts", "revenue"}},
 		// "that" points back to what the clause before says was done
 		{"Microsoft stretched server useful lives in FY21 - how much did that add to FY2021 operating income?", "operating_income", []string{"server", "useful", "lives", "operating", "income"}},
 		{"When Microsoft stretched server/network equipment useful lives at the start of FY21, how much did that add to FY21 operating income?", "operating_income",

@@ -260,7 +260,14 @@ func (b *builder) narrowedWithin(t, metric string, segs []Segment) []string {
 	// The metric's own names: an aspect's words ("margin" for revenue, an
 	// input of margins) name another figure.
 	names := map[string][]string{metric: append([]string{mt.Label}, mt.Aliases...)}
-	mentions := slices.DeleteFunc(qualifiedMentions(b.question, b.cat, b.rt.Issuers, b.rt.NotCovered, names), func(q qualifiedFigure) bool { return q.Metric != metric })
+	// What a thing did to the figure ("how much revenue did those price
+	// cuts cost") is a figure beside the part's (partsBeside), not a
+	// narrowing of it.
+	mentions := slices.DeleteFunc(qualifiedMentions(b.question, b.cat, b.rt.Issuers, b.rt.NotCovered, names), func(q qualifiedFigure) bool {
+		return q.Metric != metric || q.Contributor && !slices.ContainsFunc(q.Part, func(w string) bool {
+			return slices.ContainsFunc(own, func(o string) bool { return strings.EqualFold(o, w) })
+		})
+	})
 	if len(mentions) > 1 {
 		// "YouTube ads revenue and Google Cloud revenue": a mention by
 		// another name (partsBeside) is a part of its own, not words

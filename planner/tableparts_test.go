@@ -390,3 +390,24 @@ func TestPartWithoutOrgNoun(t *testing.T) {
 		t.Errorf("withoutOrgNoun shortened a name of two words or fewer")
 	}
 }
+
+// What a thing did to a part's figure ("Netflix cut prices in Latin
+// America ... How much revenue did those price cuts cost them?") is asked
+// as a figure of its own beside the part's, which it does not narrow.
+func TestContributorBesidePart(t *testing.T) {
+	cat := NewCatalog([]corpus.Document{{ID: "n24", Ticker: "NFLX", Company: "Netflix, Inc.", Form: "10-K", FiscalYear: 2024,
+		PeriodEnd: time.Date(2024, 12, 31, 0, 0, 0, 0, time.UTC), Format: corpus.FormatHTML}})
+	cat.SetFigures("n24", partRows("2024-01-01", "2024-12-31",
+		[3]string{"Streaming revenues", "Latin America (LATAM)", "4839816000"},
+		[3]string{"Streaming revenues", "United States and Canada (UCAN)", "17359369000"},
+	))
+	_, g := planFor(t, cat, "Netflix cut prices in Latin America in 2024. How much revenue did those price cuts cost them?", 0)
+	var part, cuts bool
+	for _, r := range g.Requirements {
+		part = part || slices.ContainsFunc(r.Completion.Concepts, func(k string) bool { return strings.Contains(k, "Latin America") && !strings.Contains(k, "price") })
+		cuts = cuts || strings.Contains(r.ID, "price-cuts")
+	}
+	if !part || !cuts {
+		t.Errorf("requirements %+v; want the part's revenue and, beside it, what the price cuts cost", g.Requirements)
+	}
+}
