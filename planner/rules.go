@@ -215,7 +215,7 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 	if len(years) > 1 && !b.rt.Outlook {
 		// "Amazon's 2023 net income according to its 2022 10-K": 2022
 		// names the report read, not a period asked.
-		if s, ok := namedReportYear(b.question); ok && slices.Contains(years, s) {
+		if s, ok := namedReportYear(b.question); ok && slices.Contains(years, s) && !slices.Contains(yearsBesideReport(b.question), s) {
 			if d, found := b.cat.Filing(t, s, "10-K"); found && d.FiscalYear == s {
 				source = s
 				years = slices.DeleteFunc(slices.Clone(years), func(y int) bool { return y == s })
@@ -2118,6 +2118,17 @@ func namedReportYear(question string) (int, bool) {
 		y += 2000
 	}
 	return y, true
+}
+
+// yearsBesideReport returns the fiscal years a question names outside the
+// name of the report it reads from: "Google Cloud op income for 2024 and
+// 2023 ... from Alphabet's FY2024 10-K" asks 2024 as well.
+func yearsBesideReport(question string) []int {
+	loc := namedReport.FindStringIndex(question)
+	if loc == nil {
+		return nil
+	}
+	return findFiscalYears(question[:loc[0]] + " " + question[loc[1]:])
 }
 
 // ownReport reports whether d, found for fiscal year fy, is that year's own

@@ -643,6 +643,8 @@ var phraseStopwords = map[string]bool{
 	"january": true, "february": true, "march": true, "april": true, "june": true, "july": true, "august": true,
 	"september": true, "october": true, "november": true, "december": true, "date": true, "today": true,
 	"count": true, "level": true, "full": true,
+	// words for figures in general ("Meta's ad KPIs for 2024: ...")
+	"kpi": true, "kpis": true, "metric": true, "metrics": true, "numbers": true, "figures": true, "stats": true,
 	// units an answer is asked in ("Answer in billions and dollars")
 	"dollars": true, "dollar": true, "usd": true, "billions": true, "millions": true, "thousands": true,
 }
@@ -667,6 +669,9 @@ func (b *builder) phraseWords() []string {
 		lw := strings.TrimSuffix(strings.ToLower(w), "s'")
 		switch {
 		case moved && (moveVerbs[lw] || lw == "count"):
+		case (lw == "grow" || lw == "grew" || lw == "rise" || lw == "rose" || lw == "fall" || lw == "fell") && eachMoved.MatchString(b.question):
+			// "by how much did ad impressions and average price per ad
+			// each grow": the move asked, named by no row.
 		case content[lw] && !slices.Contains(out, lw):
 			out = append(out, lw)
 		case len(w) >= 2 && len(w) <= 3 && allCaps(w) && !skip[lw] && !periodAcronyms[lw] && !slices.Contains(out, w):
@@ -675,6 +680,10 @@ func (b *builder) phraseWords() []string {
 	}
 	return out
 }
+
+// eachMoved matches a question asking by how much figures moved: "by how
+// much did X and Y each grow".
+var eachMoved = regexp.MustCompile(`(?i)\bhow\s+much\s+(?:did|have|has)\b[^.?!]*\b(?:grow|rise|fall|decline)\b`)
 
 // moveVerbs are the verbs howDidMove asks a figure's move with.
 var moveVerbs = map[string]bool{"trend": true, "trended": true, "move": true, "moved": true, "change": true, "changed": true,

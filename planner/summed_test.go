@@ -76,3 +76,24 @@ func TestLabelledFigurePremise(t *testing.T) {
 		t.Errorf("premise %+v; want a calculation with sign -1", r)
 	}
 }
+
+// A year named beside the report a question reads from is asked too; a
+// general word for figures ("KPIs") and the move asked of each figure
+// ("each grow") name no row.
+func TestReportYearAlsoAsked(t *testing.T) {
+	if got := yearsBesideReport("Google Cloud op income for 2024 and 2023 — give me both numbers from Alphabet's FY2024 10-K."); !slices.Contains(got, 2024) || !slices.Contains(got, 2023) {
+		t.Errorf("yearsBesideReport = %v, want 2023 and 2024", got)
+	}
+	if got := yearsBesideReport("Amazon's 2023 net income according to its 2024 10-K"); slices.Contains(got, 2024) {
+		t.Errorf("yearsBesideReport = %v; 2024 names the report only", got)
+	}
+	cat := smallCatalog()
+	q := "Meta's ad KPIs for 2024: by how much did ad impressions and average price per ad each grow year over year?"
+	rt := RouteQuestion(q, cat, nil)
+	b := &builder{cat: cat, question: q, rt: rt, g: &Graph{}, nodeKey: map[string]int{}, reqIdx: map[string]int{}, meta: map[string]reqMeta{}, periods: map[string][]filingPeriod{}}
+	for _, w := range b.phraseWords() {
+		if w == "kpis" || w == "grow" {
+			t.Errorf("phraseWords %v hold %q", b.phraseWords(), w)
+		}
+	}
+}
