@@ -197,7 +197,8 @@ func TestExpectationForNextYear(t *testing.T) {
 		"What capex is Walmart projecting for fiscal 2023?", "Meta 2024 capex and how much is planned for 2025?", "what capex is budgeted for next year at Apple",
 		"Is Costco keeping the new-warehouse cadence going into FY23? How many openings does management plan?",
 		"Heading into fiscal 2023, is Walmart still investing in automation?", "How much capex does management expect?",
-		"AMZN shipping costs — does mgmt see them flattening out or still rising?"} {
+		"AMZN shipping costs — does mgmt see them flattening out or still rising?",
+		"eBay's interest expense actually fell in 2022 — does management think that lasts into 2023?"} {
 		if rt := RouteQuestion(q, cat, nil); !rt.Outlook {
 			t.Errorf("%q is not read as asking an expectation", q)
 		}
@@ -522,5 +523,19 @@ func TestTrendViewTopic(t *testing.T) {
 	}
 	if outlooks == 0 {
 		t.Errorf("no outlook planned: %+v", g.Requirements)
+	}
+}
+
+// The words a question's searches are made of leave out adverbs
+// ("actually") and verbs of a move going on ("lasts").
+func TestSearchWordsLeaveOutManner(t *testing.T) {
+	cat := smallCatalog()
+	q := "eBay's interest expense actually fell in 2022 — does management think that lasts into 2023?"
+	rt := RouteQuestion(q, cat, nil)
+	b := &builder{cat: cat, question: q, rt: rt, g: &Graph{}, nodeKey: map[string]int{}, reqIdx: map[string]int{}, meta: map[string]reqMeta{}, periods: map[string][]filingPeriod{}}
+	for _, w := range b.searchWords() {
+		if w == "actually" || w == "lasts" {
+			t.Errorf("searchWords %v hold %q", b.searchWords(), w)
+		}
 	}
 }

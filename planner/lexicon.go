@@ -177,7 +177,7 @@ var plansAhead = regexp.MustCompile(`(?i)(?:(?:'s|’s|\bthe|\bits|\btheir)(?:\s
 
 // trendView matches a question asking what management sees a trend
 // doing: "does mgmt see them flattening out or still rising?".
-var trendView = regexp.MustCompile(`(?i)\b(?:see|sees|expect|expects|think|thinks|view|views|anticipate|anticipates)\b[^.?!]{0,40}?\b(?:flatten\w*|plateau\w*|level(?:l)?ing\s+off|peak(?:ing|ed)|still\s+(?:rising|growing|increasing|climbing|falling|declining|shrinking)|continu\w*|persist\w*|keep\s+\w+ing|moderat\w*|slow(?:ing|s)?\s+down)\b`)
+var trendView = regexp.MustCompile(`(?i)\b(?:see|sees|expect|expects|think|thinks|view|views|anticipate|anticipates)\b[^.?!]{0,40}?\b(?:flatten\w*|plateau\w*|level(?:l)?ing\s+off|peak(?:ing|ed)|still\s+(?:rising|growing|increasing|climbing|falling|declining|shrinking)|continu\w*|persist\w*|keep\s+\w+ing|moderat\w*|slow(?:ing|s)?\s+down|(?:lasts?|holds?|carr(?:y|ies))\s+(?:into|through))\b`)
 
 // goingInto matches a period to come that a trend is asked into ("is
 // Costco keeping the cadence going into FY23", "heading into 2025").

@@ -649,7 +649,7 @@ func (b *builder) searchWords() []string {
 	outside := b.outsideWords()
 	all := slices.DeleteFunc(questionWordsN(b.question, b.cat, b.rt.Issuers, 0), func(w string) bool { return outside[w] })
 	words := slices.DeleteFunc(slices.Clone(all), func(w string) bool {
-		return fallWords.MatchString(w) || riseWords.MatchString(w) || steadyWords.MatchString(w)
+		return fallWords.MatchString(w) || riseWords.MatchString(w) || steadyWords.MatchString(w) || adverb(w)
 	})
 	if len(words) < 2 {
 		words = all
