@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ledgerline/research/tools"
 )
 
 // A total asked as one, the sum of a figure and words of the question's
@@ -94,6 +96,22 @@ func TestReportYearAlsoAsked(t *testing.T) {
 	for _, w := range b.phraseWords() {
 		if w == "kpis" || w == "grow" {
 			t.Errorf("phraseWords %v hold %q", b.phraseWords(), w)
+		}
+	}
+}
+
+// "How much stock did X repurchase" asks the share repurchases, as does
+// "investing cash flow" its own figure; the rows filings print them by
+// name them.
+func TestRepurchaseVerbAsksBuybacks(t *testing.T) {
+	rt := RouteQuestion("Buyback firepower: how much stock did Intel (2020) and Walmart (fiscal 2022) each repurchase?", smallCatalog(), nil)
+	if !slices.ContainsFunc(rt.Figures, func(f FigureAsk) bool { return f.Metric == "buybacks" }) {
+		t.Errorf("figures %+v; want the share repurchases", rt.Figures)
+	}
+	for label, metric := range map[string]string{"Repurchase of common stock": "buybacks", "Repurchases of Class A common stock": "buybacks",
+		"Net cash used in investing activities": "investing_cash_flow", "Cash flows from financing activities": "financing_cash_flow"} {
+		if m, ok := tools.MetricForLabel(label); !ok || m.Name != metric {
+			t.Errorf("MetricForLabel(%q) = %q, %v; want %s", label, m.Name, ok, metric)
 		}
 	}
 }

@@ -106,7 +106,7 @@ var Metrics = []Metric{
 		Aliases: []string{"shares outstanding", "common shares outstanding", "share count", "number of shares outstanding"}},
 	{Name: "buybacks", Label: "share repurchases", Outflow: true, Concepts: []string{
 		"us-gaap:PaymentsForRepurchaseOfCommonStock", "us-gaap:StockRepurchasedDuringPeriodValue"},
-		Aliases: []string{"share repurchases", "buybacks", "stock buybacks", "share buybacks", "stock repurchases", "repurchases of common stock", "repurchases of common stock, net", "payments for repurchase of common stock", "common stock repurchased"}},
+		Aliases: []string{"share repurchases", "buybacks", "stock buybacks", "share buybacks", "stock repurchases", "repurchases of common stock", "repurchases of common stock, net", "payments for repurchase of common stock", "common stock repurchased", "repurchase of common stock", "repurchases of class a common stock", "repurchase", "repurchased", "bought back", "buy back"}},
 	{Name: "dividends", Label: "dividends paid", Outflow: true, Concepts: []string{
 		"us-gaap:PaymentsOfDividends", "us-gaap:PaymentsOfDividendsCommonStock"},
 		Aliases: []string{"dividends paid", "dividends", "payments for dividends", "cash dividends paid"}},
@@ -172,4 +172,7 @@ func MetricPhrases(m Metric) []string {
 var broadWords = map[string]bool{
 	"revenue": true, "revenues": true, "sales": true, "profit": true, "cash": true, "assets": true,
 	"liabilities": true, "depreciation": true, "dividends": true,
+	// "How much stock did Intel repurchase": the verb asks the figure
+	// where a number is asked.
+	"repurchase": true, "repurchased": true,
 }
