@@ -198,7 +198,8 @@ func TestExpectationForNextYear(t *testing.T) {
 		"Is Costco keeping the new-warehouse cadence going into FY23? How many openings does management plan?",
 		"Heading into fiscal 2023, is Walmart still investing in automation?", "How much capex does management expect?",
 		"AMZN shipping costs — does mgmt see them flattening out or still rising?",
-		"eBay's interest expense actually fell in 2022 — does management think that lasts into 2023?"} {
+		"eBay's interest expense actually fell in 2022 — does management think that lasts into 2023?",
+		"Meta 2024: what are management's expectations for total expenses in 2025?"} {
 		if rt := RouteQuestion(q, cat, nil); !rt.Outlook {
 			t.Errorf("%q is not read as asking an expectation", q)
 		}

@@ -791,13 +791,19 @@ func wordStartWhere(s, t string, ok func(i int) bool) bool {
 
 // othersExpectation reports whether the term of expecting at s[i:] is the
 // noun "expectation" that is not management's own ("meeting these
-// expectations", "analysts' expectations"): only "our expectation" is an
-// outlook.
+// expectations", "analysts' expectations"): only "our expectation", "its
+// expectation" or management's is an outlook.
 func othersExpectation(s string, i int) bool {
 	if !strings.HasPrefix(s[i:], "expectation") {
 		return false
 	}
-	return !strings.HasSuffix(s[:i], "our ")
+	before := s[:i]
+	for _, own := range []string{"our ", "its ", "management's ", "management’s ", "mgmt's ", "mgmt’s ", "company's ", "company’s "} {
+		if strings.HasSuffix(before, own) {
+			return false
+		}
+	}
+	return true
 }
 
 // believes reports whether s holds a belief about what is to come
