@@ -1726,7 +1726,7 @@ func init() {
 	also just like make made give given main mainly please want know compare compared comparison contrast
 	characterize characterise summarize summarise outline versus not out all any new now via yet one two six
 	ten get got put let see use way far off too few lot big etc yes ago who why how say the and for are but
-	its was has had did can may our per vs end day ytd yoy qoq ttm ltm
+	its was has had did can may our per vs end day ytd yoy qoq ttm ltm fye
 	come came comes coming go goes went gone keep keeps kept seem seems seemed
 	look looks looked mean means meant happen happens happened even though although while despite whereas`) {
 		questionStopwords[w] = true

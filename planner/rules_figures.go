@@ -640,6 +640,7 @@ var phraseStopwords = map[string]bool{
 	"ending": true, "end": true, "total": true, "amount": true, "number": true, "figure": true, "value": true,
 	"report": true, "reported": true, "have": true, "does": true, "much": true, "many": true, "spend": true,
 	"spent": true, "hold": true, "held": true, "record": true, "recorded": true, "company": true, "annual": true,
+	"carry": true, "carried": true,
 	"january": true, "february": true, "march": true, "april": true, "june": true, "july": true, "august": true,
 	"september": true, "october": true, "november": true, "december": true, "date": true, "today": true,
 	"count": true, "level": true, "full": true,
@@ -691,7 +692,7 @@ var moveVerbs = map[string]bool{"trend": true, "trended": true, "move": true, "m
 
 // periodAcronyms are capitalised words that name a period or a form, not a
 // figure.
-var periodAcronyms = map[string]bool{"fy": true, "ye": true, "ytd": true, "ttm": true, "ltm": true, "yoy": true,
+var periodAcronyms = map[string]bool{"fy": true, "ye": true, "fye": true, "ytd": true, "ttm": true, "ltm": true, "yoy": true,
 	"qoq": true, "mrq": true, "us": true, "usd": true, "sec": true, "ceo": true, "cfo": true, "q": true, "h": true}
 
 // ResolvePhrase returns the key of the figure a filing reports whose
@@ -731,7 +732,11 @@ func (c *Catalog) ResolvePhrase(documentID string, words []string, member string
 		if !allIn(want, have) || joinsAnother(strings.Fields(normLabel(e.Label)), want) || changesKind(have, want) {
 			continue
 		}
-		extra := len(slices.Compact(slices.Sorted(slices.Values(have)))) - len(want)
+		// "Intangible assets, net" is the intangible assets as a balance
+		// states them: "net" and "total" add nothing to what is asked.
+		extra := len(slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(have))), func(w string) bool {
+			return (w == "net" || w == "total") && !slices.Contains(want, w)
+		})) - len(want)
 		// Words saying the figure is the period's end add nothing to what
 		// it is: "paid memberships" is "Paid memberships at end of
 		// period" before "Paid net membership additions".

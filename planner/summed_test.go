@@ -115,3 +115,25 @@ func TestRepurchaseVerbAsksBuybacks(t *testing.T) {
 		}
 	}
 }
+
+// Verbs of holding name no figure ("how much goodwill did Microsoft
+// carry"), nor does "FYE"; a row's "net" or "total" adds nothing to the
+// words it is asked by ("intangible assets" is "Intangible assets, net"
+// before "Acquired intangible assets").
+func TestCarryAndNetRows(t *testing.T) {
+	cat := textCatalog("o23", "ORCL", "Oracle Corporation", 2023, "2023-05-31")
+	rows := partRows("2022-06-01", "2023-05-31",
+		[3]string{"Acquired intangible assets", "", "-2124000000"},
+		[3]string{"Intangible assets, net", "", "9837000000"},
+	)
+	cat.SetFigures("o23", rows)
+	if k, ok := cat.ResolvePhrase("o23", []string{"intangible", "assets"}, ""); !ok || k != "table:Intangible assets, net" {
+		t.Errorf("ResolvePhrase = %q, %v; want the net row", k, ok)
+	}
+	q := "What intangible assets did Oracle carry at FYE23?"
+	rt := RouteQuestion(q, cat, nil)
+	b := &builder{cat: cat, question: q, rt: rt, g: &Graph{}, nodeKey: map[string]int{}, reqIdx: map[string]int{}, meta: map[string]reqMeta{}, periods: map[string][]filingPeriod{}}
+	if got := b.phraseWords(); !slices.Equal(got, []string{"intangible", "assets"}) {
+		t.Errorf("phraseWords = %q, want intangible assets", got)
+	}
+}
