@@ -325,7 +325,7 @@ func (r *tableReader) line(i int, ln tableLine) {
 		cells, labelEnd = tableCells(toks)
 	}
 	if len(cells) == 0 || labelEnd == toks[0].start && tableAllFootnotes(cells) {
-		r.textLine(line, caption != nil)
+		r.textLine(line, caption != nil, r.neighbour(i, +1))
 		return
 	}
 	matched := false
@@ -341,10 +341,15 @@ func (r *tableReader) line(i int, ln tableLine) {
 }
 
 // textLine handles a line without cells: a heading, a wrapped label, a
-// caption, or prose.
-func (r *tableReader) textLine(line string, isCaption bool) {
+// caption, or prose. next is the line after it. A long line that the next
+// goes on in lower case, without ending a sentence, is a label wrapped
+// onto its numbers' line ("Trade receivables, net of allowances for
+// credit losses of $428 and $362 as of May 31, 2023 and May 31, 2022," /
+// "respectively 6,915 5,953"), not prose.
+func (r *tableReader) textLine(line string, isCaption bool, next string) {
 	words := strings.Count(line, " ") + 1
-	prose := len(line) > 100 || (words >= 8 && strings.HasSuffix(line, ".")) || isCaption && words > 8
+	wrapped := !strings.HasSuffix(line, ".") && words <= maxTableLabelWords && next != "" && unicode.IsLower([]rune(next)[0]) && endsInCells(next)
+	prose := len(line) > 100 && !wrapped || (words >= 8 && strings.HasSuffix(line, ".")) || isCaption && words > 8
 	if r.tbl != nil {
 		if prose {
 			r.endTable()
@@ -363,6 +368,22 @@ func (r *tableReader) textLine(line string, isCaption bool) {
 	}
 	r.prevText = line
 	r.prevIsLabel = !prose && !isCaption && !strings.HasSuffix(line, ":") && tableHasLetter(line) && words <= 24
+}
+
+// endsInCells reports whether a line ends in two cells of numbers, as a
+// row's line does ("respectively 6,915 5,953"); a line of prose going on
+// does not.
+func endsInCells(line string) bool {
+	f := strings.Fields(line)
+	if len(f) < 3 {
+		return false
+	}
+	for _, w := range f[len(f)-2:] {
+		if _, ok := parseTableCell(strings.TrimPrefix(w, "$"), 0); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // minTaggedAmounts is how many cells of a table must print tagged amounts

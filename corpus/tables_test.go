@@ -989,3 +989,34 @@ func TestTableFactsHTMLCorpus(t *testing.T) {
 		t.Error("the Netflix 10-K is not in the sample corpus")
 	}
 }
+
+// TestTableFactsWrappedLongLabel: a row label longer than a line, wrapped
+// onto the line of its numbers, which goes on in lower case, is a label,
+// not prose: the balance sheet goes on after it. A long line of prose
+// that goes on without numbers still ends the table.
+func TestTableFactsWrappedLongLabel(t *testing.T) {
+	doc := tableDoc(t, "10-K", 2023, "2023-05-31", `CONSOLIDATED BALANCE SHEETS
+May 31,
+(in millions, except per share data) 2023 2022
+Current assets:
+Cash and cash equivalents $ 9,765 $ 21,383
+Marketable securities 422 519
+Trade receivables, net of allowances for credit losses of $428 and $362 as of May 31, 2023 and May 31, 2022,
+respectively 6,915 5,953
+Intangible assets, net 9,837 1,440
+Total assets $ 134,384 $ 109,297
+The following table presents the amounts of our other borrowings and the interest rates we pay on them as of the
+balance sheet dates described in the notes that follow this section
+Other borrowings 12 14
+`)
+	facts := TableFacts(doc)
+	tableCheck(t, doc, facts, []tableWant{
+		{"Intangible assets, net", "9,837", "9837000000", "USD", "2023-05-31"},
+		{"Total assets", "134,384", "134384000000", "USD", "2023-05-31"},
+	})
+	for _, f := range facts {
+		if f.Label == "Other borrowings" {
+			t.Errorf("a row after prose read into the table above: %s", tableDump(doc, []Fact{f}))
+		}
+	}
+}
