@@ -455,6 +455,7 @@ func (b *builder) build() {
 	b.planNamedRatio()
 	b.planUnmentionedNames()
 	b.planUnservedParts()
+	b.planCurrencyEffect()
 	b.planQuestionSearches()
 }
 
