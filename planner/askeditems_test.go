@@ -533,7 +533,7 @@ func TestSearchWordsLeaveOutManner(t *testing.T) {
 	cat := smallCatalog()
 	q := "eBay's interest expense actually fell in 2022 — does management think that lasts into 2023?"
 	rt := RouteQuestion(q, cat, nil)
-	b := &builder{cat: cat, question: q, rt: rt, g: &Graph{}, nodeKey: map[string]int{}, reqIdx: map[string]int{}, meta: map[string]reqMeta{}, periods: map[string][]filingPeriod{}}
+	b := newBuilder(q, rt, cat)
 	for _, w := range b.searchWords() {
 		if w == "actually" || w == "lasts" {
 			t.Errorf("searchWords %v hold %q", b.searchWords(), w)

@@ -20,7 +20,7 @@ var currencyEffect = regexp.MustCompile(`(?i)\b(?:fx|forex|currency|currencies|f
 
 // currencySized matches the words that ask its size: an amount, not a
 // discussion.
-var currencySized = regexp.MustCompile(`(?i)\b(?:how\s+(?:big|large|much)|size|\$|amount|dollar)\b`)
+var currencySized = regexp.MustCompile(`(?i)\$|\b(?:how\s+(?:big|large|much)|size|amount|dollar)\b`)
 
 // CurrencyTerms are the words a sentence names exchange rates with.
 var CurrencyTerms = []string{"foreign currency", "foreign exchange", "exchange rate", "currency"}

@@ -16,6 +16,7 @@ func TestCurrencyEffect(t *testing.T) {
 	for _, q := range []string{
 		"$ size of the FX headwind to AMZN's net sales in 2024?",
 		"Amazon's sales fell in 2024. What was behind it, and how big was the FX hit?",
+		"Amazon 2024: the FX impact on net sales, in $?",
 	} {
 		_, g := planFor(t, cat, q, 0)
 		i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.HasSuffix(r.ID, "-currency-effect") })

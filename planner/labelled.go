@@ -761,25 +761,9 @@ func (b *builder) planNamedChange(t string, p filingPeriod, m reqMeta, what, key
 	}
 	// A move the question asserts of the figure ("Costco's membership fee
 	// income fell in FY22 ... why?") is a premise its rate of change bears
-	// out or refutes: the rate, as a row printed in parentheses
-	// ("Interest expense (3,505) (2,755)") grows as it grows more
-	// negative, which the difference does not say.
-	sign := assertedSign(b.question)
-	if sign == 0 || p.doc.FiscalYear != p.fy || !termIn(normalizeText(assertingSentence(b.question)), normalizeTerm(what)) {
-		return
-	}
-	moved := "rose"
-	if sign < 0 {
-		moved = "fell"
-	}
-	pid := t + "-" + period + "-premise-" + slug(what)
-	if b.addReq(Requirement{
-		ID: pid, Issuer: t, Period: period, Aspect: "figures", Kind: KindCalculation, Required: true,
-		Need: fmt.Sprintf("whether %s's %s %s over the year to the period of its %s %s, as the question says, from the figure it prints and the one a year before",
-			b.cat.ShortName(t), what, moved, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-		Completion: Condition{Kind: CondCalculation, Issuer: t, Period: period, Topic: what + " growth", Of: []string{levelID}, Sign: sign},
-	}, m) {
-		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: fmt.Sprintf("(%s - %s_prior) / %s_prior", name, name, name), Facts: facts}, []string{pid}, levelNode)
+	// out or refutes.
+	if sign := assertedSign(b.question); sign != 0 && p.doc.FiscalYear == p.fy && termIn(normalizeText(assertingSentence(b.question)), normalizeTerm(what)) {
+		b.planRowPremise(t, period, p.doc.Form, m, what, key, levelID, levelNode, sign)
 	}
 }
 

@@ -1052,13 +1052,7 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 						level, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
 					Completion: Condition{Kind: CondCalculation, Issuer: t, Period: period, Topic: what, Of: []string{id}},
 				}, m) {
-					b.addNode(tools.Calculate, tools.CalculateArgs{
-						Expression: fmt.Sprintf("(%s - %s_prior) / %s_prior", name, name, name),
-						Facts: map[string]tools.FactRef{
-							name:            {Ticker: t, Concept: key, Period: period},
-							name + "_prior": {Ticker: t, Concept: key, Period: period, Prior: true},
-						},
-					}, []string{gid}, node)
+					b.addRowRate(t, period, key, name, gid, node)
 					// The growth as the filing prints it beside the level.
 					b.planPrintedAs(t, p, what, []string{strings.ToLower(level)}, level+" percent change", gid, m)
 				}
@@ -1812,31 +1806,45 @@ func (b *builder) planNamedPremise(sign int) {
 			Completion: Condition{Kind: CondFact, Issuer: t, Period: label, Topic: what, Concepts: []string{key}},
 		}, m)
 		node := b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: label}, []string{id})
-		name := slugName(what)
-		moved := "rose"
-		if sign < 0 {
-			moved = "fell"
-		}
-		pid := t + "-" + label + "-premise-" + slug(what)
-		if b.addReq(Requirement{
-			ID: pid, Issuer: t, Period: label, Aspect: "figures", Kind: KindCalculation, Required: true,
-			Need: fmt.Sprintf("whether %s's %s %s over the year to %s, as the question says, computed from the row its %s %s prints",
-				b.cat.ShortName(t), what, moved, label, label, p.doc.Form),
-			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what + " growth", Of: []string{id}, Sign: sign},
-		}, m) {
-			// The change over the year before's own figure: a row printed
-			// in parentheses ("Interest expense (3,505) (2,755)") grows
-			// as it grows more negative, which the rate says and the
-			// difference does not.
-			b.addNode(tools.Calculate, tools.CalculateArgs{
-				Expression: "(" + name + " - " + name + "_prior) / " + name + "_prior",
-				Facts: map[string]tools.FactRef{
-					name:            {Ticker: t, Concept: key, Period: label},
-					name + "_prior": {Ticker: t, Concept: key, Period: label, Prior: true},
-				},
-			}, []string{pid}, node)
-		}
+		b.planRowPremise(t, label, p.doc.Form, m, what, key, id, node, sign)
 	}
+}
+
+// planRowPremise plans the premise that issuer t's figure what, the row
+// key of its period's report (form), rose (sign 1) or fell (-1) over the
+// year, as the question says: required, and checked by the row's rate of
+// change against the year before's, which the report prints beside it.
+// The rate, as a row printed in parentheses ("Interest expense (3,505)
+// (2,755)") grows as it grows more negative, which the difference does
+// not say. levelID and levelNode are the row's own requirement and lookup.
+func (b *builder) planRowPremise(t, period, form string, m reqMeta, what, key, levelID, levelNode string, sign int) {
+	moved := "rose"
+	if sign < 0 {
+		moved = "fell"
+	}
+	name := slugName(what)
+	pid := t + "-" + period + "-premise-" + slug(what)
+	if b.addReq(Requirement{
+		ID: pid, Issuer: t, Period: period, Aspect: "figures", Kind: KindCalculation, Required: true,
+		Need: fmt.Sprintf("whether %s's %s %s over the year to %s, as the question says, computed from the row its %s %s prints",
+			b.cat.ShortName(t), what, moved, period, period, form),
+		Completion: Condition{Kind: CondCalculation, Issuer: t, Period: period, Topic: what + " growth", Of: []string{levelID}, Sign: sign},
+	}, m) {
+		b.addRowRate(t, period, key, name, pid, levelNode)
+	}
+}
+
+// addRowRate adds the calculation serving requirement reqID of the rate
+// of change of issuer t's figure key for period against the year before
+// (named name in the expression), after node after, which looks it up.
+func (b *builder) addRowRate(t, period, key, name, reqID, after string) {
+	b.addNode(tools.Calculate, tools.CalculateArgs{
+		Expression: fmt.Sprintf("(%s - %s_prior) / %s_prior", name, name, name),
+		Facts: map[string]tools.FactRef{
+			name:            {Ticker: t, Concept: key, Period: period},
+			name + "_prior": {Ticker: t, Concept: key, Period: period, Prior: true},
+		},
+	}, []string{reqID}, after)
 }
 
 // rareWordIDF is the inverse document frequency above which one word

@@ -52,16 +52,7 @@ func (p *RulesPlanner) Plan(ctx context.Context, question string, rt Route, cat 
 	if cat == nil {
 		cat = NewCatalog(nil)
 	}
-	b := &builder{
-		cat:      cat,
-		question: ReadShorthand(question, cat),
-		rt:       rt,
-		g:        &Graph{Question: question, Tickers: slices.Clone(rt.Issuers), Planner: "rules"},
-		nodeKey:  map[string]int{},
-		reqIdx:   map[string]int{},
-		meta:     map[string]reqMeta{},
-		periods:  map[string][]filingPeriod{},
-	}
+	b := newBuilder(question, rt, cat)
 	if b.g.Tickers == nil {
 		b.g.Tickers = []string{}
 	}
@@ -93,6 +84,21 @@ func (p *RulesPlanner) Plan(ctx context.Context, question string, rt Route, cat 
 	b.finish()
 	causalCore(g)
 	return g, nil
+}
+
+// newBuilder returns the builder of a plan for question as routed, over
+// cat (not nil).
+func newBuilder(question string, rt Route, cat *Catalog) *builder {
+	return &builder{
+		cat:      cat,
+		question: ReadShorthand(question, cat),
+		rt:       rt,
+		g:        &Graph{Question: question, Tickers: slices.Clone(rt.Issuers), Planner: "rules"},
+		nodeKey:  map[string]int{},
+		reqIdx:   map[string]int{},
+		meta:     map[string]reqMeta{},
+		periods:  map[string][]filingPeriod{},
+	}
 }
 
 // causalCore makes the causal link the one thing a causal question needs:

@@ -92,7 +92,7 @@ func TestReportYearAlsoAsked(t *testing.T) {
 	cat := smallCatalog()
 	q := "Meta's ad KPIs for 2024: by how much did ad impressions and average price per ad each grow year over year?"
 	rt := RouteQuestion(q, cat, nil)
-	b := &builder{cat: cat, question: q, rt: rt, g: &Graph{}, nodeKey: map[string]int{}, reqIdx: map[string]int{}, meta: map[string]reqMeta{}, periods: map[string][]filingPeriod{}}
+	b := newBuilder(q, rt, cat)
 	for _, w := range b.phraseWords() {
 		if w == "kpis" || w == "grow" {
 			t.Errorf("phraseWords %v hold %q", b.phraseWords(), w)
@@ -132,7 +132,7 @@ func TestCarryAndNetRows(t *testing.T) {
 	}
 	q := "What intangible assets did Oracle carry at FYE23?"
 	rt := RouteQuestion(q, cat, nil)
-	b := &builder{cat: cat, question: q, rt: rt, g: &Graph{}, nodeKey: map[string]int{}, reqIdx: map[string]int{}, meta: map[string]reqMeta{}, periods: map[string][]filingPeriod{}}
+	b := newBuilder(q, rt, cat)
 	if got := b.phraseWords(); !slices.Equal(got, []string{"intangible", "assets"}) {
 		t.Errorf("phraseWords = %q, want intangible assets", got)
 	}

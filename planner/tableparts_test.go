@@ -258,29 +258,31 @@ func TestTopicWordsNameFigure(t *testing.T) {
 		}
 		return f
 	}
-	cat.SetFigures("n24", FigureEntries([]corpus.Fact{
-		fact("nflx:CostofServicesAmortizationofStreamingContentAssets", "Content amortization", "", "15301517000", false),
-		fact("nflx:CostofServicesAmortizationofStreamingContentAssets", "Produced content (1)", "nflx:ProducedContentMember", "7612503000", false),
-		fact("nflx:CostofServicesAmortizationofStreamingContentAssets", "Licensed content", "nflx:LicensedContentMember", "7689014000", false),
-		fact("nflx:ProducedContentReleasedNet", "Released, less amortization", "nflx:ProducedContentMember", "10152000000", true),
-		fact("nflx:AverageProducedContentAssetAmortizationPercentage", "", "", "0.9", false),
-	}))
-	// A filing that labels the total "Total" names it by its concept
-	// alone, as many words beside the question's as the share's.
-	cat.SetFigures("n24", append(cat.figures["n24"][1:], FigureEntries([]corpus.Fact{
-		fact("nflx:CostofServicesAmortizationofStreamingContentAssets", "Total", "", "15301517000", false)})...))
-	tests := []struct{ question, key string }{
-		{"NFLX 2024 produced-content amortization?", "nflx:CostofServicesAmortizationofStreamingContentAssets[nflx:ProducedContentMember]"},
-		{"Netflix content amortization 2024", "nflx:CostofServicesAmortizationofStreamingContentAssets"},
-	}
-	for _, tt := range tests {
-		_, g := planFor(t, cat, tt.question, 0)
-		var keys []string
-		for _, k := range lookups(t, g) {
-			keys = append(keys, k[:strings.LastIndexByte(k, ' ')])
+	// The total labelled by its name ("Content amortization"), and, as
+	// some filings label it, "Total": then named by its concept alone, as
+	// many words beside the question's as the share's.
+	for _, total := range []string{"Content amortization", "Total"} {
+		// The share first: a tie would go to it.
+		cat.SetFigures("n24", FigureEntries([]corpus.Fact{
+			fact("nflx:AverageProducedContentAssetAmortizationPercentage", "", "", "0.9", false),
+			fact("nflx:CostofServicesAmortizationofStreamingContentAssets", total, "", "15301517000", false),
+			fact("nflx:CostofServicesAmortizationofStreamingContentAssets", "Produced content (1)", "nflx:ProducedContentMember", "7612503000", false),
+			fact("nflx:CostofServicesAmortizationofStreamingContentAssets", "Licensed content", "nflx:LicensedContentMember", "7689014000", false),
+			fact("nflx:ProducedContentReleasedNet", "Released, less amortization", "nflx:ProducedContentMember", "10152000000", true),
+		}))
+		tests := []struct{ question, key string }{
+			{"NFLX 2024 produced-content amortization?", "nflx:CostofServicesAmortizationofStreamingContentAssets[nflx:ProducedContentMember]"},
+			{"Netflix content amortization 2024", "nflx:CostofServicesAmortizationofStreamingContentAssets"},
 		}
-		if !slices.Equal(keys, []string{tt.key}) {
-			t.Errorf("%q: lookups %v; want %s", tt.question, keys, tt.key)
+		for _, tt := range tests {
+			_, g := planFor(t, cat, tt.question, 0)
+			var keys []string
+			for _, k := range lookups(t, g) {
+				keys = append(keys, k[:strings.LastIndexByte(k, ' ')])
+			}
+			if !slices.Equal(keys, []string{tt.key}) {
+				t.Errorf("total labelled %q, %q: lookups %v; want %s", total, tt.question, keys, tt.key)
+			}
 		}
 	}
 }
@@ -409,5 +411,24 @@ func TestContributorBesidePart(t *testing.T) {
 	}
 	if !part || !cuts {
 		t.Errorf("requirements %+v; want the part's revenue and, beside it, what the price cuts cost", g.Requirements)
+	}
+}
+
+// A label holding every word asked is weighed alone, not with its
+// concept's words: "content amortization" is the row the filing labels
+// so, not another concept of fewer words.
+func TestLabelWeighedAlone(t *testing.T) {
+	cat := NewCatalog([]corpus.Document{{ID: "n24", Ticker: "NFLX", Company: "Netflix, Inc.", Form: "10-K", FiscalYear: 2024,
+		PeriodEnd: time.Date(2024, 12, 31, 0, 0, 0, 0, time.UTC), Format: corpus.FormatHTML}})
+	fact := func(concept, label string) corpus.Fact {
+		return corpus.Fact{Concept: concept, Label: label, Value: decimal.RequireFromString("1000000"), Unit: "USD",
+			PeriodStart: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), PeriodEnd: time.Date(2024, 12, 31, 0, 0, 0, 0, time.UTC), Start: 10, End: 15}
+	}
+	cat.SetFigures("n24", FigureEntries([]corpus.Fact{
+		fact("nflx:ContentAmortizationOther", ""),
+		fact("nflx:CostofServicesAmortizationofStreamingContentAssets", "Content amortization"),
+	}))
+	if k, ok := cat.ResolvePhrase("n24", []string{"content", "amortization"}, ""); k != "nflx:CostofServicesAmortizationofStreamingContentAssets" {
+		t.Errorf("ResolvePhrase = %q, %v; want the row labelled so", k, ok)
 	}
 }
