@@ -253,6 +253,76 @@ func TestCompoundFigureNames(t *testing.T) {
 	}
 }
 
+// A figure's or topic's name within a longer row label the question
+// writes word for word ("depreciation of property & equipment") asks that
+// row, not the figure or the topic the shorter name stands for; a
+// statement's name ("cash flow statement") says where to read, and asks
+// no cash.
+func TestNamesWithinLongerLabels(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("g24", []FigureEntry{
+		{Key: "us-gaap:Depreciation", Concept: "us-gaap:Depreciation", Label: "Depreciation of property and equipment"},
+		{Key: "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment", Concept: "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment", Label: "Purchases of property and equipment"},
+		{Key: "us-gaap:CashAndCashEquivalentsAtCarryingValue", Concept: "us-gaap:CashAndCashEquivalentsAtCarryingValue", Label: "Cash and cash equivalents"},
+	})
+	tests := []struct {
+		q       string
+		figures []string
+		capex   bool
+	}{
+		{"GOOGL 2024 depreciation of property & equipment (cash flow statement)?", nil, false},
+		{"GOOGL 2024 depreciation of property and equipment?", nil, false},
+		{"GOOGL 2024 depreciation?", []string{"depreciation"}, false},
+		{"GOOGL 2024 purchases of property and equipment?", []string{"capex"}, true},
+		{"Per the statement of cash flows, how much cash did GOOGL hold at the end of 2024 in cash?", []string{"cash"}, false},
+		{"How much cash did GOOGL hold at the end of 2024?", []string{"cash"}, false},
+	}
+	for _, tc := range tests {
+		rt := RouteQuestion(tc.q, cat, nil)
+		var got []string
+		for _, f := range rt.Figures {
+			got = append(got, f.Metric+f.Derived)
+		}
+		if !slices.Equal(got, tc.figures) {
+			t.Errorf("%q: figures %q; want %q", tc.q, got, tc.figures)
+		}
+		if slices.Contains(rt.Aspects, "capex") != tc.capex {
+			t.Errorf("%q: aspects %v; capex %v wanted", tc.q, rt.Aspects, tc.capex)
+		}
+	}
+	// The row is planned as the filing labels it, "&" read as "and".
+	_, g := planFor(t, cat, "GOOGL 2024 depreciation of property & equipment (cash flow statement)?", 0)
+	if len(g.Requirements) != 1 || !slices.Equal(g.Requirements[0].Completion.Concepts, []string{"us-gaap:Depreciation"}) {
+		t.Errorf("requirements %+v; want the one row", g.Requirements)
+	}
+}
+
+// A word of another figure's name before a name the filings print as a
+// row ("cash purchases of property and equipment") narrows it only where
+// the filings print the two together; before a shorthand they do not
+// print ("cash capex"), where they print it before another of the
+// figure's names ("cash capital expenditures").
+func TestQualifierBeforeARowsName(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("z24", []FigureEntry{
+		{Key: "us-gaap:PaymentsToAcquireProductiveAssets", Concept: "us-gaap:PaymentsToAcquireProductiveAssets", Label: "Purchases of property and equipment"},
+		{Key: "us-gaap:CashAndCashEquivalentsAtCarryingValue", Concept: "us-gaap:CashAndCashEquivalentsAtCarryingValue", Label: "Cash and cash equivalents"},
+	})
+	cat.SetTextStats(NewTextStats([]StatsDoc{
+		{Issuer: "AMZN", Text: "Cash capital expenditures were $48.1 billion. Cash capital expenditures rose. Purchases of property and equipment (82,999)."},
+		{Issuer: "AAPL", Text: "Payments for acquisition of property, plant and equipment. Cash and cash equivalents."},
+	}))
+	for q, part := range map[string]bool{
+		"AMZN 2024 cash purchases of property and equipment?": false,
+		"AMZN 2024 cash capex?":                               true,
+	} {
+		got := len(qualifiedFigures(q, cat, []string{"AMZN"}, nil, metricNames([]string{"capex"}))) > 0
+		if got != part {
+			t.Errorf("%q: a part of capex %v; want %v", q, got, part)
+		}
+	}
+}
+
 // A passage on the question's own words needs its two rarest words in
 // the filings, not any one of them.
 func TestTopicGroups(t *testing.T) {

@@ -117,8 +117,8 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 		w := strings.ToLower(strings.TrimRight(strings.TrimLeft(f, "(\"'“‘["), ".,;:?!)\"'”’]"))
 		possessive := strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "s'")
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
-		if f == "+" {
-			w = "and" // "cloud services + license support"
+		if f == "+" || f == "&" {
+			w = "and" // "cloud services + license support", "property & equipment"
 		}
 		if w == "" || skip[w] || askingWords[w] || labelBreaks[w] || strings.ContainsAny(w, "0123456789") ||
 			strings.IndexFunc(w, unicode.IsLetter) < 0 {

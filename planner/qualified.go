@@ -339,10 +339,22 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 	}
 	// Unless the issuer's filings print that word before the figure's
 	// name: Amazon's "cash capital expenditures" are a figure of their
-	// own, so "AMZN cash capex" asks them, not the cash balance.
+	// own, so "AMZN cash capex" asks them, not the cash balance. A name
+	// the question writes as a row of the filings labels it ("cash
+	// purchases of property and equipment") is read so: only that name
+	// with the word before it is the figure of their own.
 	for _, n := range all {
 		for i := 1; i+len(n.words) <= len(toks); i++ {
-			if otherName[i-1] && !toks[i-1].named && tokensAre(toks[i:i+len(n.words)], n.words) && printedBefore(cat, issuers, toks[i-1].lower, n.metric, names[n.metric]) {
+			if !otherName[i-1] || toks[i-1].named || !tokensAre(toks[i:i+len(n.words)], n.words) {
+				continue
+			}
+			printed := printedBefore(cat, issuers, toks[i-1].lower, n.metric, names[n.metric])
+			if labelsRow(cat, issuers, n.words) {
+				printed = slices.ContainsFunc(issuers, func(t string) bool {
+					return cat.TextStats().PrintsBefore(t, toks[i-1].lower, []string{strings.Join(n.words, " ")})
+				})
+			}
+			if printed {
 				toks[i-1].stop = false
 			}
 		}
@@ -2088,6 +2100,19 @@ func shortens(words, name []string) bool {
 		short = short || len(w) < len(name[i])
 	}
 	return short
+}
+
+// labelsRow reports whether one of issuers' filings labels a figure by
+// words, word for word.
+func labelsRow(cat *Catalog, issuers []string, words []string) bool {
+	for _, t := range issuers {
+		for _, d := range cat.filings[t] {
+			if _, ok := cat.labelKey(d.ID, words, false); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // printedBefore reports whether one of issuers' filings prints word right

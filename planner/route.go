@@ -146,6 +146,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	rt.BaseYears = findBaseYears(question, rt.FiscalYears)
 	comp := newCompounds(question, cat, rt.Issuers)
 	rt.Figures = dropCompounds(question, FindFigures(question), comp)
+	rt.Figures = dropStatementNames(question, rt.Figures)
 	if paid, ok := paidFor(question); ok && !slices.ContainsFunc(FindFigures(paid), func(f FigureAsk) bool { return spentAs(f, paid) }) {
 		rt.Paid = paid
 		// Neither "cash" paid with nor "assets" in "content assets" is a
@@ -177,7 +178,8 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	// question asks ("segment operating margin" asks the segments'
 	// margins, not what the filing says about segments).
 	aspects := findAspects(lower, claimFigures(lower, rt.Figures, taken), func(start, end int) bool {
-		return comp.head(lower[:start], strings.TrimSpace(lower[start:end])) ||
+		return comp.head(lower[:start], strings.TrimSpace(lower[start:end])) || comp.inLonger(lower[:start], lower[start:end], lower[end:]) ||
+			rt.AsksFigure && (statementBefore.MatchString(lower[:start]) || readFrom.MatchString(lower[:start]) && statementAfter.MatchString(lower[end:])) ||
 			qualifiesFigure(lower[start:end], lower[end:], rt.Figures) ||
 			rt.AsksFigure && namesSourcePart.MatchString(lower[end:])
 	})
@@ -259,9 +261,10 @@ var sumAsked = regexp.MustCompile(`(?i)\b(total|combined|together|altogether|sum
 // catalogue name ("net revenue", "operating income" are). The question's
 // words then name that row, found by its label, or its gap.
 type compounds struct {
-	keep   map[string]bool // words that may stand before a name: the issuers' and their parts'
-	names  []string        // the catalogue's names, normalised, padded with spaces
-	labels []string        // every filing's row labels, normalised, padded with spaces
+	keep     map[string]bool // words that may stand before a name: the issuers' and their parts'
+	names    []string        // the catalogue's names, normalised, padded with spaces
+	labels   []string        // every filing's row labels, normalised, padded with spaces
+	labelSet map[string]bool // labels with "&" read as "and", built on first use
 }
 
 func newCompounds(question string, cat *Catalog, issuers []string) *compounds {
@@ -331,13 +334,108 @@ func (c *compounds) head(text, name string) bool {
 	return slices.ContainsFunc(c.labels, func(l string) bool { return strings.HasPrefix(l, item) })
 }
 
+// inLonger reports whether name, with words of the question on either
+// side of it (before and after, the question's text around the name), is
+// word for word a row label a filing prints that no catalogue name is:
+// "depreciation" and "property and equipment" in "depreciation of
+// property & equipment" are the row "Depreciation of property and
+// equipment", neither the depreciation and amortization nor the capital
+// expenditures the two names alone stand for. An "&" between words is
+// read as "and", as labels spell it.
+func (c *compounds) inLonger(before, name, after string) bool {
+	if len(c.labels) == 0 {
+		return false
+	}
+	if c.labelSet == nil {
+		c.labelSet = make(map[string]bool, len(c.labels))
+		for _, l := range c.labels {
+			c.labelSet[strings.ReplaceAll(l, " & ", " and ")] = true
+		}
+	}
+	words := func(s string) []string {
+		ws := strings.Fields(normLabel(s))
+		for i, w := range ws {
+			if w == "&" {
+				ws[i] = "and"
+			}
+		}
+		return ws
+	}
+	bw, nw, aw := words(before), words(name), words(after)
+	// A clause's words only: an issuer's name, a number or a possessive
+	// ends the run a label may span.
+	stop := func(w string) bool {
+		return c.keep[w] || strings.HasSuffix(w, "'s") || strings.IndexFunc(w, unicode.IsDigit) >= 0 || questionStopwords[w] && w != "of" && w != "and"
+	}
+	var left, right int
+	for left < len(bw) && left < 6 && !stop(bw[len(bw)-1-left]) {
+		left++
+	}
+	for right < len(aw) && right < 6 && !stop(aw[right]) {
+		right++
+	}
+	for i := 0; i <= left; i++ {
+		for j := 0; j <= right; j++ {
+			if i+j == 0 {
+				continue
+			}
+			run := slices.Concat(bw[len(bw)-i:], nw, aw[:j])
+			if joiningWords[run[0]] || joiningWords[run[len(run)-1]] {
+				continue
+			}
+			item := " " + strings.Join(run, " ") + " "
+			if c.labelSet[item] && !slices.Contains(c.names, item) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// statementAfter and statementBefore match the rest of a financial
+// statement's name after and before a figure's: "cash" in "(cash flow
+// statement)" and "statement of cash flows" names where to read, not a
+// figure asked.
+var (
+	statementAfter  = regexp.MustCompile(`^\s*(?:flows?\s+)?statements?\b`)
+	statementBefore = regexp.MustCompile(`\bstatements?\s+of\s+$`)
+)
+
+// readFrom matches, before a statement's name, words saying the figure
+// asked is to be read there: "(cash flow statement)", "per the cash flow
+// statement", "from the income statement".
+var readFrom = regexp.MustCompile(`(?:\(\s*|\b(?:per|from|in|on|using|via|according\s+to|based\s+on)\s+(?:the\s+|its\s+|their\s+|each\s+company's\s+)?)$`)
+
+// dropStatementNames leaves out the figures whose names the question
+// writes only as part of a statement's name.
+func dropStatementNames(question string, asks []FigureAsk) []FigureAsk {
+	norm := " " + strings.Join(strings.Fields(normLabel(strings.ReplaceAll(question, "%", " percent "))), " ") + " "
+	return slices.DeleteFunc(asks, func(a FigureAsk) bool {
+		// Every place the question writes the name: "per the statement
+		// of cash flows, what was its cash" asks the cash.
+		found := false
+		for from := 0; ; {
+			i := strings.Index(norm[from:], " "+a.Phrase+" ")
+			if i < 0 {
+				return found
+			}
+			start := from + i + 1
+			end := start + len(a.Phrase)
+			if !statementAfter.MatchString(norm[end:]) && !statementBefore.MatchString(norm[:start]) {
+				return false
+			}
+			found, from = true, end
+		}
+	})
+}
+
 // dropCompounds leaves out the figures the question names only as the
-// head of another noun (compounds).
+// head of another noun, or within a longer row label (compounds).
 func dropCompounds(question string, asks []FigureAsk, c *compounds) []FigureAsk {
 	norm := " " + strings.Join(strings.Fields(normLabel(strings.ReplaceAll(question, "%", " percent "))), " ") + " "
 	out := asks[:0:0]
 	for _, a := range asks {
-		if a.at <= len(norm) && c.head(norm[:a.at], a.Phrase) {
+		if a.at <= len(norm) && (c.head(norm[:a.at], a.Phrase) || a.at+len(a.Phrase) <= len(norm) && c.inLonger(norm[:a.at], a.Phrase, norm[a.at+len(a.Phrase):])) {
 			continue
 		}
 		out = append(out, a)
