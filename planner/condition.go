@@ -621,10 +621,10 @@ var notCounted = map[string]bool{"dollars": true, "usd": true, "euros": true, "i
 	"or": true, "to": true, "for": true, "from": true, "at": true, "as": true, "was": true, "were": true, "is": true}
 
 // numberOf matches a number of things in normalised text: a number of
-// millions or thousands, or digits with thousands separators or none, and
+// billions, millions or thousands ("1.7 billion live listings"), or digits with thousands separators or none, and
 // up to three words after it; its first group catches a dollar sign before
 // it.
-var numberOf = regexp.MustCompile(`(\$ ?)?\b(\d+(?:\.\d+)? (?:million|thousand)|\d{1,3}(?:,\d{3})*)((?: [a-z]+){0,3})`)
+var numberOf = regexp.MustCompile(`(\$ ?)?\b(\d+(?:\.\d+)? (?:billion|million|thousand)|\d{1,3}(?:,\d{3})*)((?: [a-z]+){0,3})`)
 
 // monthBefore matches a month's name at the end of normalised text: the
 // number after it is a day.

@@ -64,6 +64,17 @@ func (b *builder) planDifferenceOf(ra, rb Requirement) {
 	if what == "" {
 		what = ra.Aspect
 	}
+	// The label names the periods, so that the line stating the
+	// difference says which years it sets apart: "Capital expenditures
+	// difference, FY2024", or "..., FY2024 and FY2023" for two.
+	topic := what + " difference"
+	switch {
+	case ra.Period == "":
+	case ra.Period == rb.Period || rb.Period == "":
+		topic += ", " + ra.Period
+	default:
+		topic += ", " + ra.Period + " and " + rb.Period
+	}
 	id := "difference-" + slug(ra.Issuer+" "+rb.Issuer+" "+strings.TrimPrefix(ra.ID, ra.Issuer+"-"+ra.Period+"-"))
 	a, o := b.cat.ShortName(ra.Issuer), b.cat.ShortName(rb.Issuer)
 	need := fmt.Sprintf("the difference between %s's and %s's %s (%s's minus %s's), computed from the two figures", a, o, what, a, o)
@@ -76,7 +87,7 @@ func (b *builder) planDifferenceOf(ra, rb Requirement) {
 		b.addCalcGap(Requirement{
 			ID: id, Kind: KindCalculation, Aspect: ra.Aspect, Required: true,
 			Need:       need + "; one of them is read from no fact or sentence a calculation can name",
-			Completion: Condition{Kind: CondCalculation, Topic: what + " difference", Of: []string{ra.ID, rb.ID}},
+			Completion: Condition{Kind: CondCalculation, Topic: topic, Of: []string{ra.ID, rb.ID}},
 		}, reqMeta{aspect: b.meta[ra.ID].aspect, issuer: -1}, ra.ID, rb.ID)
 		return
 	}
@@ -86,7 +97,7 @@ func (b *builder) planDifferenceOf(ra, rb Requirement) {
 	}
 	if !b.addReq(Requirement{
 		ID: id, Kind: KindCalculation, Aspect: ra.Aspect, Required: true, Need: need,
-		Completion: Condition{Kind: CondCalculation, Topic: what + " difference", Of: []string{ra.ID, rb.ID}},
+		Completion: Condition{Kind: CondCalculation, Topic: topic, Of: []string{ra.ID, rb.ID}},
 	}, reqMeta{aspect: b.meta[ra.ID].aspect, issuer: -1}) {
 		return
 	}

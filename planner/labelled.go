@@ -95,6 +95,10 @@ func acronymWord(w string) bool {
 	return n >= 2
 }
 
+// innerHyphens matches a hyphen joining two letters: "long-term" is two
+// words of a label, as the filings' labels are read (normLabel).
+var innerHyphens = regexp.MustCompile(`(\pL)-(\pL)`)
+
 // labelledRuns scans the question's runs of words (between punctuation,
 // issuer names, numbers and the words that ask; "and", "of" and "gross"
 // stay, as labels hold them: "research and development", "gross margin")
@@ -113,7 +117,7 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 		run = wordRun{}
 	}
 	prev := "" // the token before, as the question writes it
-	for _, f := range strings.FieldsFunc(strings.ReplaceAll(b.question, "’", "'"), unicode.IsSpace) {
+	for _, f := range strings.FieldsFunc(innerHyphens.ReplaceAllString(strings.ReplaceAll(b.question, "’", "'"), "$1 $2"), unicode.IsSpace) {
 		w := strings.ToLower(strings.TrimRight(strings.TrimLeft(f, "(\"'“‘["), ".,;:?!)\"'”’]"))
 		possessive := strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "s'")
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")

@@ -829,7 +829,10 @@ func qualifiersBefore(toks []qualifierToken, at int) []string {
 		case !toks[k].stop:
 			start = k
 			continue
-		case toks[k].lower == "and" && k > 0 && !toks[k-1].stop && start == k+1:
+		case toks[k].lower == "and" && k > 0 && !toks[k-1].stop && start == k+1 && start < at:
+			// "cloud services and license support revenue" names one
+			// part; "GMV and revenue", "and" right before the name, lists
+			// two figures.
 			continue
 		}
 		break

@@ -538,7 +538,7 @@ func TestPartOfRatio(t *testing.T) {
 // margin declined", "and in the year before") plans the ratio's change
 // from the prior-year column beside the ratio, optional; a question on the
 // ratio alone does not, and the company's own ratio asserted to move is
-// the premise's.
+// the premise's. A part's ratio asserted to move is checked by its change.
 func TestPlanRatioBefore(t *testing.T) {
 	t.Parallel()
 	for q, want := range map[string]bool{
@@ -560,9 +560,12 @@ func TestPlanRatioBefore(t *testing.T) {
 		}
 		r := g.Requirements[i]
 		n := servers(g, r.ID)
-		if r.Required || r.Completion.Kind != CondCalculation || len(n) != 1 ||
+		// A move the question asserts ("decline") is its premise: required,
+		// of the sign asserted.
+		asserted := strings.Contains(q, "decline")
+		if r.Required != asserted || asserted && r.Completion.Sign != -1 || r.Completion.Kind != CondCalculation || len(n) != 1 ||
 			!strings.Contains(string(n[0].Args), ") - (") || !strings.Contains(string(n[0].Args), `"prior":true`) {
-			t.Errorf("%q: ratio change %+v served by %v; want an optional ratio less the prior year's", q, r, n)
+			t.Errorf("%q: ratio change %+v served by %v; want the ratio less the prior year's, required and falling where asserted", q, r, n)
 		}
 	}
 }

@@ -170,7 +170,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	rt.AsksFigure = len(rt.Figures) > 0 || asksNumber(question) || howDidMove.MatchString(normalizeText(question))
 	lower := routerNorm(question)
 	rt.Quarterly = quarterExpr.MatchString(question)
-	rt.Outlook = anyTerm(normalizeText(question), outlookTriggers) || futureView.MatchString(question) || willPersist.MatchString(question) || plansAhead.MatchString(question) || plannedFor.MatchString(question) ||
+	rt.Outlook = comp.anyTermOutside(normalizeText(question), outlookTriggers) || futureView.MatchString(question) || willPersist.MatchString(question) || plansAhead.MatchString(question) || plannedFor.MatchString(question) ||
 		goingInto.MatchString(question) || planAsked.MatchString(question) || trendView.MatchString(question) ||
 		estimatesAhead(question, cat, rt)
 	// A topic named by one word heading another noun ("deferred revenue")
@@ -343,6 +343,13 @@ func (c *compounds) head(text, name string) bool {
 // expenditures the two names alone stand for. An "&" between words is
 // read as "and", as labels spell it.
 func (c *compounds) inLonger(before, name, after string) bool {
+	return c.inLabel(before, name, after, false)
+}
+
+// inLabel is inLonger, the longer label being a catalogue name too where
+// names is set: "long-term" in "long-term debt" names a figure, whichever
+// it is, not a view of the long term.
+func (c *compounds) inLabel(before, name, after string, names bool) bool {
 	if len(c.labels) == 0 {
 		return false
 	}
@@ -384,7 +391,8 @@ func (c *compounds) inLonger(before, name, after string) bool {
 				continue
 			}
 			item := " " + strings.Join(run, " ") + " "
-			if c.labelSet[item] && !slices.Contains(c.names, item) {
+			named := slices.Contains(c.names, item)
+			if c.labelSet[item] && (names || !named) || names && named {
 				return true
 			}
 		}
@@ -405,6 +413,28 @@ var (
 // asked is to be read there: "(cash flow statement)", "per the cash flow
 // statement", "from the income statement".
 var readFrom = regexp.MustCompile(`(?:\(\s*|\b(?:per|from|in|on|using|via|according\s+to|based\s+on)\s+(?:the\s+|its\s+|their\s+|each\s+company's\s+)?)$`)
+
+// anyTermOutside is anyTerm of the normalised text, a term within a
+// longer row label or figure's name the text writes ("long-term" in
+// "long-term lease liabilities") not counted.
+func (c *compounds) anyTermOutside(text string, terms []string) bool {
+	for _, t := range terms {
+		nt := normalizeTerm(t)
+		if !termIn(text, nt) {
+			continue
+		}
+		spans := termSpans(text, nt)
+		if len(spans) == 0 {
+			return true // a term read in its context ("expectations"), not placed
+		}
+		for _, sp := range spans {
+			if !c.inLabel(text[:sp[0]], text[sp[0]:sp[1]], text[sp[1]:], true) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // dropStatementNames leaves out the figures whose names the question
 // writes only as part of a statement's name.
@@ -1178,8 +1208,9 @@ func dropNarrowing(asks []FigureAsk, cat *Catalog, issuers []string) []FigureAsk
 var namesSourcePart = regexp.MustCompile(`^\s*(?:notes?|tables?|footnotes?|disclosures?|schedules?)\b`)
 
 // estimateVerb is a verb of estimating a figure ("what uplift did it
-// estimate", "the projected savings").
-var estimateVerb = regexp.MustCompile(`(?i)\b(estimat\w*|predict\w*|project(s|ed|ing)?)\b`)
+// estimate", "the projected savings"), or of seeing it ahead ("does
+// management see it going up or down in 2025").
+var estimateVerb = regexp.MustCompile(`(?i)\b(estimat\w*|predict\w*|project(s|ed|ing)?|sees?|think\w*|believ\w*)\b`)
 
 // estimatesAhead reports whether a question asks what an issuer estimated
 // for a year after its latest annual report in the corpus ("NVIDIA ...

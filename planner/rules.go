@@ -1735,7 +1735,8 @@ func init() {
 	ten get got put let see use way far off too few lot big etc yes ago who why how say the and for are but
 	its was has had did can may our per vs end day ytd yoy qoq ttm ltm fye
 	come came comes coming go goes went gone keep keeps kept seem seems seemed
-	look looks looked mean means meant happen happens happened even though although while despite whereas`) {
+	look looks looked mean means meant happen happens happened even though although while despite whereas
+	roughly approximately approx around nearly almost circa`) {
 		questionStopwords[w] = true
 	}
 }
@@ -2330,9 +2331,26 @@ var fiscalWord = map[string]bool{"fy": true, "fye": true, "ye": true, "cy": true
 // is shaped as a question for a number (figureShaped).
 func figureClause(question string, words []string) bool {
 	what := strings.Join(words, " ")
-	c := clauseOf(question, what)
-	return termIn(normalizeText(c), normalizeTerm(what)) && figureShaped.MatchString(c)
+	// Any clause naming it: "Does eBay expect the gap between GMV and
+	// revenue to persist? What was 2022 GMV?"
+	for _, c := range clauseBreak.Split(question, -1) {
+		if termIn(normalizeText(c), normalizeTerm(what)) && figureShaped.MatchString(c) {
+			return true
+		}
+	}
+	// "eBay's take rate rose in 2022. What was it, and what does
+	// management credit?": a clause asking the amount of what an earlier
+	// sentence names.
+	if loc := pronounFigure.FindStringIndex(question); loc != nil {
+		return termIn(normalizeText(question[:loc[0]]), normalizeTerm(what))
+	}
+	return false
 }
+
+// pronounFigure matches a clause that asks the amount of what the
+// question named before it, by a pronoun: "What was it", "how much was
+// that", "what were they".
+var pronounFigure = regexp.MustCompile(`(?i)(?:^|[.?!;:,]\s*|\band\s+)(?:what|how\s+(?:much|big|large|high|many))\s+(?:was|is|were|are)\s+(?:it|that|this|they|those|these)\b`)
 
 func (b *builder) plansFigure() bool {
 	return slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return r.Kind == KindFigure })

@@ -556,7 +556,15 @@ func (b *builder) planDerivedAs(t string, p filingPeriod, aspect string, d tools
 // own period is the one asked first. A ratio whose move the question
 // asserts is the premise's to check (planRatioPremise).
 func (b *builder) planRatioBefore(t string, p filingPeriod, d tools.Derived, what, calcID string, facts map[string]tools.FactRef, of, deps []string, m reqMeta) {
-	if !d.Ratio || !p.found || (p.doc.Form != "10-K" && p.doc.Form != "10-Q") || !asksRatioMove(b.question) {
+	// A part's ratio whose move a one-issuer question asserts ("Apple's
+	// Services gross margin percentage expanded in the June 2023
+	// quarter"): the change is the premise, required to have the sign
+	// asserted, as planRatioPremise checks the company's ratio.
+	sign := 0
+	if what != d.Label && len(b.rt.Issuers) == 1 && strings.Contains(normalizeText(assertingSentence(b.question)), strings.ToLower(what)) {
+		sign = assertedSign(b.question)
+	}
+	if !d.Ratio || !p.found || (p.doc.Form != "10-K" && p.doc.Form != "10-Q") || sign == 0 && !asksRatioMove(b.question) {
 		return
 	}
 	if premise, _, ok := b.ratioPremise(); ok && premise.Name == d.Name && what == d.Label {
@@ -573,11 +581,19 @@ func (b *builder) planRatioBefore(t string, p filingPeriod, d tools.Derived, wha
 	}
 	label := tools.PeriodLabel(p.fy)
 	id := calcID + "-change"
+	need := fmt.Sprintf("how %s's %s moved over the year to the period of its %s %s, computed from its reported figures and those a year before",
+		b.cat.ShortName(t), what, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form)
+	if sign != 0 {
+		moved := "rose"
+		if sign < 0 {
+			moved = "fell"
+		}
+		need = fmt.Sprintf("whether %s's %s %s over the year to the period of its %s %s, as the question says, computed from its reported figures and those a year before",
+			b.cat.ShortName(t), what, moved, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form)
+	}
 	if b.addReq(Requirement{
-		ID: id, Issuer: t, Period: label, Aspect: "figures", Kind: KindCalculation, Required: false,
-		Need: fmt.Sprintf("how %s's %s moved over the year to the period of its %s %s, computed from its reported figures and those a year before",
-			b.cat.ShortName(t), what, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-		Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what + " change", Of: of},
+		ID: id, Issuer: t, Period: label, Aspect: "figures", Kind: KindCalculation, Required: sign != 0, Need: need,
+		Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what + " change", Of: of, Sign: sign},
 	}, m) {
 		prior := exprNames.ReplaceAllString(d.Expression, "${0}_prior")
 		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: "(" + d.Expression + ") - (" + prior + ")", Facts: both}, []string{id}, deps...)
