@@ -372,3 +372,46 @@ func TestOutlookOfTheQuestionsTopic(t *testing.T) {
 		}
 	}
 }
+
+// A label the filing prints is asked by a later clause that asks its
+// amount, by a pronoun ("What was it") or in its own clause ("What was
+// 2024 GMV?"); "GMV and revenue" lists two figures, no part of revenue.
+func TestLabelAskedInAnotherClause(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("z24", []FigureEntry{
+		{Key: "table:Take rate", Label: "Take rate", Table: true},
+		{Key: "table:GMV", Label: "GMV", Table: true},
+		{Key: "us-gaap:Revenues", Concept: "us-gaap:Revenues", Label: "Total net sales"},
+	})
+	for q, key := range map[string]string{
+		"Amazon's take rate rose in 2024. What was it, and what does management credit for the increase?": "table:Take rate",
+		"Does Amazon expect the gap between GMV and revenue to persist after 2024? What was 2024 GMV?":     "table:GMV",
+	} {
+		_, g := planFor(t, cat, q, 0)
+		if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return slices.Contains(r.Completion.Concepts, key) }) {
+			t.Errorf("%q: no requirement for %s in %v", q, key, reqIDs(g))
+		}
+		if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.Completion.Topic, "GMV and") }) {
+			t.Errorf("%q: GMV read as a part of revenue: %v", q, reqIDs(g))
+		}
+	}
+}
+
+// "Long-term" in a row's name ("long-term lease liabilities", "long-term
+// debt") is no view of the long term.
+func TestLongTermRowIsNoOutlook(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("z24", []FigureEntry{
+		{Key: "amzn:LeaseLiabilityNoncurrent", Concept: "amzn:LeaseLiabilityNoncurrent", Label: "Long-term lease liabilities"},
+	})
+	for q, want := range map[string]bool{
+		"amzn balance sheet at 12/31/24: long-term lease liabilities vs long-term debt?": false,
+		"Amazon long-term debt at the end of 2024?":                                     false,
+		"Does Amazon expect long-term growth in its stores business?":                   true,
+		"What is Amazon's long-term outlook for AWS?":                                   true,
+	} {
+		if got := RouteQuestion(q, cat, nil).Outlook; got != want {
+			t.Errorf("%q: outlook %v; want %v", q, got, want)
+		}
+	}
+}

@@ -41,6 +41,10 @@ func TestPlanDifference(t *testing.T) {
 	if !strings.Contains(string(n[0].Args), `"alphabet - meta"`) {
 		t.Errorf("calculation %s; want alphabet - meta", n[0].Args)
 	}
+	// The line stating it says which year it sets apart.
+	if !strings.HasSuffix(r.Completion.Topic, "difference, FY2024") {
+		t.Errorf("difference topic %q; want it to name FY2024", r.Completion.Topic)
+	}
 
 	_, g = planFor(t, cat, "Compare Alphabet's and Meta's revenue in 2024.", 0)
 	if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.HasPrefix(r.ID, "difference-") }) {
