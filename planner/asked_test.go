@@ -385,7 +385,7 @@ func TestLabelAskedInAnotherClause(t *testing.T) {
 	})
 	for q, key := range map[string]string{
 		"Amazon's take rate rose in 2024. What was it, and what does management credit for the increase?": "table:Take rate",
-		"Does Amazon expect the gap between GMV and revenue to persist after 2024? What was 2024 GMV?":     "table:GMV",
+		"Does Amazon expect the gap between GMV and revenue to persist after 2024? What was 2024 GMV?":    "table:GMV",
 	} {
 		_, g := planFor(t, cat, q, 0)
 		if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return slices.Contains(r.Completion.Concepts, key) }) {
@@ -406,9 +406,9 @@ func TestLongTermRowIsNoOutlook(t *testing.T) {
 	})
 	for q, want := range map[string]bool{
 		"amzn balance sheet at 12/31/24: long-term lease liabilities vs long-term debt?": false,
-		"Amazon long-term debt at the end of 2024?":                                     false,
-		"Does Amazon expect long-term growth in its stores business?":                   true,
-		"What is Amazon's long-term outlook for AWS?":                                   true,
+		"Amazon long-term debt at the end of 2024?":                                      false,
+		"Does Amazon expect long-term growth in its stores business?":                    true,
+		"What is Amazon's long-term outlook for AWS?":                                    true,
 	} {
 		if got := RouteQuestion(q, cat, nil).Outlook; got != want {
 			t.Errorf("%q: outlook %v; want %v", q, got, want)

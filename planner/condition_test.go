@@ -609,7 +609,7 @@ func TestMayMatchNecessary(t *testing.T) {
 func TestStatesNumberOfBillions(t *testing.T) {
 	for s, want := range map[string]bool{
 		"at the end of 2022, ebay had 134 million active buyers and approximately 1.7 billion live listings globally": true,
-		"listing fees of $1.7 billion in live listings revenue":                                                        false,
+		"listing fees of $1.7 billion in live listings revenue":                                                       false,
 	} {
 		if got := statesNumberOf(s, "listings"); got != want {
 			t.Errorf("statesNumberOf(%q, listings) = %v; want %v", s, got, want)
