@@ -46,8 +46,9 @@ func Example() {
 	// AAPL-FY2024-margins-figure-cost_of_revenue (fact, required true)
 	// AAPL-FY2024-margins-figure-gross_profit (fact, required false)
 	// AAPL-FY2024-margins-calculation (calculation, required true)
+	// AAPL-FY2024-margins-calculation-printed (printed, required false)
 	// AAPL-FY2024-margins-explanation (passage, required true)
-	// level 1 [n1 n2 n3 n5 n6]
+	// level 1 [n1 n2 n3 n5 n6 n7]
 	// level 2 [n4]
 	// true
 }

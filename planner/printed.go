@@ -64,7 +64,10 @@ func (b *builder) planPrintedAs(t string, p filingPeriod, what string, names []s
 	}, m) {
 		return
 	}
-	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, "", 8), []string{id})
+	// Ratios are printed in the discussion of results, not in the
+	// statements or the risk factors, whose mentions of the ratio's name
+	// outrank it for a query this short.
+	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, "Item 7", 8), []string{id})
 }
 
 // printedNames are the lower-case names a line printing ratio d may give

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -109,6 +110,29 @@ func TestPlanPrinted(t *testing.T) {
 	}
 	if !slices.ContainsFunc(g.Nodes, func(n Node) bool { return n.Tool == "search_filings" && slices.Contains(n.Serves, r.ID) }) {
 		t.Errorf("no search serves %s", r.ID)
+	}
+	// The gross margin the margins aspect computes is looked for as
+	// printed too, in the discussion of results.
+	cat := smallCatalog()
+	cat.SetFigures("n23", []FigureEntry{
+		{Key: "us-gaap:Revenues", Concept: "us-gaap:Revenues", Label: "Revenue", Money: true},
+		{Key: "us-gaap:CostOfRevenue", Concept: "us-gaap:CostOfRevenue", Label: "Cost of revenue", Money: true},
+	})
+	for _, q := range []string{"What was NVIDIA's gross margin in fiscal 2023?", "NVIDIA's gross margin fell in fiscal 2023. What was it and why?"} {
+		_, g := planFor(t, cat, q, 0)
+		i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return r.Completion.Kind == CondPrinted })
+		if i < 0 {
+			t.Fatalf("%q: requirements %v: no printed gross margin", q, reqIDs(g))
+		}
+		r := g.Requirements[i]
+		if r.Required || !slices.Contains(r.Completion.AllOf[0], "gross margin") {
+			t.Errorf("%q: printed requirement %+v: want optional, naming the gross margin", q, r)
+		}
+		if !slices.ContainsFunc(g.Nodes, func(n Node) bool {
+			return n.Tool == "search_filings" && slices.Contains(n.Serves, r.ID) && strings.Contains(string(n.Args), `"section":"Item 7"`)
+		}) {
+			t.Errorf("%q: no search of the discussion serves %s", q, r.ID)
+		}
 	}
 	g = planOf(t, "What was TXTF's effective tax rate in fiscal 2022?", "TXTF")
 	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Completion.Kind == CondFact && !r.Required }) {

@@ -395,7 +395,7 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 			"\"Our effective tax rate increased in 2020 compared to 2019, primarily driven by",
 		}},
 		{"How much more revenue did Alphabet make than Meta in 2024?", []string{
-			"- Revenue difference = alphabet - meta = 350,018 - 164,501 (millions) = $185.52 billion",
+			"- Revenue difference, FY2024 = alphabet - meta = 350,018 - 164,501 (millions) = $185.52 billion",
 		}},
 		// The quarter's explanation, not the nine months'.
 		{"AAPL fiscal Q3 2025 (June qtr): products gross margin % went down y/y. Why?", []string{
