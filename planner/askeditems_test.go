@@ -540,3 +540,29 @@ func TestSearchWordsLeaveOutManner(t *testing.T) {
 		}
 	}
 }
+
+// A count asked with its change over one year ("headcount at Dec 31, 2024
+// and YoY change") asks a sentence stating the change beside the count,
+// searched for in the question's own word; two years asked show the change
+// by their two counts.
+func TestCountAndItsChange(t *testing.T) {
+	cat := smallCatalog()
+	_, g := planFor(t, cat, "Meta headcount at Dec 31, 2024 and YoY change?", 0)
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.HasSuffix(r.ID, "-change") })
+	if i < 0 {
+		t.Fatalf("requirements %v: no change of the count", reqIDs(g))
+	}
+	r := g.Requirements[i]
+	if !r.Required || len(r.Completion.AllOf) != 4 || !slices.Equal(r.Completion.AllOf[1], ChangeWords) || !slices.Equal(r.Completion.AllOf[3], []string{CountTerm}) {
+		t.Errorf("change requirement %+v; want the topic, a change, a figure and the count in one sentence", r)
+	}
+	if !slices.ContainsFunc(g.Nodes, func(n Node) bool {
+		return slices.Contains(n.Serves, r.ID) && strings.Contains(string(n.Args), `"query":"headcount increase year-over-year"`)
+	}) {
+		t.Errorf("no search in the question's own word serves %s: %v", r.ID, g.Nodes)
+	}
+	_, g = planFor(t, cat, "Meta headcount in 2024?", 0)
+	if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.HasSuffix(r.ID, "-change") }) {
+		t.Errorf("requirements %v: a change no one asked", reqIDs(g))
+	}
+}

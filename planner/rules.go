@@ -1217,6 +1217,35 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: topic, AllOf: groups},
 	}, m)
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, a.Section, 8), []string{id})
+	if countOf && len(groups) > 0 && len(b.periodsOf(t)) == 1 && asksGrowth(normalizeText(b.question)) {
+		// "Meta headcount at Dec 31, 2024 and YoY change?": the count's
+		// change is asked with it, stated by a sentence naming the topic,
+		// a change and a figure beside the count ("Headcount was 74,067 as
+		// of December 31, 2024, an increase of 10% year-over-year"), not
+		// a part's growth ("a 13% growth in employee headcount ... in
+		// engineering"). Two years asked show the change by their two
+		// counts.
+		cid := id + "-change"
+		if b.addReq(Requirement{
+			ID: cid, Issuer: t, Period: label, Aspect: a.Name, Kind: KindFigure, Required: true,
+			Need:       fmt.Sprintf("how %s's %s changed, as its %s %s states it", company, a.Label, label, form),
+			Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: topic + " change", AllOf: [][]string{groups[0], ChangeWords, {FigureTerm}, groups[len(groups)-1]}},
+		}, m) {
+			// The topic in the question's own word ("headcount").
+			norm := normalizeText(b.question)
+			var own []string
+			for _, term := range append(slices.Clone(a.Triggers), a.Terms...) {
+				if termIn(norm, normalizeTerm(term)) {
+					own = appendNew(own, term)
+				}
+			}
+			words := strings.Join(own, " ")
+			if words == "" {
+				words = query
+			}
+			b.addNode(tools.SearchFilings, b.searchArgs(t, p, words+" increase year-over-year", "", 8), []string{cid})
+		}
+	}
 	if partQuery != "" {
 		b.addNode(tools.SearchFilings, b.searchArgs(t, p, partQuery, a.Section, 6), []string{id})
 	}
