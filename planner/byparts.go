@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -152,4 +153,111 @@ func (b *builder) tableSegments(t string, p filingPeriod, mt tools.Metric) []str
 		}
 	}
 	return out
+}
+
+// splitInto matches a question asking how a figure divides among parts it
+// lists: "how did income before income taxes split between U.S. and
+// foreign operations", "broken down into", "the breakdown between";
+// group 1 is the list, to the end of the clause (a full stop within an
+// abbreviation, "U.S. and", does not end it).
+var splitInto = regexp.MustCompile(`(?i)\b(?:split|splits|divided|broken\s+down|break\s*down|breakdown|allocated)\s+(?:between|among|into|across)\s+(?:the\s+)?((?:[^?.;:()]|\.(?:[A-Za-z]|\s+[a-z]))+)`)
+
+// listItem splits a list of parts: "U.S. and foreign operations", "A, B
+// and C", "A vs B".
+var listItem = regexp.MustCompile(`(?i)\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|vs\.?|versus)\s+|/)\s*`)
+
+// listEnd matches where a list of parts ends before the clause does: a
+// period or a source named after it ("... and foreign operations in
+// fiscal 2022", "... for the year").
+var listEnd = regexp.MustCompile(`(?i)\s+(?:in|for|during|over|at|as\s+of|from|per|according|based|using|,\s*(?:and\s+)?(?:what|how|why))\b|\s+\d`)
+
+// planSplitParts plans, for a question asking how a figure splits among
+// parts it lists, each part's row of the table that prints the figure as
+// their total: "U.S. $ 47,837" and "Foreign 35,879" above "Income before
+// income taxes $ 83,716". A part is found by its words, or without its
+// last word where the list's noun is shared ("foreign operations" is the
+// row "Foreign"). It plans nothing unless every part listed is found.
+func (b *builder) planSplitParts() {
+	m := splitInto.FindStringSubmatch(b.question)
+	if m == nil {
+		return
+	}
+	list := m[1]
+	if loc := listEnd.FindStringIndex(list); loc != nil {
+		list = list[:loc[0]]
+	}
+	var items [][]string
+	for _, it := range listItem.Split(strings.TrimSpace(list), -1) {
+		if ws := strings.Fields(normLabel(it)); len(ws) > 0 {
+			items = append(items, ws)
+		}
+	}
+	if len(items) < 2 || len(items) > maxTotalParts {
+		return
+	}
+	for ii, t := range b.rt.Issuers {
+		for _, p := range b.periodsOf(t) {
+			if !p.found || !b.cat.KnowsFigures(p.doc.ID) {
+				continue
+			}
+			for _, ask := range b.rt.Figures {
+				mt, ok := tools.MetricByName(ask.Metric)
+				if ask.Metric == "" || !ok {
+					continue
+				}
+				whole, ok := b.cat.ResolveMetric(p.doc.ID, mt, "", b.question)
+				if !ok {
+					continue
+				}
+				keys := make([]string, 0, len(items))
+				for _, ws := range items {
+					key, ok := b.partOfWhole(p.doc.ID, whole, ws)
+					if !ok && len(ws) > 1 {
+						key, ok = b.partOfWhole(p.doc.ID, whole, ws[:len(ws)-1])
+					}
+					if !ok || slices.Contains(keys, key) {
+						keys = nil
+						break
+					}
+					keys = append(keys, key)
+				}
+				for i, key := range keys {
+					what := b.cat.FigureLabel(p.doc.ID, key)
+					if what == "" {
+						what = strings.Join(items[i], " ")
+					}
+					b.planPartOfWhole(t, p, reqMeta{aspect: 0, issuer: ii}, what+" ("+mt.Label+")", key, whole)
+				}
+			}
+		}
+	}
+}
+
+// partOfWhole returns the key of the row labelled part, word for word,
+// that is a part of the figure whole: a row just above the whole's own, or
+// one of rows adding up to it (Catalog.rowAbove, Catalog.partRow).
+func (b *builder) partOfWhole(documentID, whole string, part []string) (string, bool) {
+	if key, ok := b.cat.rowAbove(documentID, whole, part); ok {
+		return key, true
+	}
+	return b.cat.partRow(documentID, whole, part)
+}
+
+// planPartOfWhole plans part of the figure whole, a row of key printed
+// above whole's row (see LookupFactArgs.Above) where both are table rows.
+func (b *builder) planPartOfWhole(t string, p filingPeriod, m reqMeta, what, key, whole string) {
+	period := tools.PeriodLabel(p.fy)
+	id := t + "-" + period + "-figure-" + slug(what)
+	if !b.addReq(Requirement{
+		ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
+		Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+		Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: []string{key}},
+	}, m) {
+		return
+	}
+	args := tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}
+	if strings.HasPrefix(key, tools.TablePrefix) && strings.HasPrefix(whole, tools.TablePrefix) {
+		args.Above = whole
+	}
+	b.addNode(tools.LookupFact, args, []string{id})
 }

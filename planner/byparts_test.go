@@ -145,3 +145,36 @@ func TestCalledSegments(t *testing.T) {
 		}
 	}
 }
+
+// A question asking how a figure splits between parts it lists gets each
+// part's row of the table that totals to the figure, read above that
+// total; the list's shared noun ("operations") may be left off a row's
+// label; a part no row prints plans nothing.
+func TestPlanSplitParts(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	row := func(label, value string, at int) corpus.Fact {
+		return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.RequireFromString(value), Unit: "USD",
+			PeriodStart: day("2023-06-01"), PeriodEnd: day("2024-05-31"), Start: at, End: at + 5}
+	}
+	cat := smallCatalog()
+	cat.SetFigures("c22", FigureEntries([]corpus.Fact{
+		row("Foreign", "6672", 10),
+		row("U.S.", "47837", 100),
+		row("Foreign", "35879", 120),
+		row("Income before income taxes", "83716", 140),
+	}))
+	_, g := planFor(t, cat, "How did Costco's income before income taxes split between U.S. and foreign operations in fiscal 2022?", 0)
+	for _, key := range []string{"table:U.S.", "table:Foreign"} {
+		i := slices.IndexFunc(g.Nodes, func(n Node) bool {
+			var a tools.LookupFactArgs
+			return n.Tool == tools.LookupFact && json.Unmarshal(n.Args, &a) == nil && a.Concept == key && a.Above == "table:Income before income taxes"
+		})
+		if i < 0 {
+			t.Errorf("no lookup of %s above the total: %v", key, g.Nodes)
+		}
+	}
+	_, g = planFor(t, cat, "How did Costco's income before income taxes split between U.S. and Canadian operations in fiscal 2022?", 0)
+	if slices.ContainsFunc(g.Nodes, func(n Node) bool { return strings.Contains(string(n.Args), `"above"`) }) {
+		t.Errorf("a part no row prints was planned: %v", g.Nodes)
+	}
+}

@@ -148,7 +148,9 @@ const maxTotalParts = 16
 // row is a part of (FigureEntry.PartOf): for each bare "Total" row of
 // amounts, the rows just above it, in the text and for the same period,
 // whose amounts add up to the total's, when another figure of the filing
-// (tagged, or a row of another label) states that amount for the period.
+// (tagged, or a row of another label) states that amount for the period;
+// for a total row labelled as a figure, the rows adding up to it are
+// parts of that row and of any figure stating its amount.
 func partsOfTotals(facts []corpus.Fact, row func(corpus.Fact) string) map[string][]string {
 	type period struct{ start, end time.Time }
 	byPeriod := map[period][]corpus.Fact{}
@@ -179,7 +181,16 @@ func partsOfTotals(facts []corpus.Fact, row func(corpus.Fact) string) map[string
 		slices.SortFunc(rows, func(a, b corpus.Fact) int { return a.Start - b.Start })
 		for i, total := range rows {
 			wholes := amounts[amountKey(total)]
-			if normLabel(total.Label) != "total" || len(wholes) == 0 || total.Value.IsZero() {
+			if normLabel(total.Label) != "total" {
+				// A total row labelled as a figure ("Income before income
+				// taxes $ 83,716" under "U.S. $ 47,837" and "Foreign
+				// 35,879") is the whole its rows above add up to.
+				if len(total.Dimensions) > 0 {
+					continue
+				}
+				wholes = appendNew(slices.Clone(wholes), row(total))
+			}
+			if len(wholes) == 0 || total.Value.IsZero() {
 				continue
 			}
 			sum := decimal.Zero

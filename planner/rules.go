@@ -430,6 +430,7 @@ func (b *builder) build() {
 	b.planFigureAsks()
 	b.planFigureWhy()
 	b.planByParts()
+	b.planSplitParts()
 	if aspects != nil && !general && rt.Causal == nil && !b.asksAhead() && (!b.plansFigure() || b.asksUnplannedLabel()) {
 		// "Total deferred revenue at quarter-end, and what % did Apple
 		// expect to realize within a year?": an outlook (or a risk, an

@@ -369,6 +369,9 @@ type lookupCall struct {
 	// Stated are the words of a sentence stating a count (Concepts holds
 	// its stated key); nil for a tagged or tabulated figure.
 	Stated []string
+	// Above is the table key of the total row a table row is read above;
+	// "" for none.
+	Above string
 }
 
 var conceptPattern = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*:)?[A-Za-z_][A-Za-z0-9_.-]*$`)
@@ -395,10 +398,20 @@ func metricNames() string {
 func checkLookup(raw json.RawMessage, scope Scope) (*lookupCall, error) {
 	const tool = LookupFact
 	var a LookupFactArgs
-	if err := decodeStrict(tool, "", raw, []string{"ticker", "concept", "label", "period", "year_to_date", "outflow", "flow", "stated"}, &a); err != nil {
+	if err := decodeStrict(tool, "", raw, []string{"ticker", "concept", "label", "period", "year_to_date", "outflow", "flow", "stated", "above"}, &a); err != nil {
 		return nil, err
 	}
 	c := lookupCall{YearToDate: a.YearToDate, Outflow: a.Outflow, Flow: a.Flow}
+	if above := strings.TrimSpace(a.Above); above != "" {
+		if !strings.HasPrefix(above, TablePrefix) || !strings.HasPrefix(strings.TrimSpace(a.Concept), TablePrefix) {
+			return nil, argErr(tool, "above", "a table row (%q concept) read above a total row (%q key), both of a table", TablePrefix, TablePrefix)
+		}
+		q, err := checkFigureKey(tool, "above", above)
+		if err != nil {
+			return nil, err
+		}
+		c.Above = q
+	}
 	t, err := checkTicker(tool, "ticker", a.Ticker, scope)
 	if err != nil {
 		return nil, err

@@ -44,7 +44,7 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	ff := &factFinder{ctx: ctx, store: env.Store, texts: map[string]*docText{}, cache: env.Texts}
+	ff := &factFinder{ctx: ctx, store: env.Store, texts: map[string]*docText{}, cache: env.Texts, above: c.Above}
 	res := &result{}
 	what := c.Ticker + " " + strings.Join(c.Concepts, " or ")
 	if c.Metric != "" {
@@ -266,7 +266,12 @@ type factFinder struct {
 	truncated bool // a read may have stopped short at the bound
 	texts     map[string]*docText
 	cache     *TextCache // nil: none
+	above     string     // a total row's table key its table rows are read above; "" for none
 }
+
+// aboveReach bounds how far above its total's row a table row is read as
+// one of its table's (LookupFactArgs.Above).
+const aboveReach = 2000
 
 // docText is a document's text with what evidence needs of it. It may be
 // shared by concurrent calls (see TextCache): all but the memo under mu is
@@ -356,6 +361,24 @@ func (ff *factFinder) statementsFirst(d corpus.Document, key string, f corpus.Fa
 	slices.SortStableFunc(facts, func(a, b corpus.Fact) int {
 		return cmp.Or(outside(a)-outside(b), other[a.Start]-other[b.Start], cmp.Compare(a.Start, b.Start))
 	})
+	if ff.above != "" && ff.above != key {
+		// The row of the total's own table first: the one printed
+		// nearest above a value of the total row for the same period.
+		wholes, err := ff.facts(keyFilter(d, ff.above, f.PeriodEnd))
+		if err != nil {
+			return nil, err
+		}
+		gap := make(map[int]int, len(facts))
+		for _, r := range facts {
+			gap[r.Start] = aboveReach + 1
+			for _, w := range wholes {
+				if g := w.Start - r.Start; g > 0 && g <= aboveReach && g < gap[r.Start] && w.PeriodEnd.Equal(r.PeriodEnd) {
+					gap[r.Start] = g
+				}
+			}
+		}
+		slices.SortStableFunc(facts, func(a, b corpus.Fact) int { return cmp.Compare(gap[a.Start], gap[b.Start]) })
+	}
 	return facts, nil
 }
 

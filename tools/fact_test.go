@@ -2,7 +2,9 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -369,6 +371,45 @@ Research and development 8,623 7,219
 				t.Fatalf("calculation %+v; want 8,623 - 7,219 = 1,404 million:\n%s", calc.Calculation, calc.Text)
 			}
 		})
+	}
+}
+
+// A row label printed in several tables ("Foreign" of income before
+// taxes and of current taxes) is read, where the lookup names the total
+// row it stands above, from that total's table.
+func TestLookupFactTableRowAboveItsTotal(t *testing.T) {
+	text := `TX Corp Report
+Item 8. Financial Statements and Supplementary Data
+Current Taxes (in millions)
+Foreign 6,672
+Income before income taxes were as follows (in millions):
+U.S. 47,837
+Foreign 35,879
+Income before income taxes 83,716
+`
+	fx := fixture{ticker: "TX", form: "10-K", fiscalYear: 2022, periodEnd: "2022-06-30", text: text, facts: []fixtureFact{
+		{kind: corpus.FactTable, label: "Foreign", value: "6672000000", unit: "USD", start: "2021-07-01", end: "2022-06-30", line: "Foreign 6,672", shown: "6,672"},
+		{kind: corpus.FactTable, label: "U.S.", value: "47837000000", unit: "USD", start: "2021-07-01", end: "2022-06-30", line: "U.S. 47,837", shown: "47,837"},
+		{kind: corpus.FactTable, label: "Foreign", value: "35879000000", unit: "USD", start: "2021-07-01", end: "2022-06-30", line: "Foreign 35,879", shown: "35,879"},
+		{kind: corpus.FactTable, label: "Income before income taxes", value: "83716000000", unit: "USD", start: "2021-07-01", end: "2022-06-30", line: "Income before income taxes 83,716", shown: "83,716"},
+	}}
+	env := newEnv(t, newFixtureStore(t, fx), Scope{Tenant: "acme", Tickers: []string{"TX"}})
+	for i, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"ticker": "TX", "concept": "table:Foreign", "period": "FY2022"}, "6672000000"},
+		{map[string]any{"ticker": "TX", "concept": "table:Foreign", "period": "FY2022", "above": "table:Income before income taxes"}, "35879000000"},
+	} {
+		out := run(t, env, fmt.Sprintf("l%d", i), LookupFact, tc.args)
+		checkRegistered(t, env, out)
+		if len(out.Facts) == 0 || out.Facts[0].Value.String() != tc.want {
+			t.Errorf("lookup %v: facts %+v; want %s:\n%s", tc.args, out.Facts, tc.want, out.Text)
+		}
+	}
+	// Above names a table's total for a table row only.
+	if _, err := checkLookup(json.RawMessage(`{"ticker":"TX","concept":"us-gaap:Revenues","above":"table:Total"}`), Scope{Tickers: []string{"TX"}}); err == nil {
+		t.Error("above accepted for a tagged concept")
 	}
 }
 

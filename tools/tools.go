@@ -90,6 +90,11 @@ type LookupFactArgs struct {
 	// people"): the words of which the sentence holds one, with Concept a
 	// stated key ("stated:employees") that calculate can name.
 	Stated []string `json:"stated,omitempty"`
+	// Above is, for a table row, the key of the total row it is printed
+	// above (a table key): among rows of one label in several tables
+	// ("Foreign" of income before taxes and of current taxes), the one
+	// whose table totals to it.
+	Above string `json:"above,omitempty"`
 }
 
 // FactRef names a fact for calculate: the fact the same lookup would find.
