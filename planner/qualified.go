@@ -468,6 +468,11 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 					// part is where the figure came from.
 					part = sourceAfter(toks, i+len(n.words))
 				}
+				if len(part) == 0 {
+					// "Meta's 2024 revenue in China": a place the figure
+					// is of, named after it.
+					after = placeAfter(toks, i+len(n.words))
+				}
 			}
 			if len(part) == 0 && len(after) == 0 {
 				continue
@@ -718,6 +723,42 @@ func sourceAfter(toks []qualifierToken, at int) []string {
 		out = append(out, toks[k].text)
 	}
 	return out
+}
+
+// placeAfter returns the name after "in" at toks[at] of a place a figure
+// is of ("revenue in China", "sales in the U.S."): words written as
+// names, none an issuer's, a period's or a unit's; nil when the figure is
+// not followed so.
+func placeAfter(toks []qualifierToken, at int) []string {
+	if at >= len(toks) || toks[at].lower != "in" || toks[at].after {
+		return nil
+	}
+	k := at + 1
+	if k < len(toks) && toks[k].lower == "the" {
+		k++
+	}
+	var out []string
+	// A name's words may read as stop words elsewhere ("United" as a
+	// verb in -ed): written as a name, each is one here.
+	for ; k < len(toks) && !toks[k].named && (len(out) == 0 || !toks[k].after); k++ {
+		w := toks[k].lower
+		if !properName(toks[k].text) || periodAcronyms[w] || monthWords[w] || questionStopwords[w] || askingWords[w] ||
+			strings.ContainsAny(w, "0123456789") {
+			break
+		}
+		out = append(out, toks[k].text)
+	}
+	return out
+}
+
+// monthWords are the months' names and their short forms, in lower case:
+// "revenue in March" names a period, not a place.
+var monthWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec") {
+		monthWords[w] = true
+	}
 }
 
 // auxiliary are the verbs a question puts between what it asks and its

@@ -855,3 +855,27 @@ func TestMoveVerbs(t *testing.T) {
 		}
 	}
 }
+
+// A place named after a figure by "in" ("revenue in China") is the
+// figure's part; a period, a month or a unit so named is not.
+func TestPlaceAfterFigure(t *testing.T) {
+	t.Parallel()
+	cat := smallCatalog()
+	names := metricNames([]string{"revenue"})
+	for q, want := range map[string]string{
+		"What was Meta's 2024 revenue in China?":                "China",
+		"What was Meta's revenue in the United Kingdom?":        "United Kingdom",
+		"What was Meta's revenue in March 2024?":                "",
+		"What was Meta's revenue in FY2024?":                    "",
+		"What was Meta's revenue in USD for 2024?":              "",
+		"What was Meta's revenue in 2024, and why did it rise?": "",
+	} {
+		got := ""
+		for _, qf := range qualifiedFigures(q, cat, []string{"META"}, nil, names) {
+			got = strings.Join(qf.Part, " ")
+		}
+		if got != want {
+			t.Errorf("%q: part %q; want %q", q, got, want)
+		}
+	}
+}
