@@ -686,3 +686,24 @@ func TestResolveNetIncomeRow(t *testing.T) {
 		t.Errorf("FindFigures = %+v; want the net margin, asked in the plural", got)
 	}
 }
+
+// A figure asked per employee is computed over the headcount a sentence
+// states, the sentence asked for its count alone.
+func TestPlanPerHead(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("n23", []FigureEntry{{Key: "us-gaap:Revenues", Concept: "us-gaap:Revenues", Label: "Revenue", Money: true}})
+	_, g := planFor(t, cat, "NVIDIA FY2023: revenue per full-time employee?", 0)
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.HasSuffix(r.ID, "-per-employee-calculation") })
+	if i < 0 {
+		t.Fatalf("requirements %v: no revenue per employee", reqIDs(g))
+	}
+	n := servers(g, g.Requirements[i].ID)
+	if len(n) != 1 || !strings.Contains(string(n[0].Args), `"expression":"revenue / employees"`) || !strings.Contains(string(n[0].Args), `"stated:employees"`) {
+		t.Errorf("served by %v; want revenue over the stated headcount", n)
+	}
+	for _, r := range g.Requirements {
+		if r.Aspect == "headcount" && slices.ContainsFunc(r.Completion.AllOf, func(grp []string) bool { return slices.Contains(grp, "per employee") }) {
+			t.Errorf("the headcount sentence must name %q: %v", "per employee", r.Completion.AllOf)
+		}
+	}
+}

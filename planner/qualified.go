@@ -1252,7 +1252,7 @@ var (
 	fallWords = regexp.MustCompile(`(?i)\b(declin(e|ed|es|ing)|drop(ped|s|ping)?|fell|fall(en|s|ing)?|decreas(e|ed|es|ing)|shr(ank|ink|inks|inking|unk)|slump(ed|s|ing)?|went down|gone down|go down|` +
 		`collaps(e|ed|es|ing)|cut(s|ting)?|slash(ed|es|ing)?|plung(e|ed|es|ing)|plummet(ed|ing|s)?|tumbl(e|ed|es|ing)|s(ank|ink|inks|inking|unk)|crater(ed|s)?|tank(ed|ing)|nosedived?|dip(ped|s|ping)?|slid(e|es|ing)?|deteriorat(e|ed|es|ing)|weaken(ed|s|ing)?|soften(ed|s|ing)?|contract(ed|s|ing)|compress(ed|es|ing)|narrow(ed|s|ing)|slip(ped|s|ping)?|eas(e|ed|es|ing)|erod(e|ed|es|ing)|(tick|edg|inch)(ed|es|ing)? down)\b`)
 	riseWords = regexp.MustCompile(`(?i)\b(r(ise|ose|isen|ises|ising)|gr(ew|ow|own|ows|owing)|increas(e|ed|es|ing)|jump(ed|s|ing)?|surg(e|ed|es|ing)|climb(ed|s|ing)?|soar(ed|s|ing)?|went up|gone up|go up|` +
-		`spik(e|ed|es|ing)|rebound(ed|s|ing)?|hik(e|ed|es|ing)|le(apt|aped)|skyrocket(ed|s|ing)?|balloon(ed|s|ing)?|swelled|strengthen(ed|s|ing)?|expand(ed|s|ing)?|widen(ed|s|ing)?|accelerat(e|ed|es|ing)|(tick|edg|inch)(ed|es|ing)? up)\b`)
+		`spik(e|ed|es|ing)|rebound(ed|s|ing)?|hik(e|ed|es|ing)|le(apt|aped)|skyrocket(ed|s|ing)?|balloon(ed|s|ing)?|swelled|strengthen(ed|s|ing)?|expand(ed|s|ing)?|widen(ed|s|ing)?|accelerat(e|ed|es|ing|ion)|(tick|edg|inch)(ed|es|ing)? up)\b`)
 	// steadyWords are the verbs of a figure ceasing to move or of a move
 	// going on: "flattening out", "plateaued", "levelling off", "lasts".
 	steadyWords = regexp.MustCompile(`(?i)\b(flatten(ed|s|ing)?|plateau(ed|s|ing)?|stabili[sz](e|ed|es|ing)|level(l)?(ed|ing)\s+off|peak(ed|s|ing)?|lasts?|lasting)\b`)

@@ -234,3 +234,29 @@ func (b *builder) quartersAsked(t string, fy int) (read corpus.Document, ok bool
 	}
 	return read, ok, missing, unread
 }
+
+// onlyDatesQuarter reports whether fiscal year fy is written in the
+// question only as the calendar year of a quarter named by its month that
+// falls in another of issuer t's fiscal years: "the December 2023 quarter,
+// i.e. fiscal Q1 2024" asks Apple's fiscal 2024, not fiscal 2023.
+func (b *builder) onlyDatesQuarter(t string, fy int) bool {
+	fyEnd, known := b.cat.fiscalYearEnd(t)
+	if !known {
+		return false
+	}
+	dated := false
+	for _, q := range askedQuarters(b.question) {
+		switch {
+		case q.fiscalYear(fyEnd) == fy:
+			return false
+		case q.month != 0 && q.year == fy:
+			dated = true
+		}
+	}
+	if !dated {
+		return false
+	}
+	// The year written anywhere else asks it in its own right.
+	rest := quarterMonthFirst.ReplaceAllString(quarterEnded.ReplaceAllString(b.question, ""), "")
+	return !slices.Contains(findFiscalYears(rest), fy)
+}

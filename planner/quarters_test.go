@@ -131,3 +131,31 @@ func TestTwoQuartersHeld(t *testing.T) {
 		t.Errorf("requirement %s: need %q, condition %v; want the June quarter's own statement", r.ID, r.Need, r.Completion.AllOf)
 	}
 }
+
+// A year written only as the calendar date of a quarter of another fiscal
+// year ("the December 2023 quarter, i.e. fiscal Q1 2024" of an issuer
+// whose year ends in September) asks no period of its own: the quarter
+// the corpus holds no 10-Q of is a gap, never fiscal 2023's 10-Q.
+func TestYearDatingAQuarterOnly(t *testing.T) {
+	t.Parallel()
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	cat := NewCatalog([]corpus.Document{
+		{ID: "q23", Ticker: "AAPL", Company: "Apple Inc.", Form: "10-Q", FiscalYear: 2023, PeriodEnd: day("2023-07-01"), Format: corpus.FormatText},
+		{ID: "k24", Ticker: "AAPL", Company: "Apple Inc.", Form: "10-K", FiscalYear: 2024, PeriodEnd: day("2024-09-28"), Format: corpus.FormatText},
+	})
+	for q, want := range map[string]bool{
+		"How much iPhone revenue did Apple book in the December 2023 quarter, i.e. fiscal Q1 2024?": false,
+		"Apple's revenue in the June 2023 quarter and in the December 2023 quarter?":                 true,
+		"Apple's 2023 revenue, and its revenue in the December 2023 quarter?":                        true,
+	} {
+		rt := RouteQuestion(q, cat, nil)
+		g, err := (&RulesPlanner{}).Plan(context.Background(), q, rt, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Period == "FY2023" })
+		if got != want {
+			t.Errorf("%q: fiscal 2023 asked %v, want %v (%q)", q, got, want, reqIDs(g))
+		}
+	}
+}

@@ -237,6 +237,9 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 			}
 			var d corpus.Document
 			ok := false
+			if b.rt.Quarterly && len(years) > 1 && b.onlyDatesQuarter(t, fy) {
+				continue
+			}
 			if b.rt.Quarterly {
 				d, ok = b.cat.Filing(t, fy, "10-Q")
 				// The quarters named: each from the 10-Q that reports it,
@@ -447,6 +450,7 @@ func (b *builder) build() {
 	b.planPremises()
 	b.planLossPremise()
 	b.planDifference()
+	b.planPerHead()
 	b.planRatioOf()
 	b.planPeriodChange()
 	if c := rt.Causal; c != nil {
@@ -1025,7 +1029,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		}
 	}
 	countOf := false
-	asksCount := b.rt.AsksFigure && figureShaped.MatchString(b.question) || anyTerm(normalizeText(b.question), a.Counts)
+	asksCount := b.rt.AsksFigure && figureShaped.MatchString(b.question) || anyTerm(normalizeText(b.question), a.Counts) || perHead.MatchString(b.question)
 	if len(a.Metrics) == 0 && a.Kind == KindExplanation && asksCount && !asksWhy(b.question) && !b.rt.Outlook {
 		// "How many employees", "headcount at year-end": a topic the
 		// catalogue has no figure for, asked as a number. The sentence
@@ -1044,7 +1048,9 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		// A figure the question names beyond the topic ("the
 		// debt-to-equity ratio", "dividends per share"): the sentence
 		// must name it too, not only the topic and any number.
-		if named := b.wordsBeyond(a); len(named) > 0 {
+		// A figure per employee is computed over the count, not named
+		// by the sentence stating it.
+		if named := b.wordsBeyond(a); len(named) > 0 && !perHead.MatchString(b.question) {
 			groups = append(groups, named)
 		}
 		// A part's count ("Reality Labs headcount") is stated of the

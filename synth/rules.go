@@ -562,7 +562,9 @@ func (w *writer) comparisonTable(issuers []string) []string {
 			if marks.Len() == 0 {
 				continue
 			}
-			if ratio {
+			if u := w.perUnit(calc); u != "" {
+				value, number = readableAmount(calc.Result, u)+" "+dedupMarkers(marks.String()), calc.Result
+			} else if ratio {
 				value, number = calc.Result.Mul(oneHundred).StringFixed(1)+"% "+dedupMarkers(marks.String()), calc.Result
 			} else {
 				// An amount made of amounts of one unit (free cash flow:
@@ -977,6 +979,8 @@ func (w *writer) calculation(r planner.Requirement) []string {
 		if sides := ratioSides(calc.Expression, inputs); sides != "" {
 			result = sides + " = " + result
 		}
+	case w.perUnit(calc) != "":
+		result = readableAmount(calc.Result, w.perUnit(calc))
 	case strings.Contains(calc.Expression, "/"):
 		result = calc.Result.Mul(oneHundred).StringFixed(1) + "%"
 	case rates:
@@ -994,6 +998,21 @@ func (w *writer) calculation(r planner.Requirement) []string {
 		line += "; the filing prints " + printed
 	}
 	return []string{line + "."}
+}
+
+// perUnit returns the unit of a calculation that divides an amount by a
+// count a sentence states ("USD/employees"): an amount per head
+// ("$897,149.32 per employee"), not a ratio; "" for any other.
+func (w *writer) perUnit(calc *tools.Calculation) string {
+	num, den, ok := strings.Cut(calc.Expression, " / ")
+	if !ok || !exprNamePattern.MatchString(num) || exprNamePattern.FindString(num) != num || exprNamePattern.FindString(den) != den {
+		return ""
+	}
+	a, b := w.facts[calc.Inputs[num]], w.facts[calc.Inputs[den]]
+	if a == nil || b == nil || !strings.EqualFold(a.Unit, "USD") || !strings.HasPrefix(b.Concept, tools.StatedPrefix) {
+		return ""
+	}
+	return "USD/" + den
 }
 
 // printed returns the calculation r's ratio as the filing prints it
@@ -2175,7 +2194,7 @@ func readableAmount(v decimal.Decimal, unit string) string {
 		}
 		return sign + "$" + thousands(v.StringFixed(2))
 	case strings.HasPrefix(u, "USD/"):
-		return fmt.Sprintf("%s$%s per %s", sign, v.StringFixed(2), strings.TrimSuffix(strings.ToLower(unit[4:]), "s"))
+		return fmt.Sprintf("%s$%s per %s", sign, thousands(v.StringFixed(2)), strings.TrimSuffix(strings.ToLower(unit[4:]), "s"))
 	case u == "SHARES":
 		if v.Cmp(oneMillion) >= 0 {
 			return fmt.Sprintf("%s%s million shares", sign, thousands(v.Div(oneMillion).StringFixed(0)))

@@ -495,6 +495,7 @@ func TestFormatAmount(t *testing.T) {
 		{"512345678", "USD", "$512.35 million"},
 		{"1234.5", "USD", "$1,234.50"},
 		{"6.11", "USD/shares", "$6.11 per share"},
+		{"897149.321267", "USD/employees", "$897,149.32 per employee"},
 		{"15408095000", "shares", "15,408 million shares"},
 		{"0.25", "pure", "25%"},
 		{"0.1175", "pure", "11.75%"},
