@@ -145,8 +145,8 @@ func TestYearDatingAQuarterOnly(t *testing.T) {
 	})
 	for q, want := range map[string]bool{
 		"How much iPhone revenue did Apple book in the December 2023 quarter, i.e. fiscal Q1 2024?": false,
-		"Apple's revenue in the June 2023 quarter and in the December 2023 quarter?":                 true,
-		"Apple's 2023 revenue, and its revenue in the December 2023 quarter?":                        true,
+		"Apple's revenue in the June 2023 quarter and in the December 2023 quarter?":                true,
+		"Apple's 2023 revenue, and its revenue in the December 2023 quarter?":                       true,
 	} {
 		rt := RouteQuestion(q, cat, nil)
 		g, err := (&RulesPlanner{}).Plan(context.Background(), q, rt, cat)
