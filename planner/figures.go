@@ -226,18 +226,26 @@ func (c *Catalog) isChangeRate(documentID, key string) bool {
 // changeLabel matches a row label naming a change.
 var changeLabel = regexp.MustCompile(`(?i)\b(increase|decrease|growth|change|decline)s?\b`)
 
-// ownPeriodEnd is the period end most of a filing's table values are
-// reported for, its own fiscal period's; zero when it shows no table.
+// ownPeriodEnd is the period end a filing's table values are reported
+// for, its own fiscal period's; zero when it shows no table.
 func ownPeriodEnd(facts []corpus.Fact) time.Time {
 	n := map[time.Time]int{}
-	var best time.Time
+	most := 0
 	for _, f := range facts {
 		if f.Kind != corpus.FactTable || f.PeriodEnd.IsZero() {
 			continue
 		}
 		n[f.PeriodEnd]++
-		if c := n[f.PeriodEnd]; c > n[best] || c == n[best] && f.PeriodEnd.After(best) {
-			best = f.PeriodEnd
+		most = max(most, n[f.PeriodEnd])
+	}
+	// The latest end nearly as common as the commonest: a filing's tables
+	// print the year before beside its own, sometimes in more tables
+	// than its own year (Amazon's 2022 10-K dates more values 2021-12-31
+	// than 2022-12-31), while an investee's odd period is rare.
+	var best time.Time
+	for end, c := range n {
+		if 2*c >= most && end.After(best) {
+			best = end
 		}
 	}
 	return best

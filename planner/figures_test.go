@@ -707,3 +707,29 @@ func TestPlanPerHead(t *testing.T) {
 		}
 	}
 }
+
+// A filing's own period is the latest end nearly as common as the
+// commonest, though its tables date more values a year before; an
+// investee's odd period, rare, is not it, and its row is stale.
+func TestOwnPeriodEnd(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	var facts []corpus.Fact
+	add := func(label, end string, n int) {
+		for i := 0; i < n; i++ {
+			facts = append(facts, corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(int64(i + 1)), Unit: "USD",
+				PeriodStart: day(end).AddDate(-1, 0, 1), PeriodEnd: day(end), Start: len(facts) * 10, End: len(facts)*10 + 5})
+		}
+	}
+	add("Total net sales", "2022-12-31", 8)
+	add("Total net sales", "2021-12-31", 11)
+	add("Revenues", "2021-12-31", 1)
+	add("Revenues", "2022-09-30", 1)
+	if got := ownPeriodEnd(facts); !got.Equal(day("2022-12-31")) {
+		t.Errorf("own period end %v; want 2022-12-31", got)
+	}
+	for _, e := range FigureEntries(facts) {
+		if e.Label == "Revenues" && !e.Stale || e.Label == "Total net sales" && e.Stale {
+			t.Errorf("entry %+v: stale %v", e, e.Stale)
+		}
+	}
+}
