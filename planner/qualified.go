@@ -1356,6 +1356,40 @@ func assertingSentence(question string) string {
 	return asserting[0] // a later one refers back ("how much of the drop")
 }
 
+// afterTheMove reports whether the figure named by phrase is named in the
+// sentence asserting a move only after the move's verb, where another
+// figure is named before it: "Why did Nvidia's gross margin fall ..., and
+// how large were the inventory provisions behind the decline?" asserts
+// the fall of the gross margin, not of the inventories.
+func afterTheMove(question, phrase string) bool {
+	s := normalizeText(assertingSentence(question))
+	at := strings.Index(s, normalizeText(phrase))
+	if at < 0 {
+		return false
+	}
+	move := len(s)
+	for _, re := range []*regexp.Regexp{fallWords, riseWords} {
+		if loc := re.FindStringIndex(s); loc != nil && loc[0] < move {
+			move = loc[0]
+		}
+	}
+	return at > move && figureBefore(s[:move])
+}
+
+// figureBefore reports whether normalised text names a figure of the
+// catalogue or an aspect's figure: something a move may be asserted of.
+func figureBefore(s string) bool {
+	if len(FindFigures(s)) > 0 {
+		return true
+	}
+	for _, a := range Lexicon {
+		if len(a.Metrics) > 0 && anyTerm(s, a.Triggers) {
+			return true
+		}
+	}
+	return false
+}
+
 // namesCatalogMetric reports whether normalised text names a catalogue metric by
 // its label or one of its aliases.
 func namesCatalogMetric(text, metric string) bool {
@@ -1405,7 +1439,8 @@ func assertedRate(question string, sign int) (decimal.Decimal, bool) {
 // gross margin fall", "ETR dropped").
 func (b *builder) premiseRatio() (tools.Derived, bool) {
 	name := ""
-	switch len(b.rt.Figures) {
+	figures := slices.DeleteFunc(slices.Clone(b.rt.Figures), func(f FigureAsk) bool { return f.Phrase != "" && afterTheMove(b.question, f.Phrase) })
+	switch len(figures) {
 	case 0:
 		// A ratio an aspect plans ("gross margin"), named by its label
 		// or an alias.
@@ -1419,7 +1454,7 @@ func (b *builder) premiseRatio() (tools.Derived, bool) {
 			}
 		}
 	case 1:
-		name = b.rt.Figures[0].Derived
+		name = figures[0].Derived
 	}
 	if name == "" || strings.HasSuffix(name, "_growth") {
 		return tools.Derived{}, false
@@ -1645,10 +1680,11 @@ func (b *builder) planPremises() {
 	}
 	asserting := normalizeText(assertingSentence(b.question))
 	for _, f := range b.rt.Figures {
-		if f.Phrase != "" && !strings.Contains(asserting, normalizeText(f.Phrase)) {
+		if f.Phrase != "" && (!strings.Contains(asserting, normalizeText(f.Phrase)) || afterTheMove(b.question, f.Phrase)) {
 			// A figure named in another sentence ("... Does management
-			// expect that expense growth to continue?") is not the one
-			// the move is asserted of.
+			// expect that expense growth to continue?"), or after the
+			// move asserted of another, is not the one the move is
+			// asserted of.
 			continue
 		}
 		if base, ok := strings.CutSuffix(f.Derived, "_growth"); ok {

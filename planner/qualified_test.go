@@ -879,3 +879,19 @@ func TestPlaceAfterFigure(t *testing.T) {
 		}
 	}
 }
+
+// A move asserted of one figure is not checked of another named after the
+// move's verb ("... gross margin fall ..., and how large were the
+// inventory provisions behind the decline?").
+func TestAfterTheMove(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]bool{
+		"Why did Nvidia's gross margin fall in fiscal 2023, and how large were the inventory provisions behind the decline?": true,
+		"Why did Nvidia's inventory rise in fiscal 2023?":                                                                    false,
+		"Nvidia's revenue rose in fiscal 2023 - what was its inventory?":                                                     true,
+	} {
+		if got := afterTheMove(q, "inventory"); got != want {
+			t.Errorf("%q: inventory after the move %v, want %v", q, got, want)
+		}
+	}
+}
