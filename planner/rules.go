@@ -451,6 +451,7 @@ func (b *builder) build() {
 	b.planLossPremise()
 	b.planDifference()
 	b.planPerHead()
+	b.planFormula()
 	b.planRatioOf()
 	b.planPeriodChange()
 	if c := rt.Causal; c != nil {

@@ -1,0 +1,145 @@
+package planner
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/ledgerline/research/tools"
+)
+
+// A question may define the figure it asks by arithmetic on two figures
+// the filings print: "Alphabet net cash at end of 2024 - cash, equivalents
+// & marketable securities minus long-term debt?". Each operand is read as
+// the filing names it (a catalogue figure, or a row whose label holds the
+// operand's words) and the result is computed from the two, so the answer
+// shows the figure asked, its formula and both inputs, cited.
+
+// formulaAsked matches a definition by arithmetic after a dash, a colon,
+// an opening parenthesis or words that define: group 1 is the first
+// operand, group 2 the operator, group 3 the second operand.
+var formulaAsked = regexp.MustCompile(`(?i)(?:\s[-–—]\s|:\s|\(|\b(?:i\.e\.,?|defined\s+as|calculated\s+as|computed\s+as|meaning)\s)\s*([a-z][^?();:]{1,80}?)\s+(minus|less|divided\s+by|over|/|plus|\+)\s+([a-z][^?();:,]{1,60})`)
+
+// formulaOps are the calculate operators of formulaAsked's words.
+var formulaOps = map[string]string{"minus": "-", "less": "-", "divided by": "/", "over": "/", "/": "/", "plus": "+", "+": "+"}
+
+// planFormula plans, for a question that defines its figure by arithmetic
+// on two figures, each figure's lookup and the calculation, for each
+// issuer and period whose filing prints both. It reports whether it
+// planned one.
+func (b *builder) planFormula() bool {
+	m := formulaAsked.FindStringSubmatchIndex(b.question)
+	if m == nil {
+		return false
+	}
+	a, opWord, c := b.question[m[2]:m[3]], strings.ToLower(strings.Join(strings.Fields(b.question[m[4]:m[5]]), " ")), b.question[m[6]:m[7]]
+	op, ok := formulaOps[opWord]
+	if !ok {
+		return false
+	}
+	// The figure defined: the words before the definition ("net cash").
+	name := strings.TrimSpace(strings.Join(strings.Fields(normLabel(formulaName(b.question[:m[0]], b.cat, b.rt.Issuers))), " "))
+	planned := false
+	for ii, t := range b.rt.Issuers {
+		for _, p := range b.periodsOf(t) {
+			if !p.found || p.ahead > 0 || !b.cat.KnowsFigures(p.doc.ID) {
+				continue
+			}
+			meta := reqMeta{aspect: 0, issuer: ii}
+			la, okA := b.formulaOperand(t, p, a, meta)
+			lc, okC := b.formulaOperand(t, p, c, meta)
+			if !okA || !okC || la.key == lc.key {
+				continue
+			}
+			label := tools.PeriodLabel(p.fy)
+			what := name
+			if what == "" {
+				what = strings.TrimSpace(a) + " " + opWord + " " + strings.TrimSpace(c)
+			}
+			id := t + "-" + label + "-formula-" + slug(what)
+			if !b.addReq(Requirement{
+				ID: id, Issuer: t, Period: label, Aspect: "figures", Kind: KindCalculation, Required: true,
+				Need: fmt.Sprintf("%s's %s for %s, computed as the question defines it (%s %s %s) from its reported figures",
+					b.cat.ShortName(t), what, label, strings.TrimSpace(a), opWord, strings.TrimSpace(c)),
+				Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what, Of: []string{la.req, lc.req}},
+			}, meta) {
+				continue
+			}
+			// Each operand named in the question's words, so that the
+			// answer's formula reads as asked.
+			va, vc := slugName(a), slugName(c)
+			if va == vc {
+				va, vc = va+"_a", vc+"_b"
+			}
+			b.addNode(tools.Calculate, tools.CalculateArgs{Expression: va + " " + op + " " + vc, Facts: map[string]tools.FactRef{
+				va: {Ticker: t, Concept: la.key, Period: label}, vc: {Ticker: t, Concept: lc.key, Period: label},
+			}}, []string{id}, la.node, lc.node)
+			planned = true
+		}
+	}
+	return planned
+}
+
+// formulaName returns the last words before a definition that name what
+// it defines, the issuer's name and periods aside: "net cash" of "Alphabet
+// net cash at end of 2024".
+func formulaName(before string, cat *Catalog, issuers []string) string {
+	skip := issuerWordSet(cat, issuers)
+	var out []string
+	for _, w := range strings.Fields(normLabel(before)) {
+		switch {
+		case skip[w] || strings.TrimSuffix(w, "'s") != w && skip[strings.TrimSuffix(w, "'s")]:
+			out = nil
+		case labelBreaks[w] || questionStopwords[w] || strings.ContainsAny(w, "0123456789") || periodAcronyms[w]:
+			if len(out) > 0 {
+				return strings.Join(out, " ")
+			}
+		default:
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// formulaOperand plans the lookup of an operand of a formula: the
+// catalogue's figure its words name, or the row of the filing whose label
+// holds them.
+func (b *builder) formulaOperand(t string, p filingPeriod, text string, m reqMeta) (looked, bool) {
+	label := tools.PeriodLabel(p.fy)
+	if asks := FindFigures(text); len(asks) == 1 && asks[0].Metric != "" && strings.EqualFold(strings.TrimSpace(normLabel(text)), asks[0].Phrase) {
+		return b.lookupFigure(t, p, "figures", asks[0].Metric, label, nil, true, m)
+	}
+	var words []string
+	for _, w := range strings.Fields(normLabel(strings.ReplaceAll(text, "&", " and "))) {
+		if !questionStopwords[w] && !looseFiller[w] && !labelBreaks[w] {
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 {
+		return looked{}, false
+	}
+	key, ok := b.cat.ResolvePhrase(p.doc.ID, words, "")
+	if !ok {
+		return looked{}, false
+	}
+	what := b.cat.FigureLabel(p.doc.ID, key)
+	if what == "" {
+		what = strings.Join(words, " ")
+	}
+	id := t + "-" + label + "-figure-" + slug(what)
+	if i := slices.IndexFunc(b.g.Requirements, func(r Requirement) bool { return r.ID == id }); i >= 0 {
+		for _, n := range b.g.Nodes {
+			if slices.Contains(n.Serves, id) {
+				return looked{req: id, node: n.ID, key: key}, true
+			}
+		}
+	}
+	b.planNamedFigure(t, p, m, what, key, true, nil)
+	for _, n := range b.g.Nodes {
+		if slices.Contains(n.Serves, id) {
+			return looked{req: id, node: n.ID, key: key}, true
+		}
+	}
+	return looked{}, false
+}

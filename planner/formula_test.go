@@ -1,0 +1,38 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A figure the question defines by arithmetic on two figures the filing
+// prints is computed from them, each operand read as the filing names it
+// (a catalogue figure, or a row whose label holds the operand's words),
+// and named by the words before the definition; an operand the filing
+// prints no row for plans nothing.
+func TestPlanFormula(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("g24", []FigureEntry{
+		{Key: "us-gaap:CashCashEquivalentsAndShortTermInvestments", Concept: "us-gaap:CashCashEquivalentsAndShortTermInvestments", Label: "Total cash, cash equivalents, and marketable securities", Money: true},
+		{Key: "us-gaap:LongTermDebtNoncurrent", Concept: "us-gaap:LongTermDebtNoncurrent", Label: "Long-term debt", Money: true},
+	})
+	_, g := planFor(t, cat, "Alphabet net cash at end of 2024 - cash, equivalents & marketable securities minus long-term debt?", 0)
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "-formula-") })
+	if i < 0 {
+		t.Fatalf("requirements %v: no formula", reqIDs(g))
+	}
+	r := g.Requirements[i]
+	if r.Completion.Topic != "net cash" || len(r.Completion.Of) != 2 {
+		t.Errorf("formula requirement %+v; want net cash of two figures", r)
+	}
+	n := servers(g, r.ID)
+	if len(n) != 1 || !strings.Contains(string(n[0].Args), `"expression":"cash_equivalents_marketable_securities - long_term_debt"`) ||
+		!strings.Contains(string(n[0].Args), "us-gaap:CashCashEquivalentsAndShortTermInvestments") || !strings.Contains(string(n[0].Args), "us-gaap:LongTermDebtNoncurrent") {
+		t.Errorf("served by %v; want the row less the long-term debt", n)
+	}
+	_, g = planFor(t, cat, "Alphabet net cash at end of 2024 - restricted cash minus long-term debt?", 0)
+	if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "-formula-") }) {
+		t.Errorf("requirements %v: a formula over a row the filing does not print", reqIDs(g))
+	}
+}
