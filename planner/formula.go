@@ -29,17 +29,23 @@ var formulaOps = map[string]string{"minus": "-", "less": "-", "divided by": "/",
 // issuer and period whose filing prints both. It reports whether it
 // planned one.
 func (b *builder) planFormula() bool {
-	m := formulaAsked.FindStringSubmatchIndex(b.question)
-	if m == nil {
+	var a, opWord, c, name string
+	if m := formulaAsked.FindStringSubmatchIndex(b.question); m != nil {
+		a, opWord, c = b.question[m[2]:m[3]], strings.ToLower(strings.Join(strings.Fields(b.question[m[4]:m[5]]), " ")), b.question[m[6]:m[7]]
+		// The figure defined: the words before the definition ("net
+		// cash").
+		name = strings.TrimSpace(strings.Join(strings.Fields(normLabel(formulaName(b.question[:m[0]], b.cat, b.rt.Issuers))), " "))
+	} else if x, y, ok := figureOverFigure(b.question); ok {
+		// "Apple's fiscal 2024 operating income over revenue": a ratio
+		// of two figures the catalogue names, asked by "over".
+		a, opWord, c = x, "over", y
+	} else {
 		return false
 	}
-	a, opWord, c := b.question[m[2]:m[3]], strings.ToLower(strings.Join(strings.Fields(b.question[m[4]:m[5]]), " ")), b.question[m[6]:m[7]]
 	op, ok := formulaOps[opWord]
 	if !ok {
 		return false
 	}
-	// The figure defined: the words before the definition ("net cash").
-	name := strings.TrimSpace(strings.Join(strings.Fields(normLabel(formulaName(b.question[:m[0]], b.cat, b.rt.Issuers))), " "))
 	planned := false
 	for ii, t := range b.rt.Issuers {
 		for _, p := range b.periodsOf(t) {
@@ -79,6 +85,40 @@ func (b *builder) planFormula() bool {
 		}
 	}
 	return planned
+}
+
+// overWord matches "over" between words, a ratio's sign in analysts'
+// shorthand ("operating income over revenue").
+var overWord = regexp.MustCompile(`(?i)\sover\s`)
+
+// figureOverFigure returns the names of the catalogue's figures the
+// question sets one over the other by "over": the figure named right
+// before the word and the one right after it; false when either side is
+// no figure's name ("revenue growth over 2023", "over the year").
+func figureOverFigure(question string) (num, den string, ok bool) {
+	for _, loc := range overWord.FindAllStringIndex(question, -1) {
+		before := " " + strings.Join(strings.Fields(normLabel(question[:loc[0]])), " ")
+		after := strings.Join(strings.Fields(normLabel(question[loc[1]:])), " ") + " "
+		for _, m := range tools.Metrics {
+			for _, n := range append([]string{m.Label}, m.Aliases...) {
+				n = strings.Join(strings.Fields(normLabel(n)), " ")
+				if n == "" {
+					continue
+				}
+				if strings.HasSuffix(before, " "+n) && len(n) > len(num) {
+					num = n
+				}
+				if strings.HasPrefix(after, n+" ") && len(n) > len(den) {
+					den = n
+				}
+			}
+		}
+		if num != "" && den != "" && num != den {
+			return num, den, true
+		}
+		num, den = "", ""
+	}
+	return "", "", false
 }
 
 // formulaName returns the last words before a definition that name what

@@ -36,3 +36,19 @@ func TestPlanFormula(t *testing.T) {
 		t.Errorf("requirements %v: a formula over a row the filing does not print", reqIDs(g))
 	}
 }
+
+// Two figures the catalogue names set one over the other by "over" ask
+// their ratio; "over" before a period or a year asks none.
+func TestFigureOverFigure(t *testing.T) {
+	for q, want := range map[string][2]string{
+		"What was Apple's fiscal 2024 operating income over revenue?": {"operating income", "revenue"},
+		"Apple's R&D over revenue in fiscal 2024 vs fiscal 2023?":     {"r&d", "revenue"},
+		"How did Apple's revenue grow over 2023?":                     {},
+		"Did Meta's capex rise over the year?":                        {},
+	} {
+		num, den, _ := figureOverFigure(q)
+		if [2]string{num, den} != want {
+			t.Errorf("%q: %q over %q; want %q", q, num, den, want)
+		}
+	}
+}

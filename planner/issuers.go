@@ -1486,6 +1486,11 @@ func (r *resolver) nameAt(i, n int) (mention, bool) {
 	if toks[0].conn || toks[n-1].conn || nameConnectors[toks[0].key] {
 		return mention{}, false
 	}
+	if i > 0 && r.toks[i-1].joinAfter {
+		// No name starts inside a joined word: "D over" of "R&D over" is
+		// not "Dover".
+		return mention{}, false
+	}
 	for k, t := range toks {
 		if r.claimed[i+k] || t.letters == 0 && !t.digits && !t.conn {
 			return mention{}, false

@@ -576,3 +576,13 @@ func TestIssuersOfZeroCatalog(t *testing.T) {
 		t.Errorf("issuers %v, not covered %v", rt.Issuers, rt.NotCovered)
 	}
 }
+
+// No name starts inside a word joined by punctuation: "D over" of "R&D
+// over revenue" is not Dover.
+func TestNoNameInsideAJoinedWord(t *testing.T) {
+	cat := smallCatalog()
+	rt := RouteQuestion("Apple's R&D over revenue in fiscal 2024?", cat, nil)
+	if len(rt.NotCovered) > 0 || !slices.Equal(rt.Issuers, []string{"AAPL"}) {
+		t.Errorf("issuers %v, not covered %v; want Apple alone", rt.Issuers, rt.NotCovered)
+	}
+}
