@@ -1534,10 +1534,11 @@ func (b *builder) planFacts(t string, p filingPeriod, a Aspect, m reqMeta) []str
 			calc(fmt.Sprintf("%s's %s gross margin, computed as gross profit / revenue from its reported figures", company, label),
 				"gross margin", "gross_profit / revenue", nil, "revenue", "gross_profit")
 		}
-		if d, ok := tools.DerivedByName("gross_margin"); ok && slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return r.ID == prefix+"-calculation" }) {
+		if d, ok := tools.DerivedByName("gross_margin"); ok && slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return r.ID == prefix+"-calculation" }) &&
+			!slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return strings.HasPrefix(r.ID, prefix+"-reported-") }) {
 			// The margin as the filing prints it ("Gross margin was 56.9%
 			// and 64.9% for fiscal years 2023 and 2022"), beside the one
-			// computed.
+			// computed, where no row of the filing reports it already.
 			b.planPrinted(t, p, d, prefix+"-calculation", m)
 		}
 	case "revenue_growth":
