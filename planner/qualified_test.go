@@ -895,3 +895,18 @@ func TestAfterTheMove(t *testing.T) {
 		}
 	}
 }
+
+// A part's ratio is looked for as the filing prints it on the part's own
+// row, beside the one computed.
+func TestPartRatioPrinted(t *testing.T) {
+	t.Parallel()
+	g := planOf(t, "What was XMPL's Example Web Services operating margin in 2024?", "XMPL")
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return r.Completion.Kind == CondPrinted })
+	if i < 0 {
+		t.Fatalf("requirements %v: no printed part's ratio", reqIDs(g))
+	}
+	r := g.Requirements[i]
+	if r.Required || !slices.Equal(r.Completion.AllOf[0], []string{"example web services"}) {
+		t.Errorf("printed requirement %+v; want optional, naming the part", r)
+	}
+}

@@ -544,6 +544,12 @@ func (b *builder) planDerivedAs(t string, p filingPeriod, aspect string, d tools
 	b.addNode(tools.Calculate, tools.CalculateArgs{Expression: d.Expression, Facts: facts}, []string{id}, deps...)
 	if len(names) == 0 {
 		b.planPrinted(t, p, d, id, m)
+	} else if d.Ratio && p.found {
+		// A part's ratio as the filing prints it on the part's own row
+		// ("Products | 34.5% | 35.3%" of the gross margin percentage
+		// table), beside the one computed.
+		part := strings.Join(names, " ")
+		b.planPrintedAs(t, p, what, []string{strings.ToLower(part)}, part+" "+printedQuery(d)+" percentage", id, m)
 	}
 	b.planRatioBefore(t, p, d, what, id, facts, of, deps, m)
 }
