@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -246,18 +245,9 @@ func (b *builder) partOfWhole(documentID, whole string, part []string) (string, 
 // planPartOfWhole plans part of the figure whole, a row of key printed
 // above whole's row (see LookupFactArgs.Above) where both are table rows.
 func (b *builder) planPartOfWhole(t string, p filingPeriod, m reqMeta, what, key, whole string) {
-	period := tools.PeriodLabel(p.fy)
-	id := t + "-" + period + "-figure-" + slug(what)
-	if !b.addReq(Requirement{
-		ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
-		Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-		Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: []string{key}},
-	}, m) {
-		return
-	}
-	args := tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}
+	args := tools.LookupFactArgs{Ticker: t, Concept: key, Period: tools.PeriodLabel(p.fy)}
 	if strings.HasPrefix(key, tools.TablePrefix) && strings.HasPrefix(whole, tools.TablePrefix) {
 		args.Above = whole
 	}
-	b.addNode(tools.LookupFact, args, []string{id})
+	b.planNamedFact(t, p, m, what, args)
 }

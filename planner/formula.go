@@ -3,7 +3,6 @@ package planner
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/ledgerline/research/tools"
@@ -167,19 +166,6 @@ func (b *builder) formulaOperand(t string, p filingPeriod, text string, m reqMet
 	if what == "" {
 		what = strings.Join(words, " ")
 	}
-	id := t + "-" + label + "-figure-" + slug(what)
-	if i := slices.IndexFunc(b.g.Requirements, func(r Requirement) bool { return r.ID == id }); i >= 0 {
-		for _, n := range b.g.Nodes {
-			if slices.Contains(n.Serves, id) {
-				return looked{req: id, node: n.ID, key: key}, true
-			}
-		}
-	}
-	b.planNamedFigure(t, p, m, what, key, true, nil)
-	for _, n := range b.g.Nodes {
-		if slices.Contains(n.Serves, id) {
-			return looked{req: id, node: n.ID, key: key}, true
-		}
-	}
-	return looked{}, false
+	l, _ := b.planNamedFact(t, p, m, what, tools.LookupFactArgs{Ticker: t, Concept: key, Period: label})
+	return l, l.node != ""
 }

@@ -607,6 +607,31 @@ func (b *builder) planLabelledFigures() {
 	}
 }
 
+// planNamedFact plans a required figure named what for issuer t and
+// period p, looked up with args: its fact requirement and the lookup
+// serving it. A figure planned already is found, not planned twice;
+// planned reports whether this call planned it.
+func (b *builder) planNamedFact(t string, p filingPeriod, m reqMeta, what string, args tools.LookupFactArgs) (l looked, planned bool) {
+	period := tools.PeriodLabel(p.fy)
+	id := t + "-" + period + "-figure-" + slug(what)
+	l = looked{req: id, key: args.Concept}
+	if !b.addReq(Requirement{
+		ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
+		Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+		Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: []string{args.Concept}},
+	}, m) {
+		for _, n := range b.g.Nodes {
+			if slices.Contains(n.Serves, id) {
+				l.node = n.ID
+				break
+			}
+		}
+		return l, false
+	}
+	l.node = b.addNode(tools.LookupFact, args, []string{id})
+	return l, true
+}
+
 // namesSegment reports whether words are the name of a segment one of the
 // issuers' filings call so ("our Intelligent Cloud segment").
 func (b *builder) namesSegment(words []string, issuerOf map[string]string) bool {
@@ -686,13 +711,9 @@ func (b *builder) planNamedFigure(t string, p filingPeriod, m reqMeta, what, key
 	period := tools.PeriodLabel(p.fy)
 	id := t + "-" + period + "-figure-" + slug(what)
 	if found {
-		b.addReq(Requirement{
-			ID: id, Issuer: t, Period: period, Aspect: "figures", Kind: KindFigure, Required: true,
-			Need:       fmt.Sprintf("%s's %s for %s, as its %s %s reports it", b.cat.ShortName(t), what, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-			Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: []string{key}},
-		}, m)
-		node := b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}, []string{id})
-		b.planNamedChange(t, p, m, what, key, id, node)
+		if l, planned := b.planNamedFact(t, p, m, what, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period}); planned {
+			b.planNamedChange(t, p, m, what, key, l.req, l.node)
+		}
 		return
 	}
 	b.addReq(Requirement{

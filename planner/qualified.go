@@ -742,7 +742,7 @@ func placeAfter(toks []qualifierToken, at int) []string {
 	// verb in -ed): written as a name, each is one here.
 	for ; k < len(toks) && !toks[k].named && (len(out) == 0 || !toks[k].after); k++ {
 		w := toks[k].lower
-		if !properName(toks[k].text) || periodAcronyms[w] || monthWords[w] || questionStopwords[w] || askingWords[w] ||
+		if !properName(toks[k].text) || periodAcronyms[w] || monthWord.MatchString(w) || questionStopwords[w] || askingWords[w] ||
 			strings.ContainsAny(w, "0123456789") {
 			break
 		}
@@ -751,15 +751,9 @@ func placeAfter(toks []qualifierToken, at int) []string {
 	return out
 }
 
-// monthWords are the months' names and their short forms, in lower case:
+// monthWord matches a month's name or its short form, a word alone:
 // "revenue in March" names a period, not a place.
-var monthWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields("january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec") {
-		monthWords[w] = true
-	}
-}
+var monthWord = regexp.MustCompile(`(?i)^(?:` + monthNames + `)$`)
 
 // auxiliary are the verbs a question puts between what it asks and its
 // subject ("how much revenue did Activision contribute").
