@@ -126,6 +126,9 @@ func TestFindFigures(t *testing.T) {
 		{"What were total sales?", []string{"revenue"}},
 		{"How much cash did XMPL have in June?", []string{"cash"}},
 		{"Why did sales and cash flow fall?", nil},
+		// A margin of free cash flow is its own ratio, not free cash flow.
+		{"INTC 2020 FCF margin?", []string{"free_cash_flow_margin"}},
+		{"What was Intel's free cash flow margin in 2020?", []string{"free_cash_flow_margin"}},
 	}
 	for _, tt := range tests {
 		var got []string

@@ -2721,6 +2721,16 @@ var sizeAsked = regexp.MustCompile(`(?i)\bhow\s+(?:big|large|much|severe|sizable
 // is what follows, which clauseItem reads up to the clause's verb.
 var clauseAsks = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?(?:how\s+many|how\s+(?:big|large|much|severe|sizable|significant)\s+(?:was|were|is|are)|what\s+(?:was|were|is|are)\s+the)\s+(.+)$`)
 
+// comparatives ask by how much one figure exceeds another.
+var comparatives = map[string]bool{"more": true, "fewer": true, "less": true, "higher": true, "lower": true,
+	"bigger": true, "smaller": true, "larger": true, "greater": true}
+
+// clauseSubjectAsks finds a clause asking how much of a thing there was,
+// the thing the subject of a form of "be": "how much senior notes face
+// value was outstanding" (not "how much cash did Netflix pay", whose
+// thing is what was paid).
+var clauseSubjectAsks = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?how\s+much\s+((?:[a-z&'’-]+\s+){1,5}(?:was|were|is|are)\b.*)$`)
+
 // clauseItem returns the thing a clause asks the number or size of
 // (clauseAsks), as its words up to its verb, a preposition or a period,
 // names of issuers and owners dropped ("NVIDIA's inventory provisions in
@@ -2729,13 +2739,19 @@ var clauseAsks = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?(?:how\s+
 func clauseItem(clause string) string {
 	m := clauseAsks.FindStringSubmatch(clause)
 	if m == nil {
+		m = clauseSubjectAsks.FindStringSubmatch(clause)
+	}
+	if m == nil {
 		return ""
 	}
 	var item []string
 	for i, w := range strings.Fields(m[1]) {
 		lw := strings.ToLower(strings.Trim(w, ",.?!;:"))
-		if i == 0 && (lw == "more" || lw == "fewer" || lw == "less") {
-			return "" // "how many more people": a difference of figures asked
+		if i == 0 && comparatives[lw] {
+			return "" // "how many more people", "how much higher was that": a difference of figures asked
+		}
+		if i == 0 && lw == "of" {
+			return "" // "how much of the debt": a part of what is named
 		}
 		if strings.HasSuffix(lw, "'s") || strings.HasSuffix(lw, "’s") {
 			item = nil // the owner ("Google Cloud's") names no part of the thing

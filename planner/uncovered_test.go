@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -110,4 +111,30 @@ func TestExcludedFromStatedFigure(t *testing.T) {
 		return
 	}
 	t.Fatalf("no stated requirement: %v", g.Requirements)
+}
+
+// "How much senior notes face value was outstanding": a clause asking how
+// much of a thing there was, the thing the subject of "was", asks that
+// thing as an item of its own; a topic's passage on debt does not answer
+// it. "How much higher was that" asks a difference, no thing.
+func TestHowMuchSubjectClause(t *testing.T) {
+	tests := []struct {
+		clause, want string
+	}{
+		{"how much senior notes face value was outstanding", "senior notes face value"},
+		{"and how much deferred revenue was recognized", "deferred revenue"},
+		{"how much higher was that than in 2023?", ""},
+		{"how much cash did Netflix pay for content assets in 2024", ""},
+		{"how much of the debt comes due within a year", ""},
+	}
+	for _, tt := range tests {
+		if got := clauseItem(tt.clause); got != tt.want {
+			t.Errorf("clauseItem(%q) = %q, want %q", tt.clause, got, tt.want)
+		}
+	}
+	cat := textFilingCatalog("Total revenues", "Long-term debt", "Operating income")
+	g := planOver(t, cat, "Credit check on SHTX at FY22 year-end: how much senior notes face value was outstanding, and is the company in compliance with its covenants?")
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(strings.ToLower(r.Need), "senior notes") }) {
+		t.Errorf("requirements %v: want the senior notes asked as an item", g.Requirements)
+	}
 }
