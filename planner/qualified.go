@@ -1582,23 +1582,47 @@ var assertedLoss = regexp.MustCompile(`(?i)\b(operating|net)\s+loss(?:es)?\b`)
 // it: "net income (loss)", "income or loss", "profit or loss", "if any".
 var lossUnasserted = regexp.MustCompile(`(?i)\b(?:income|profit|earnings)\s*(?:\(\s*loss\s*\)|or\s+(?:a\s+)?(?:net\s+|operating\s+)?loss)|\bor\s+(?:a\s+)?(?:net\s+|operating\s+)?(?:profit|income)\b|\bif\s+any\b|\bwhether\b|\bdid\b[^?]*\b(?:post|report|record|have)\s+an?\s+(?:net\s+|operating\s+)?loss\s*\?`)
 
+// assertedProfit matches a profit said to have been made ("turned an
+// operating profit", "swung to a net profit", "became profitable"); its
+// groups name the line, operating or net, where the question does.
+var assertedProfit = regexp.MustCompile(`(?i)\b(?:turn(?:ed|s)?|swung|swings?|flip(?:ped|s)?|post(?:ed|s)?|return(?:ed|s)?|deliver(?:ed|s)?|eked|booked)\s+(?:to\s+)?(?:an?\s+)?(?:(operating|net)\s+)?profit\b|\b(?:turned|became|went|returned\s+to\s+being)\s+(operating(?:ly)?\s+)?profitable\b`)
+
+// profitUnasserted matches a question that asks whether a profit was made
+// rather than saying it was, its auxiliary opening the sentence or clause:
+// "did Reality Labs turn a profit?", "whether" (not "why did Amazon swing
+// to a net profit?", which takes the profit for granted).
+var profitUnasserted = regexp.MustCompile(`(?i)\bwhether\b|\bif\s+any\b|(?:^|[.?!;:,—–]\s*|\s-\s)(?:did|does|has|have|had|is|was|will)\b[^?.!]*\b(?:turn|swing|flip|post|return|deliver|become|go)\b[^?.!]*\?`)
+
 // planLossPremise plans the premise check of a question that takes a loss
-// for granted ("what caused X to post an operating loss in 2022?"): the
-// figure of that line for each issuer and period, which must be negative,
-// as the question says. A figure that is a profit contradicts the
-// question, and the answer says so instead of explaining a loss that was
-// not made.
+// for granted ("what caused X to post an operating loss in 2022?"), or a
+// profit ("Reality Labs finally turned an operating profit in 2024"): the
+// figure of that line for each issuer and period, which must be negative
+// (a profit: positive), as the question says. A figure of the other sign
+// contradicts the question, and the answer says so instead of explaining a
+// loss (a profit) that was not made.
 func (b *builder) planLossPremise() {
-	m := assertedLoss.FindStringSubmatch(b.question)
-	if m == nil || lossUnasserted.MatchString(b.question) || b.rt.Outlook {
+	sign, line := -1, ""
+	if m := assertedLoss.FindStringSubmatch(b.question); m != nil && !lossUnasserted.MatchString(b.question) {
+		norm := normalizeText(b.question)
+		if !asksWhy(b.question) && !causalVerbs.MatchString(norm) && !reverseCausal.MatchString(norm) {
+			return // "what was the net loss" asks the figure, whatever its sign
+		}
+		line = m[1]
+	} else if m := assertedProfit.FindStringSubmatch(b.question); m != nil && !profitUnasserted.MatchString(b.question) {
+		// "Reality Labs finally turned an operating profit in 2024":
+		// a profit said to have been made, whatever else is asked.
+		sign, line = 1, m[1]+m[2]
+		if line == "" && len(b.rt.Issuers) == 1 && len(b.cat.SegmentsIn(b.question, b.rt.Issuers[0])) > 0 {
+			line = "operating" // a part's profit is its operating income
+		}
+	} else {
 		return
 	}
-	norm := normalizeText(b.question)
-	if !asksWhy(b.question) && !causalVerbs.MatchString(norm) && !reverseCausal.MatchString(norm) {
-		return // "what was the net loss" asks the figure, whatever its sign
+	if b.rt.Outlook {
+		return
 	}
 	metric := "net_income"
-	if strings.EqualFold(m[1], "operating") {
+	if strings.EqualFold(strings.TrimSpace(line), "operating") {
 		metric = "operating_income"
 	}
 	mt, ok := tools.MetricByName(metric)
@@ -1626,15 +1650,19 @@ func (b *builder) planLossPremise() {
 			for _, sg := range segs {
 				what = sg.Name + " " + what
 			}
-			id := t + "-" + label + "-premise-loss-" + metric
+			kind := "loss"
+			if sign > 0 {
+				kind = "profit"
+			}
+			id := t + "-" + label + "-premise-" + kind + "-" + metric
 			if len(segs) > 0 {
 				id += "-" + slug(what)
 			}
 			if b.addReq(Requirement{
 				ID: id, Issuer: t, Period: label, Aspect: "figures", Kind: KindCalculation, Required: true,
-				Need: fmt.Sprintf("whether %s's %s for %s was a loss, as the question says, from its reported figure",
-					b.cat.ShortName(t), what, label),
-				Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what, Of: []string{now.req}, Sign: -1},
+				Need: fmt.Sprintf("whether %s's %s for %s was a %s, as the question says, from its reported figure",
+					b.cat.ShortName(t), what, label, kind),
+				Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what, Of: []string{now.req}, Sign: sign},
 			}, meta) {
 				b.addNode(tools.Calculate, tools.CalculateArgs{Expression: metric, Facts: map[string]tools.FactRef{metric: {Ticker: t, Concept: now.key, Period: label}}},
 					[]string{id}, now.node)

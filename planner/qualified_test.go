@@ -618,6 +618,31 @@ func TestPlanLossPremise(t *testing.T) {
 	}
 }
 
+// A profit said to have been made is planned as a premise on the figure's
+// sign, whatever else is asked; a question asking whether one was made
+// plans none.
+func TestPlanProfitPremise(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]bool{
+		"XMPL finally turned an operating profit in 2024 — how much did it make?": true,
+		"Why did XMPL swing to an operating profit in 2024?":                      true,
+		"XMPL returned to an operating profit in 2024. What drove it?":            true,
+		"Did XMPL turn a profit in 2024?":                                         false,
+		"XMPL 2024: did it post an operating profit?":                             false,
+		"What was XMPL's operating profit in 2024?":                               false,
+	} {
+		g := planOf(t, q, "XMPL")
+		i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "-premise-profit-") })
+		if (i >= 0) != want {
+			t.Errorf("%q: profit premise planned %v, want %v (%v)", q, i >= 0, want, reqIDs(g))
+			continue
+		}
+		if want && (g.Requirements[i].Completion.Sign != 1 || !g.Requirements[i].Required) {
+			t.Errorf("%q: profit premise %+v; want a required positive sign", q, g.Requirements[i])
+		}
+	}
+}
+
 // The sentence asserting a move names the part it moved: the first that
 // asserts one, since a later one refers back ("how much of the drop").
 func TestAssertingSentence(t *testing.T) {

@@ -504,11 +504,15 @@ func TestLossPremise(t *testing.T) {
 		{"What caused eBay to post an operating loss in 2022?", false,
 			"- The reported figures do not bear out the question: eBay's operating income for FY2022 was $2.35 billion (2,350 million), not a loss."},
 		{"What drove Amazon's net loss in 2022?", true, "- Net income, FY2022: -$2.72 billion (2,722 million)"},
+		// A profit taken for granted that the figure shows was a loss.
+		{"Why did Amazon swing to a net profit in 2022?", false,
+			"- The reported figures do not bear out the question: Amazon's net income for FY2022 was -$2.72 billion (2,722 million), not a profit."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.question, func(t *testing.T) {
 			answer := checkPremise(t, store, tc.question, func(r planner.Requirement) bool {
-				return strings.Contains(r.ID, "-premise-loss-") && r.Completion.Sign == -1
+				return strings.Contains(r.ID, "-premise-loss-") && r.Completion.Sign == -1 ||
+					strings.Contains(r.ID, "-premise-profit-") && r.Completion.Sign == 1
 			}, tc.met, tc.want)
 			if strings.Contains(answer, "= net income =") || strings.Contains(answer, "= operating income =") {
 				t.Errorf("the figure is stated as a calculation of itself:\n%s", answer)

@@ -750,7 +750,8 @@ func (w *writer) requirement(r planner.Requirement) []string {
 				calc := w.in.Calculations[r.ID]
 				if identity(calc.Expression) {
 					// A level, not a change: a loss the question takes for
-					// granted that the figure shows was a profit, or a rate
+					// granted that the figure shows was a profit (or a
+					// profit that was a loss), or a rate
 					// of change of the other sign than the question says.
 					unit := "USD"
 					for _, id := range calc.Inputs {
@@ -760,6 +761,8 @@ func (w *writer) requirement(r planner.Requirement) []string {
 					}
 					not := "a loss"
 					switch {
+					case !strings.EqualFold(unit, "pure") && r.Completion.Sign > 0:
+						not = "a profit" // "turned an operating profit"
 					case strings.EqualFold(unit, "pure") && r.Completion.Sign < 0:
 						not = "a fall"
 					case strings.EqualFold(unit, "pure"):
