@@ -538,7 +538,15 @@ func (b *builder) planUncoveredItems() {
 	// words: "inventories" does not name "inventory provisions".
 	strict := map[string]bool{}
 	for _, clause := range askSplit.Split(b.question, -1) {
-		if item := clauseItem(clause); item != "" {
+		item := clauseItem(clause)
+		if row := b.clauseRow(clause); row != "" {
+			// "what was the total loss on equity investments and
+			// warrant": a row a filing prints, "Total gain (loss) on
+			// equity investments and warrant, net", named to the
+			// clause's end.
+			item = row
+		}
+		if item != "" {
 			parts = append(parts, item)
 			strict[item] = true
 		}
@@ -2720,6 +2728,38 @@ var sizeAsked = regexp.MustCompile(`(?i)\bhow\s+(?:big|large|much|severe|sizable
 // new warehouses", "how big were NVIDIA's inventory provisions"; its group
 // is what follows, which clauseItem reads up to the clause's verb.
 var clauseAsks = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?(?:how\s+many|how\s+(?:big|large|much|severe|sizable|significant)\s+(?:was|were|is|are)|what\s+(?:was|were|is|are)\s+the)\s+(.+)$`)
+
+// clauseRow returns the content words of what a clause asks the number or
+// size of (clauseAsks), to the clause's end, where they are two to four
+// and a row of a filing asked is labelled with every one of them; "" when
+// not.
+func (b *builder) clauseRow(clause string) string {
+	m := clauseAsks.FindStringSubmatch(clause)
+	if m == nil {
+		return ""
+	}
+	content := map[string]bool{}
+	for _, w := range b.phraseWords() {
+		content[strings.ToLower(w)] = true
+	}
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(m[1]), func(r rune) bool { return !unicode.IsLetter(r) && r != '&' }) {
+		if content[w] && !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	if len(words) < 2 || len(words) > 4 {
+		return ""
+	}
+	for _, t := range b.rt.Issuers {
+		for _, p := range b.periodsOf(t) {
+			if _, ok := b.cat.ResolvePhrase(p.doc.ID, words, ""); p.found && ok {
+				return strings.Join(words, " ")
+			}
+		}
+	}
+	return ""
+}
 
 // comparatives ask by how much one figure exceeds another.
 var comparatives = map[string]bool{"more": true, "fewer": true, "less": true, "higher": true, "lower": true,

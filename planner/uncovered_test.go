@@ -138,3 +138,18 @@ func TestHowMuchSubjectClause(t *testing.T) {
 		t.Errorf("requirements %v: want the senior notes asked as an item", g.Requirements)
 	}
 }
+
+// "What was the total loss on equity investments and warrant": the clause
+// names, to its end, a row the filing prints ("Total gain (loss) on equity
+// investments and warrant, net"), which is asked, not only the words
+// before its first preposition.
+func TestClauseNamesARow(t *testing.T) {
+	cat := textFilingCatalog("Net income (loss)", "Unrealized change in fair value of equity investment in Rivet",
+		"Total gain (loss) on equity investments and warrant, net", "Operating income")
+	g := planOver(t, cat, "SHTX 2022: what was the total loss on equity investments and warrant, and what was the net loss?")
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+		return slices.ContainsFunc(r.Completion.Concepts, func(c string) bool { return strings.Contains(c, "equity investments and warrant") })
+	}) {
+		t.Errorf("requirements %v: want the row of the total loss on equity investments and warrant asked", g.Requirements)
+	}
+}
