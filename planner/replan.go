@@ -247,12 +247,21 @@ func nextLookup(g *Graph, r Requirement, used map[string]bool) (Node, bool) {
 			return Node{}, false
 		}
 	}
+	// The column the plan asked of a quarterly report (its quarter, or
+	// its year to date) is the one asked again.
+	var quarter, yearToDate bool
+	for _, n := range servingNodes(g, r.ID, tools.LookupFact) {
+		var a tools.LookupFactArgs
+		if json.Unmarshal(n.Args, &a) == nil {
+			quarter, yearToDate = quarter || a.Quarter, yearToDate || a.YearToDate
+		}
+	}
 	candidates := make([]tools.LookupFactArgs, 0, len(c.Concepts)+1)
 	for _, concept := range c.Concepts {
-		candidates = append(candidates, tools.LookupFactArgs{Ticker: issuer, Concept: concept, Period: period})
+		candidates = append(candidates, tools.LookupFactArgs{Ticker: issuer, Concept: concept, Period: period, Quarter: quarter, YearToDate: yearToDate})
 	}
 	if hasMetric {
-		candidates = append(candidates, tools.LookupFactArgs{Ticker: issuer, Label: metric.Name, Period: period})
+		candidates = append(candidates, tools.LookupFactArgs{Ticker: issuer, Label: metric.Name, Period: period, Quarter: quarter, YearToDate: yearToDate})
 	}
 	for _, cand := range candidates {
 		if used[lookupKey(cand)] {

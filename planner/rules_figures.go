@@ -102,12 +102,18 @@ func (b *builder) lookupFigure(t string, p filingPeriod, aspect, metric, period 
 		table := strings.HasPrefix(key, tools.TablePrefix)
 		args = tools.LookupFactArgs{Ticker: t, Concept: key, Period: period, Outflow: mt.Outflow && table, Flow: !mt.Instant && table}
 		concepts = []string{key}
-		if strings.HasPrefix(p.doc.Form, "10-Q") && yearToDate.MatchString(b.question) {
-			args.YearToDate = true
-			what += " (year to date)"
-		}
 	} else if len(segs) > 0 {
 		return looked{}, false
+	}
+	switch {
+	case !p.found || !strings.HasPrefix(p.doc.Form, "10-Q"):
+	case yearToDate.MatchString(b.question):
+		args.YearToDate = true
+		what += " (year to date)"
+	case asksOneQuarter.MatchString(b.question):
+		// "buybacks in the June quarter": the quarter's own column, not
+		// the nine months a cash-flow statement prints alone.
+		args.Quarter = true
 	}
 	if key == "" {
 		key = mt.Concepts[0]

@@ -362,6 +362,8 @@ type lookupCall struct {
 	// YearToDate reads a quarterly report's longest column ending on its
 	// period end rather than its quarter.
 	YearToDate bool
+	// Quarter reads a quarterly report's three-month column only.
+	Quarter bool
 	// Outflow records a table row's amount as its magnitude.
 	Outflow bool
 	// Flow reads durations only, never a balance at a date.
@@ -398,10 +400,13 @@ func metricNames() string {
 func checkLookup(raw json.RawMessage, scope Scope) (*lookupCall, error) {
 	const tool = LookupFact
 	var a LookupFactArgs
-	if err := decodeStrict(tool, "", raw, []string{"ticker", "concept", "label", "period", "year_to_date", "outflow", "flow", "stated", "above"}, &a); err != nil {
+	if err := decodeStrict(tool, "", raw, []string{"ticker", "concept", "label", "period", "year_to_date", "quarter", "outflow", "flow", "stated", "above"}, &a); err != nil {
 		return nil, err
 	}
-	c := lookupCall{YearToDate: a.YearToDate, Outflow: a.Outflow, Flow: a.Flow}
+	if a.YearToDate && a.Quarter {
+		return nil, argErr(tool, "quarter", "a quarter's column and the year to date are asked apart; give one of quarter and year_to_date")
+	}
+	c := lookupCall{YearToDate: a.YearToDate, Quarter: a.Quarter, Outflow: a.Outflow, Flow: a.Flow}
 	if above := strings.TrimSpace(a.Above); above != "" {
 		if !strings.HasPrefix(above, TablePrefix) || !strings.HasPrefix(strings.TrimSpace(a.Concept), TablePrefix) {
 			return nil, argErr(tool, "above", "a table row (%q concept) read above a total row (%q key), both of a table", TablePrefix, TablePrefix)
@@ -420,8 +425,8 @@ func checkLookup(raw json.RawMessage, scope Scope) (*lookupCall, error) {
 	concept, label := strings.TrimSpace(a.Concept), strings.TrimSpace(a.Label)
 	switch {
 	case len(a.Stated) > 0:
-		if label != "" || a.YearToDate || a.Outflow || a.Flow {
-			return nil, argErr(tool, "stated", "a stated count is asked by a %q concept alone, without label, year_to_date or outflow", StatedPrefix)
+		if label != "" || a.YearToDate || a.Quarter || a.Outflow || a.Flow {
+			return nil, argErr(tool, "stated", "a stated count is asked by a %q concept alone, without label, year_to_date, quarter or outflow", StatedPrefix)
 		}
 		key, terms, err := checkStated(tool, concept, a.Stated)
 		if err != nil {

@@ -316,3 +316,24 @@ func TestCalculateCorpus(t *testing.T) {
 		}
 	}
 }
+
+// A quarter's column asked of a 10-Q is the quarter's or nothing: its
+// revenue for the three months, but no share repurchases, which its
+// cash-flow statement prints for the nine months alone.
+func TestLookupFactQuarterColumn(t *testing.T) {
+	store := corpustest.Store(t)
+	t.Parallel()
+	env := newEnv(t, store, Scope{Tickers: []string{"AAPL"}})
+	out := run(t, env, "q1", LookupFact, map[string]any{"ticker": "AAPL", "label": "revenue", "period": "FY2025", "quarter": true})
+	if len(out.Facts) == 0 || out.Facts[0].Period != "2025-03-30/2025-06-28" {
+		t.Errorf("revenue of the June 2025 quarter: facts %+v, want the three months to 2025-06-28", out.Facts)
+	}
+	out = run(t, env, "q2", LookupFact, map[string]any{"ticker": "AAPL", "concept": "us-gaap:PaymentsForRepurchaseOfCommonStock", "period": "FY2025", "quarter": true})
+	if len(out.Facts) != 0 {
+		t.Errorf("share repurchases of the June 2025 quarter: facts %+v, want none (the 10-Q prints nine months only)", out.Facts)
+	}
+	out = run(t, env, "q3", LookupFact, map[string]any{"ticker": "AAPL", "concept": "us-gaap:PaymentsForRepurchaseOfCommonStock", "period": "FY2025"})
+	if len(out.Facts) == 0 {
+		t.Errorf("share repurchases of FY2025 without the quarter asked: no facts, want the nine months")
+	}
+}

@@ -59,7 +59,7 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 		for _, concept := range c.Concepts {
 			found := false
 			for _, d := range filings {
-				cur, err := ff.current(d, concept, c.YearToDate, c.Flow)
+				cur, err := ff.current(d, concept, c.YearToDate, c.Quarter, c.Flow)
 				if err != nil {
 					return nil, err
 				}
@@ -94,7 +94,7 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 			}
 			for _, concept := range c.Concepts {
 				for _, d := range later {
-					f, err := ff.current(d, concept, c.YearToDate, c.Flow)
+					f, err := ff.current(d, concept, c.YearToDate, c.Quarter, c.Flow)
 					if err != nil {
 						return nil, err
 					}
@@ -312,8 +312,9 @@ func (ff *factFinder) facts(f corpus.FactFilter) ([]corpus.Fact, error) {
 // plain concept), ending on the filing's period end, and of the duration
 // nearest to the filing's (a year for an annual report, a quarter for a
 // 10-Q, or the longest up to a year for its year to date), or an
-// instant; nil when there is none.
-func (ff *factFinder) current(d corpus.Document, key string, yearToDate, flow bool) (*corpus.Fact, error) {
+// instant; nil when there is none. With quarter, a 10-Q's figure is its
+// quarter's or none: a duration of more than a quarter is no answer.
+func (ff *factFinder) current(d corpus.Document, key string, yearToDate, quarter, flow bool) (*corpus.Fact, error) {
 	facts, err := ff.statementsFirst(d, key, keyFilter(d, key, d.PeriodEnd))
 	if err != nil {
 		return nil, err
@@ -326,9 +327,16 @@ func (ff *factFinder) current(d corpus.Document, key string, yearToDate, flow bo
 		if f.Instant {
 			return 0, !flow
 		}
+		if quarter && isQuarterly(d.Form) && days(f) > maxQuarterDays {
+			return 0, false
+		}
 		return abs(days(f) - want), true
 	}), nil
 }
+
+// maxQuarterDays is the longest duration read as a quarter: thirteen or
+// fourteen weeks, with room for a calendar's days.
+const maxQuarterDays = 100
 
 // statementsFirst returns the facts f selects, those of a table row in
 // the financial statements (see statementSection) before the same row

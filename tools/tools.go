@@ -77,6 +77,11 @@ type LookupFactArgs struct {
 	// YearToDate asks a quarterly report for its year-to-date column (six
 	// or nine months) rather than its quarter.
 	YearToDate bool `json:"year_to_date,omitempty"`
+	// Quarter asks a quarterly report for its quarter's own column only
+	// (three months): a figure the report prints for its year to date
+	// alone (a cash-flow statement's nine months) does not answer a
+	// question about the quarter.
+	Quarter bool `json:"quarter,omitempty"`
 	// Outflow reads a table row's amount as a cost or a payment: its
 	// magnitude, as the tagged concept of one is positive though a table
 	// may print it in parentheses.
