@@ -40,6 +40,7 @@ type LookupArgs struct {
 	Concept    string `json:"concept,omitempty" jsonschema:"an XBRL concept such as us-gaap:Revenues, or a figure key; or give metric"`
 	Period     string `json:"period,omitempty" jsonschema:"a fiscal year such as FY2024; empty means the latest annual period"`
 	YearToDate bool   `json:"year_to_date,omitempty" jsonschema:"for a quarterly report, its year-to-date column rather than the quarter"`
+	Quarter    bool   `json:"quarter,omitempty" jsonschema:"for a quarterly report, its quarter's own column only: nothing when the report prints the figure for its year to date alone"`
 }
 
 // ReadArgs are read_passage's arguments.
@@ -266,7 +267,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchAr
 }
 
 func (s *Server) lookup(ctx context.Context, _ *mcp.CallToolRequest, in LookupArgs) (*mcp.CallToolResult, ToolResult, error) {
-	a := tools.LookupFactArgs{Ticker: in.Ticker, Concept: in.Concept, Label: in.Metric, Period: in.Period, YearToDate: in.YearToDate}
+	a := tools.LookupFactArgs{Ticker: in.Ticker, Concept: in.Concept, Label: in.Metric, Period: in.Period, YearToDate: in.YearToDate, Quarter: in.Quarter}
 	out, runID, err := s.call(ctx, tools.LookupFact, a)
 	if err != nil {
 		return nil, ToolResult{}, err
