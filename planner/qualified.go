@@ -221,12 +221,23 @@ func issuerWordSet(cat *Catalog, issuers []string) map[string]bool {
 // is left out.
 func qualifiedFigures(question string, cat *Catalog, issuers, others []string, names map[string][]string) []qualifiedFigure {
 	var out []qualifiedFigure
-	for _, q := range qualifiedMentions(withoutAmountSaid(withoutTitle(question, names)), cat, issuers, others, names) {
+	for _, q := range qualifiedMentions(withoutStatementNames(withoutAmountSaid(withoutTitle(question, names))), cat, issuers, others, names) {
 		if !slices.ContainsFunc(out, func(o qualifiedFigure) bool { return o.Metric == q.Metric }) {
 			out = append(out, q)
 		}
 	}
 	return out
+}
+
+// statementName matches a financial statement's name.
+var statementName = regexp.MustCompile(`(?i)\b(?:cash[\s-]flows?[\s-]statements?|income[\s-]statements?|balance[\s-]sheets?|statements?\s+of\s+(?:cash\s+flows?|operations|income|earnings|financial\s+position))\b`)
+
+// withoutStatementNames blanks the names of financial statements: "the
+// cash flow statement 'purchases of property and equipment'" says where
+// the figure is printed, not which part of it is asked. The question's
+// length and offsets are kept.
+func withoutStatementNames(question string) string {
+	return statementName.ReplaceAllStringFunc(question, func(m string) string { return strings.Repeat(" ", len(m)) })
 }
 
 // amountSaid matches what a question says a named part did, between the

@@ -179,7 +179,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	// margins, not what the filing says about segments).
 	aspects := findAspects(lower, claimFigures(lower, rt.Figures, taken), func(start, end int) bool {
 		return comp.head(lower[:start], strings.TrimSpace(lower[start:end])) || comp.inLonger(lower[:start], lower[start:end], lower[end:]) ||
-			rt.AsksFigure && (statementBefore.MatchString(lower[:start]) || readFrom.MatchString(lower[:start]) && statementAfter.MatchString(lower[end:])) ||
+			rt.AsksFigure && (statementBefore.MatchString(lower[:start]) || statementAfter.MatchString(lower[end:])) ||
 			qualifiesFigure(lower[start:end], lower[end:], rt.Figures) ||
 			rt.AsksFigure && namesSourcePart.MatchString(lower[end:])
 	})

@@ -122,10 +122,15 @@ var (
 	listBefore = regexp.MustCompile(`\b(\p{Lu}{1,5})\s*(?:,|/|&|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$`)
 )
 
+// hyphenedStatement matches a financial statement's name written with
+// hyphens: "cash-flow-statement", "cash-flow statement", "income-statement".
+var hyphenedStatement = regexp.MustCompile(`(?i)\bcash-flows?-statements?\b|\bcash-flows?(?:\s+statements?\b)|\b(?:income|balance)-(?:statements?|sheets?)\b`)
+
 // ReadShorthand writes out the initialisms of catalogue figures a question
 // uses ("FY22 GM% for COST?" -> "FY22 gross margin% for COST?") and their
 // clipped names ("data center rev" -> "data center revenue"), so that
-// the rest of routing and planning reads the figure by its name. A word is
+// the rest of routing and planning reads the figure by its name, and a
+// statement's name joined by hyphens as its words. A word is
 // left as written when the corpus lists it as a ticker, when it is written
 // as one ("$GM", "GM's"), or when it stands in a list of words in capitals
 // ("GM, F and TSLA").
@@ -162,6 +167,9 @@ func ReadShorthand(question string, cat *Catalog) string {
 		b.WriteString(question[last:])
 		question = b.String()
 	}
+	// A statement's name joined by hyphens ("cash-flow-statement") is its
+	// name: its words are not a figure's.
+	question = hyphenedStatement.ReplaceAllStringFunc(question, func(m string) string { return strings.ReplaceAll(m, "-", " ") })
 	// Clipped names ("data center rev"), which are words in lower case.
 	return clippedWord.ReplaceAllStringFunc(question, func(w string) string {
 		if name, ok := clippedNames[w]; ok {
