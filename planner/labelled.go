@@ -787,7 +787,8 @@ func (b *builder) planNamedChange(t string, p filingPeriod, m reqMeta, what, key
 	// A move the question asserts of the figure ("Costco's membership fee
 	// income fell in FY22 ... why?") is a premise its rate of change bears
 	// out or refutes.
-	if sign := assertedSign(b.question); sign != 0 && p.doc.FiscalYear == p.fy && termIn(normalizeText(assertingSentence(b.question)), normalizeTerm(what)) {
+	if sign := assertedSign(b.question); sign != 0 && p.doc.FiscalYear == p.fy && termIn(normalizeText(assertingSentence(b.question)), normalizeTerm(what)) &&
+		!afterTheMove(b.question, what) && !beforeTheMovesClause(b.question, what) {
 		b.planRowPremise(t, period, p.doc.Form, m, what, key, levelID, levelNode, sign)
 	}
 }

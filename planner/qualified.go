@@ -1381,6 +1381,35 @@ func afterTheMove(question, phrase string) bool {
 	return at > move && figureBefore(s[:move])
 }
 
+// beforeTheMovesClause reports whether the figure named by phrase is named
+// only in a clause before the one asserting a move, where that clause
+// names a figure of its own before the move's verb: "GMV and take rate,
+// and why did net revenue fall so much less than GMV?" asserts the fall of
+// net revenue, not of the take rate asked beside it.
+func beforeTheMovesClause(question, phrase string) bool {
+	s := normalizeText(assertingSentence(question))
+	move := len(s)
+	for _, re := range []*regexp.Regexp{fallWords, riseWords} {
+		if loc := re.FindStringIndex(s); loc != nil && loc[0] < move {
+			move = loc[0]
+		}
+	}
+	if move == len(s) {
+		return false
+	}
+	start := 0
+	for _, loc := range clauseOpen.FindAllStringIndex(s[:move], -1) {
+		start = loc[1]
+	}
+	at := strings.Index(s, normalizeText(phrase))
+	return start > 0 && at >= 0 && at < start && !strings.Contains(s[start:], normalizeText(phrase)) && figureBefore(s[start:move])
+}
+
+// clauseOpen matches, in normalised text, where a clause opens: after a
+// comma, a semicolon, a colon or a dash, or at "and" before a question
+// word.
+var clauseOpen = regexp.MustCompile(`[,;:]\s+|\s+-\s+|\band\s+(?:why|how|what)\b`)
+
 // figureBefore reports whether normalised text names a figure of the
 // catalogue or an aspect's figure: something a move may be asserted of.
 func figureBefore(s string) bool {
@@ -1713,7 +1742,7 @@ func (b *builder) planPremises() {
 	}
 	asserting := normalizeText(assertingSentence(b.question))
 	for _, f := range b.rt.Figures {
-		if f.Phrase != "" && (!strings.Contains(asserting, normalizeText(f.Phrase)) || afterTheMove(b.question, f.Phrase)) {
+		if f.Phrase != "" && (!strings.Contains(asserting, normalizeText(f.Phrase)) || afterTheMove(b.question, f.Phrase) || beforeTheMovesClause(b.question, f.Phrase)) {
 			// A figure named in another sentence ("... Does management
 			// expect that expense growth to continue?"), or after the
 			// move asserted of another, is not the one the move is

@@ -643,6 +643,28 @@ func TestPlanProfitPremise(t *testing.T) {
 	}
 }
 
+// A figure asked in a clause before the one asserting a move, which names
+// its own figure before the move's verb, is not the one the move is
+// asserted of.
+func TestBeforeTheMovesClause(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		q, phrase string
+		want      bool
+	}{
+		{"ebay fy22: GMV and take rate, and why did net revenue fall so much less than GMV?", "take rate", true},
+		{"ebay fy22: GMV and take rate, and why did net revenue fall so much less than GMV?", "net revenue", false},
+		// The move's clause names no figure of its own: the one before.
+		{"eBay's take rate, and why did it fall?", "take rate", false},
+		{"Why did eBay's take rate fall in 2022?", "take rate", false},
+	}
+	for _, tt := range tests {
+		if got := beforeTheMovesClause(tt.q, tt.phrase); got != tt.want {
+			t.Errorf("beforeTheMovesClause(%q, %q) = %v, want %v", tt.q, tt.phrase, got, tt.want)
+		}
+	}
+}
+
 // The sentence asserting a move names the part it moved: the first that
 // asserts one, since a later one refers back ("how much of the drop").
 func TestAssertingSentence(t *testing.T) {
