@@ -615,7 +615,7 @@ func (b *builder) planUncoveredItems() {
 		if strict[part] {
 			covered = !slices.ContainsFunc(own, func(w string) bool { return !said[stem5(w)] })
 		}
-		if clause || len(item) == 0 || covered {
+		if clause || len(item) == 0 || covered || b.rowPlannedHolds(item) {
 			continue
 		}
 		// Its own parts only: "services revenue" beside "hardware
@@ -2728,6 +2728,25 @@ var sizeAsked = regexp.MustCompile(`(?i)\bhow\s+(?:big|large|much|severe|sizable
 // new warehouses", "how big were NVIDIA's inventory provisions"; its group
 // is what follows, which clauseItem reads up to the clause's verb.
 var clauseAsks = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?(?:how\s+many|how\s+(?:big|large|much|severe|sizable|significant)\s+(?:was|were|is|are)|what\s+(?:was|were|is|are)\s+the)\s+(.+)$`)
+
+// rowPlannedHolds reports whether, for every issuer asked, the row label
+// a filing asked prints for a figure planned already holds every one of
+// words (plannedRowHolds).
+func (b *builder) rowPlannedHolds(words []string) bool {
+	held := false
+	for _, t := range b.rt.Issuers {
+		for _, p := range b.periodsOf(t) {
+			if !p.found {
+				continue
+			}
+			if !b.plannedRowHolds(t, p, words) {
+				return false
+			}
+			held = true
+		}
+	}
+	return held
+}
 
 // clauseRow returns the content words of what a clause asks the number or
 // size of (clauseAsks), to the clause's end, where they are two to four

@@ -153,3 +153,18 @@ func TestClauseNamesARow(t *testing.T) {
 		t.Errorf("requirements %v: want the row of the total loss on equity investments and warrant asked", g.Requirements)
 	}
 }
+
+// An item of the question's list that is a word of the row label printed
+// for a figure planned already ("property, equipment and intangibles" of
+// "Purchases of property and equipment and intangible assets") is that
+// figure, not one of its own.
+func TestItemOfPlannedRow(t *testing.T) {
+	cat := textFilingCatalog("Total revenues", "Purchases of property and equipment and intangible assets", "Intangible assets, net", "Operating income")
+	g := planOver(t, cat, "What were SHTX's FY22 capex, i.e. what it spent on property, equipment and intangibles?")
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "figure-capex") }) {
+		t.Fatalf("requirements %v: want the capital expenditures", reqIDs(g))
+	}
+	if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "intangible") }) {
+		t.Errorf("requirements %v: the intangibles are a word of the capital expenditures row, no figure of their own", reqIDs(g))
+	}
+}
