@@ -75,10 +75,19 @@ var grewFaster = regexp.MustCompile(`(?i)\b(?:grew|grow|grows|growing|growth|inc
 // another clause ("Why did revenue fall? What was the order backlog?").
 func (b *builder) growthInClauseOf(r Requirement) bool {
 	name := normalizeText(figureName(r))
+	// The figure as the question writes it ("R&D" for research and
+	// development expense).
+	var written []string
+	for _, f := range b.rt.Figures {
+		if f.Metric != "" && f.Phrase != "" && strings.HasSuffix(r.ID, "-figure-"+f.Metric) {
+			written = append(written, normalizeText(f.Phrase))
+		}
+	}
 	named := false // a clause before named the figure
 	for _, c := range clauseBreak.Split(b.question, -1) {
 		n := normalizeText(c)
-		if termIn(n, name) || slices.ContainsFunc(strings.Fields(name), func(w string) bool { return len(w) > 3 && termIn(n, w) && !issuerWordSet(b.cat, b.rt.Issuers)[w] }) {
+		if termIn(n, name) || slices.ContainsFunc(written, func(w string) bool { return termIn(n, w) }) ||
+			slices.ContainsFunc(strings.Fields(name), func(w string) bool { return len(w) > 3 && termIn(n, w) && !issuerWordSet(b.cat, b.rt.Issuers)[w] }) {
 			if asksGrowth(n) {
 				return true
 			}
@@ -120,6 +129,15 @@ func (b *builder) planGrowthOverPrior(now Requirement) {
 		Expression: fmt.Sprintf("(%s - %s_prior) / %s_prior", v, v, v),
 		Facts:      map[string]tools.FactRef{v: ref, v + "_prior": prior},
 	}, []string{id}, node)
+	// The growth as the filing prints it, where it does: the discussion's
+	// table of the figure's change ("Research and development expenses |
+	// 7,339 | 5,268 | 2,071 | 39%"), cited beside the one computed.
+	for _, p := range b.periodsOf(now.Issuer) {
+		if p.found && tools.PeriodLabel(p.fy) == now.Period && p.doc.FiscalYear == p.fy {
+			b.planPrintedAs(now.Issuer, p, what+" growth", []string{strings.ToLower(what)}, what+" change", id, b.meta[now.ID])
+			break
+		}
+	}
 }
 
 // rateWords name a figure that is a rate or a change already: its change

@@ -180,7 +180,12 @@ func gather(t *testing.T, store corpus.Store, question string) *Input {
 	met := map[string]bool{}
 	for range 2 { // comparability conditions build on the others
 		for _, r := range g.Requirements {
-			if _, ok := planner.Check(r, l, calcMet, met); ok {
+			_, ok := planner.Check(r, l, calcMet, met)
+			if r.Completion.Kind == planner.CondPrinted && len(r.Completion.Of) > 0 && calcMet[r.Completion.Of[0]] {
+				// As the executor checks it: against the calculation.
+				_, ok = planner.CheckPrinted(r, l, calcs[r.Completion.Of[0]])
+			}
+			if ok {
 				met[r.ID] = true
 			}
 		}
@@ -590,5 +595,22 @@ func TestMoveOfAnotherClause(t *testing.T) {
 	ans := synthesize(t, in)
 	if strings.Contains(ans.Answer, "do not bear out") || !strings.Contains(ans.Answer, "Take rate, FY2022: 13.25%") {
 		t.Errorf("answer:\n%s\nwant the take rate stated, and no premise refuted", ans.Answer)
+	}
+}
+
+// A figure's growth asked by the figure's short form ("how much did R&D
+// grow") is computed over the year before, and cited beside the growth the
+// filing's discussion prints for it.
+func TestGrowthOfShortFormPrinted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests the whole sample corpus")
+	}
+	store := corpustest.Store(t)
+	in := gather(t, store, "nvda fy23 opex jumped 50% — leaving aside the Arm termination charge, how much did R&D grow (% y/y) and what drove it?")
+	ans := synthesize(t, in)
+	for _, want := range []string{"= (7,339 - 5,268) / 5,268 (millions) = 39.3%", "the filing prints 39%"} {
+		if !strings.Contains(ans.Answer, want) {
+			t.Errorf("answer lacks %q", want)
+		}
 	}
 }
