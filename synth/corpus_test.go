@@ -215,6 +215,11 @@ func TestRulesOverSampleCorpus(t *testing.T) {
 			},
 		},
 		{
+			// A reason the next sentence goes on with is quoted with it.
+			question: "Intel's effective tax rate rose to 16.7% in 2020 from 12.5% in 2019. What does the 10-K say caused the increase?",
+			want:     []string{"as a result of our planned divestiture of the NAND memory business. It also increased due to the reduction in our foreign derived intangible income benefit in 2020.\" ["},
+		},
+		{
 			question: "How did Alphabet's revenue grow in fiscal 2024, and is Tesla doing better?",
 			want: []string{
 				"TSLA (Tesla, Inc.) is not in the corpus; nothing is said about it.",

@@ -1159,7 +1159,8 @@ func (w *writer) passage(r planner.Requirement) []string {
 		cursor := 0
 		above := "" // a heading just above, whose words the next sentence takes
 		before := len(cands)
-		for _, s := range planner.Sentences(e.Excerpt) {
+		sentences := planner.Sentences(e.Excerpt)
+		for si, s := range sentences {
 			// A heading is not a statement: one standing alone is not
 			// quoted, and one run into the sentence below it is left out
 			// of the quotation. The words of either count for the
@@ -1190,6 +1191,15 @@ func (w *writer) passage(r planner.Requirement) []string {
 			}
 			if len(stated) > 0 && (tableRow(s) || !statesValue(s, stated)) {
 				continue
+			}
+			// A reason the next sentence goes on with
+			// ("... It also increased due to the reduction in our foreign
+			// derived intangible income benefit in 2020.") is quoted with
+			// it, as the filing writes the two.
+			if r.Kind == planner.KindExplanation && at >= 0 && si+1 < len(sentences) && continues.MatchString(sentences[si+1]) && givesReason(sentences[si+1]) {
+				if j := strings.Index(e.Excerpt[at+len(s):], sentences[si+1]); j >= 0 && strings.TrimSpace(e.Excerpt[at+len(s):at+len(s)+j]) == "" {
+					s = e.Excerpt[at : at+len(s)+j+len(sentences[si+1])]
+				}
 			}
 			key := validator.Normalize(s)
 			if seen[key] {
@@ -1357,6 +1367,18 @@ func (w *writer) passage(r planner.Requirement) []string {
 			upperFirst(asWritten(r.Completion.Topic, w.in.Question)), ahead, r.Period)
 	}
 	return []string{"- " + label + ": " + strings.Join(quotes, " ")}
+}
+
+// continues matches a sentence that goes on with the one before it: "It
+// also increased due to ...", "This was also driven by ...", "In addition,
+// ...".
+var continues = regexp.MustCompile(`^\s*(?:(?:It|They|This|These|That)\s+(?:was\s+|were\s+|is\s+|are\s+)?also\b|Also,|In\s+addition,|Additionally,)`)
+
+// givesReason reports whether a sentence gives a reason (a driver word:
+// "due to", "driven by", "primarily").
+func givesReason(s string) bool {
+	_, ok := planner.SentenceMatch(s, [][]string{planner.DriverWords})
+	return ok
 }
 
 // figureValues returns the values of the met figures of r's issuer,
