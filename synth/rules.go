@@ -1754,13 +1754,20 @@ func quoteText(s string) string {
 var bracketNumber = regexp.MustCompile(`\[(\d+)\]`)
 
 // fragment is 1 when a sentence starts in lower case: the tail of a
-// sentence cut at a passage's start.
+// sentence cut at a passage's start. A first word with a capital inside
+// it is a name written so ("iPad net sales decreased", "eBay's"), which
+// opens a sentence as it is.
 func fragment(s string) int {
-	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(s))
-	if unicode.IsLower(r) {
-		return 1
+	s = strings.TrimSpace(s)
+	r, _ := utf8.DecodeRuneInString(s)
+	if !unicode.IsLower(r) {
+		return 0
 	}
-	return 0
+	first, _, _ := strings.Cut(s, " ")
+	if strings.IndexFunc(first, unicode.IsUpper) > 0 {
+		return 0
+	}
+	return 1
 }
 
 // countTerms counts the condition words a sentence holds, for ranking.

@@ -1045,3 +1045,19 @@ func (f *fixture) evidenceFact(t *testing.T, id string) decimal.Decimal {
 	t.Fatalf("no fact %s", id)
 	return decimal.Decimal{}
 }
+
+// A sentence opening with a name written with a capital inside its first
+// word ("iPad net sales decreased ...") is whole, not the tail of one cut
+// at a passage's start.
+func TestFragmentOfNames(t *testing.T) {
+	for s, want := range map[string]int{
+		"iPad net sales decreased during the third quarter.": 0,
+		"eBay's net revenues decreased 6%.":                  0,
+		"due primarily to lower net sales of iPad.":          1,
+		"Net sales decreased.":                               0,
+	} {
+		if got := fragment(s); got != want {
+			t.Errorf("fragment(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
