@@ -185,7 +185,7 @@ func TestDefinedCompany(t *testing.T) {
 		{ID: "n24", Ticker: "NFLX", Company: "Netflix, Inc.", Form: "10-K", FiscalYear: 2024, PeriodEnd: day("2024-12-31"), Format: corpus.FormatHTML},
 	})
 	cat.SetTextStats(NewTextStats([]StatsDoc{
-		{ID: "i20", Issuer: "INTC", Text: "Most of our competitors rely on third-party foundries, such as Taiwan Semiconductor Manufacturing Company, Ltd. (TSMC) or others."},
+		{ID: "i20", Issuer: "INTC", Text: "Most of our competitors rely on third-party foundries, such as Taiwan Semiconductor Manufacturing Company, Ltd. (TSMC) or others. We compete with Advanced Micro Devices, Inc. (AMD), providers of GPU products."},
 		{ID: "n24", Issuer: "NFLX", Text: "Trends in average monthly revenue per paying membership (“ARM”) absent currency fluctuations."},
 	}))
 	tsmc := func(rt Route) bool {
@@ -193,6 +193,14 @@ func TestDefinedCompany(t *testing.T) {
 	}
 	if rt := RouteQuestion("Who spent more on capex in 2020 — Intel or TSMC?", cat, nil); !tsmc(rt) || !slices.Equal(rt.Issuers, []string{"INTC"}) {
 		t.Errorf("Intel or TSMC: issuers %v, not covered %v; want INTC, and TSM as TSMC outside the corpus", rt.Issuers, rt.NotCovered)
+	}
+	// A short form the SEC's list holds as a ticker ("AMD"), set beside
+	// an issuer of the corpus, is that issuer too.
+	if rt := RouteQuestion("Intel vs AMD: compare their gross margins for 2020.", cat, nil); !slices.ContainsFunc(rt.NotCovered, func(s string) bool { return strings.HasPrefix(s, "AMD (") }) {
+		t.Errorf("Intel vs AMD: not covered %v; want AMD outside the corpus", rt.NotCovered)
+	}
+	if rt := RouteQuestion("What does Intel say about competition from AMD in 2020?", cat, nil); len(rt.NotCovered) > 0 {
+		t.Errorf("competition from AMD: not covered %v; want none", rt.NotCovered)
 	}
 	if rt := RouteQuestion("What does Intel say about competition from TSMC in 2020?", cat, nil); len(rt.NotCovered) > 0 {
 		t.Errorf("competition from TSMC: not covered %v; want none", rt.NotCovered)

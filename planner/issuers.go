@@ -1109,8 +1109,10 @@ func findIssuers(question string, cat *Catalog, explicit []string) (issuers, not
 			// ("Taiwan Semiconductor Manufacturing Company, Ltd. (TSMC)")
 			// is that company; any other is the issuer's own term, though
 			// it be another's ticker ("ARM").
-			cik, ok := 0, false
-			if m.cik == 0 {
+			// A short form the SEC's list holds as written ("AMD") is that
+			// issuer already.
+			cik, ok := m.cik, m.cik != 0
+			if !ok {
 				cik, ok = definedCompany(sec, cat, covered, written)
 			}
 			if !ok || !r.listedWithIssuer(m) {
