@@ -1220,7 +1220,7 @@ func outsideName(sec *secIndex, cik int, ticker string) string {
 func caseless(toks []token) bool {
 	capital, titled, long := 0, 0, 0
 	for i, t := range toks {
-		if t.letters == 0 || t.conn {
+		if t.letters == 0 || t.conn || alwaysCapital[t.key] {
 			continue
 		}
 		// A sentence's first word says nothing by its capital, unless the
@@ -1244,6 +1244,11 @@ func caseless(toks []token) bool {
 	}
 	return capital == 0 || long >= 3 && titled*5 >= long*4
 }
+
+// alwaysCapital are words everyone writes with a capital, whatever their
+// habit for names: the pronoun "I", the months and the days of the week.
+var alwaysCapital = wordSet(`i january february march april may june july august september october november december
+	jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday`)
 
 // joinedKey returns the squashed key of the run of words joined without
 // space ("pp", "&", "e" of "PP&E" give "ppe") that holds toks[i].

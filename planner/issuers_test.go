@@ -586,3 +586,14 @@ func TestNoNameInsideAJoinedWord(t *testing.T) {
 		t.Errorf("issuers %v, not covered %v; want Apple alone", rt.Issuers, rt.NotCovered)
 	}
 }
+
+// A question that writes an issuer's name in lower case and capitals only
+// the words everyone capitalises (the pronoun "I", a month) writes names
+// without capitals: "apple" is Apple.
+func TestCaselessBesideMonthAndI(t *testing.T) {
+	cat := sampleCatalog(t)
+	q := "how much cash does apple actually have on hand at the end of FY24 (Sept 28, 2024)? I keep seeing different numbers."
+	if rt := RouteQuestion(q, cat, nil); !slices.Equal(rt.Issuers, []string{"AAPL"}) {
+		t.Errorf("issuers %v, want AAPL", rt.Issuers)
+	}
+}
