@@ -475,6 +475,9 @@ func (b *builder) build() {
 // 2022", "in FY22", "as of year-end 2024", "for the year".
 var periodTail = regexp.MustCompile(`(?i)\s+(?:at|as\s+of|in|for|during|by)\s+(?:the\s+)?(?:(?:end|close)\s+of\s+)?(?:(?:fiscal|calendar)\s+)?(?:(?:fy|q[1-4])\s*'?\d{2,4}|\d{4}|year(?:[- ]end)?(?:\s+\d{4})?|ye\s*'?\d{2,4})\W*$`)
 
+// bidSplit separates the items a bid lists: "A, B, and C".
+var bidSplit = regexp.MustCompile(`(?i)\s*(?:,\s*(?:and\s+)?|&|\band\b|\bplus\b|\bas well as\b)\s*`)
+
 // changeOf matches the words that open a bid for a thing's change: "the
 // yoy growth in", "the change of", "in".
 var changeOf = regexp.MustCompile(`(?i)^\s*(?:the\s+)?(?:(?:yoy|y/y|year[- ]over[- ]year|annual|percentage|percent)\s+)?(?:(?:growth|change|increase|decrease|decline|rise)\s+)?(?:in|of)\s+`)
@@ -507,7 +510,9 @@ func (b *builder) planUncoveredItems() {
 		if m == nil || notFigureBid[strings.ToLower(m[2])] {
 			continue
 		}
-		for _, p := range listSplit.Split(sen[len(m[0])-len(m[2]):], -1) {
+		// "Give me the global paid net adds, year-end paid memberships,
+		// and ...": a bid lists its items with commas too.
+		for _, p := range bidSplit.Split(sen[len(m[0])-len(m[2]):], -1) {
 			// "the yoy growth in ad impressions", "in avg price per ad":
 			// the thing whose change is bid for.
 			p = changeOf.ReplaceAllString(p, "")
@@ -587,6 +592,8 @@ func (b *builder) planUncoveredItems() {
 			case strings.IndexFunc(lw, unicode.IsDigit) >= 0:
 			case irregularParticiples[lw] && len(item) > 0:
 				// "average price paid": what was done with the figure.
+			case periodWord(lw):
+				// "year-end paid memberships": when, not what.
 			case content[lw] && !strings.HasSuffix(lw, "ing") && !strings.HasSuffix(lw, "ed"):
 				if !slices.Contains(item, lw) {
 					item = append(item, lw)

@@ -168,3 +168,17 @@ func TestItemOfPlannedRow(t *testing.T) {
 		t.Errorf("requirements %v: the intangibles are a word of the capital expenditures row, no figure of their own", reqIDs(g))
 	}
 }
+
+// A bid lists its items with commas ("Give me the global net adds,
+// year-end paid memberships, and ..."): each is an asked item, its period
+// words ("year-end") saying when, not what.
+func TestBidListedWithCommas(t *testing.T) {
+	cat := textFilingCatalog("Total revenues", "Paid memberships at end of period", "Operating income")
+	cat.SetTextStats(NewTextStats([]StatsDoc{{ID: "s22", Issuer: "SHTX", Text: "We had 230 million paid memberships globally. Net adds slowed. Churn was low."}}))
+	g := planOver(t, cat, "Everyone says SHTX lost members in 2022. Did it? Give me the global net adds, year-end paid memberships, and the churn.")
+	for _, want := range []string{"global net adds", "paid memberships"} {
+		if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(strings.ToLower(r.Need), want) }) {
+			t.Errorf("requirements %v: want %q asked", reqIDs(g), want)
+		}
+	}
+}
