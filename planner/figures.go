@@ -1673,8 +1673,15 @@ func asksWhy(question string) bool {
 	n := ownersShareOf.ReplaceAllString(normalizeText(question), "$1")
 	// "How did active buyers trend" asks how the figure moved, not why.
 	n = howDidMove.ReplaceAllString(n, " ")
-	return anyTerm(n, whyWords) || whatCaused.MatchString(n) || pastTenseWhat(n) || creditsFor.MatchString(n)
+	return anyTerm(n, whyWords) || whatCaused.MatchString(n) || pastTenseWhat(n) || creditsFor.MatchString(n) ||
+		whatItSays.MatchString(n) && (fallWords.MatchString(question) || riseWords.MatchString(question))
 }
+
+// whatItSays matches, in normalised text, a question asking what a filing
+// or its issuer says: of a move the question asserts ("net sales dropped
+// sharply in fiscal 2022 ... What does the 10-K say?"), its account of
+// why.
+var whatItSays = regexp.MustCompile(`\bwhat\s+(?:does|did|do)\s+(?:the\s+|its\s+|their\s+)?(?:10 k|10 q|10k|10q|filing|filings|report|annual report|management|mgmt|company)\s+(?:say|said|attribute|cite)\b`)
 
 // howDidMove matches, in normalised text, a question asking how a figure
 // moved: "how did X trend", "how has X changed", "how did X evolve".

@@ -957,3 +957,18 @@ func TestPartRatioPrinted(t *testing.T) {
 		t.Errorf("printed requirement %+v; want optional, naming the part", r)
 	}
 }
+
+// "What does the 10-K say?" of a move the question asserts asks the
+// filing's account of why it moved; of a figure alone, what it states.
+func TestWhatTheFilingSaysOfAMove(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]bool{
+		"Walmart International's net sales dropped sharply in fiscal 2022. Is that weakness, or something else? What does the 10-K say?": true,
+		"What does the 10-K say about Walmart International's net sales in fiscal 2022?":                                                 false,
+		"Costco's gross margin fell in FY22. What did management say?":                                                                   true,
+	} {
+		if got := asksWhy(q); got != want {
+			t.Errorf("asksWhy(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
