@@ -46,6 +46,71 @@ func (b *builder) planDifference() {
 	}
 }
 
+// versus matches the word setting one thing against another.
+var versus = regexp.MustCompile(`(?i)\s(?:vs\.?|versus)\s`)
+
+// planFigureDifference plans, for one issuer, how far apart the two
+// figures the question sets against each other are ("SBC vs D&A — which
+// was bigger and by how much?"): the first less the second, for each
+// period both are asked for.
+func (b *builder) planFigureDifference() {
+	if len(b.rt.Issuers) != 1 || !asksDifference.MatchString(b.question) {
+		return
+	}
+	m := versus.FindStringIndex(b.question)
+	if m == nil {
+		return
+	}
+	var before, after *FigureAsk
+	for i, f := range b.rt.Figures {
+		switch {
+		case f.Metric == "":
+		case f.at+len(f.Phrase) <= m[0] && (before == nil || f.at > before.at):
+			before = &b.rt.Figures[i]
+		case f.at >= m[1] && (after == nil || f.at < after.at):
+			after = &b.rt.Figures[i]
+		}
+	}
+	if before == nil || after == nil || before.Metric == after.Metric {
+		return
+	}
+	t := b.rt.Issuers[0]
+	asked := func(metric, period string) (Requirement, bool) {
+		for _, r := range b.g.Requirements {
+			if r.Issuer == t && r.Period == period && r.Required && r.Completion.Kind == CondFact && strings.HasSuffix(r.ID, "-figure-"+metric) {
+				return r, true
+			}
+		}
+		return Requirement{}, false
+	}
+	for _, ra := range slices.Clone(b.g.Requirements) {
+		if ra.Issuer != t || ra.Completion.Kind != CondFact || !strings.HasSuffix(ra.ID, "-figure-"+before.Metric) {
+			continue
+		}
+		rb, ok := asked(after.Metric, ra.Period)
+		if !ok {
+			continue
+		}
+		refA, nodeA, okA := b.figureRef(ra)
+		refB, nodeB, okB := b.figureRef(rb)
+		if !okA || !okB {
+			continue
+		}
+		na, nb := figureName(ra), figureName(rb)
+		va, vb := slugName(na), slugName(nb)
+		id := t + "-" + ra.Period + "-difference-" + before.Metric + "-" + after.Metric
+		if !b.addReq(Requirement{
+			ID: id, Issuer: t, Period: ra.Period, Kind: KindCalculation, Aspect: ra.Aspect, Required: true,
+			Need:       fmt.Sprintf("how far apart %s's %s and %s were for %s (%s less %s), computed from the two figures", b.cat.ShortName(t), na, nb, ra.Period, na, nb),
+			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: ra.Period, Topic: na + " less " + nb, Of: []string{ra.ID, rb.ID}},
+		}, reqMeta{aspect: b.meta[ra.ID].aspect, issuer: b.meta[ra.ID].issuer}) {
+			continue
+		}
+		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: va + " - " + vb, Facts: map[string]tools.FactRef{va: refA, vb: refB}},
+			[]string{id}, nodeA, nodeB)
+	}
+}
+
 // statesFigure reports whether a requirement is met by a figure: a fact,
 // or a passage that must state a number.
 func statesFigure(r Requirement) bool {

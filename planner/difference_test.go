@@ -84,3 +84,23 @@ func TestDifferenceOrder(t *testing.T) {
 		}
 	}
 }
+
+// One issuer's two figures set against each other ("SBC vs D&A — which was
+// bigger and by how much?"): how far apart they are is asked, the first
+// less the second.
+func TestFigureDifferenceOfOneIssuer(t *testing.T) {
+	cat := textFilingCatalog("Net cash provided by operating activities", "Stock-based compensation", "Depreciation and amortization", "Total revenues")
+	g := planOver(t, cat, "SHTX FY22 OCF add-backs: SBC vs D&A — which was bigger and by how much?")
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "-difference-") })
+	if i < 0 {
+		t.Fatalf("requirements %v: want the difference asked", reqIDs(g))
+	}
+	if r := g.Requirements[i]; !r.Required || !strings.HasPrefix(strings.ToLower(r.Completion.Topic), "stock-based compensation less ") {
+		t.Errorf("difference %+v: want stock-based compensation less the other, required", r)
+	}
+	if rt := RouteQuestion("SHTX FY22: SBC and D&A?", cat, nil); len(rt.Issuers) == 1 {
+		if g := planOver(t, cat, "SHTX FY22: SBC and D&A?"); slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "-difference-") }) {
+			t.Errorf("requirements %v: no difference asked", reqIDs(g))
+		}
+	}
+}

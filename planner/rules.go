@@ -450,6 +450,7 @@ func (b *builder) build() {
 	b.planPremises()
 	b.planLossPremise()
 	b.planDifference()
+	b.planFigureDifference()
 	b.planPerHead()
 	b.planFormula()
 	b.planRatioOf()
