@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -562,11 +564,31 @@ func nearest(facts []corpus.Fact, key string, end time.Time, score func(*corpus.
 		if row != "" && f.Unit == "pure" {
 			s++ // a table's percentage column of the row, after its amount
 		}
-		if best == nil || s < bestScore {
+		// Of two equally near, the one stated more precisely: a table's
+		// "23,248,931" (in thousands) over a sentence's "$23.2 billion"
+		// tagged with the same concept.
+		if best == nil || s < bestScore || s == bestScore && precision(f) > precision(best) {
 			best, bestScore = f, s
 		}
 	}
 	return best
+}
+
+// precision is the number of decimal places a fact is stated to, as
+// tagged ("-6" for millions); a value tagged exact ("INF") is the most
+// precise, one without the attribute the least.
+func precision(f *corpus.Fact) int {
+	switch f.Decimals {
+	case "INF":
+		return math.MaxInt32
+	case "":
+		return math.MinInt32
+	}
+	n, err := strconv.Atoi(f.Decimals)
+	if err != nil {
+		return math.MinInt32
+	}
+	return n
 }
 
 // days is the length of a duration fact in days.

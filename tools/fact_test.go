@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -647,5 +648,20 @@ Hardware 535 555
 	out = run(t, env, "l2", LookupFact, map[string]any{"ticker": "TXT", "concept": "table:Hardware", "period": "FY2023"})
 	if len(out.Facts) == 0 || out.Facts[0].Value.String() != "535000000" {
 		t.Errorf("no flow asked: facts %+v, want the balance 535 (an instant of the period's end comes first)", out.Facts)
+	}
+}
+
+// Of two facts of one concept for the same period, the one stated more
+// precisely is read: a table's "23,248,931" (in thousands) over a
+// sentence's "$23.2 billion".
+func TestNearestPrefersPrecision(t *testing.T) {
+	end := time.Date(2024, 12, 31, 0, 0, 0, 0, time.UTC)
+	facts := []corpus.Fact{
+		{Kind: corpus.FactXBRL, Concept: "us-gaap:PurchaseObligation", Value: decimal.RequireFromString("23200000000"), Decimals: "-8", PeriodEnd: end, Instant: true, Start: 10, End: 20},
+		{Kind: corpus.FactXBRL, Concept: "us-gaap:PurchaseObligation", Value: decimal.RequireFromString("23248931000"), Decimals: "-3", PeriodEnd: end, Instant: true, Start: 50, End: 60},
+	}
+	got := nearest(facts, "us-gaap:PurchaseObligation", end, func(f *corpus.Fact) (int, bool) { return 0, true })
+	if got == nil || got.Value.String() != "23248931000" {
+		t.Errorf("nearest = %+v, want the fact stated to thousands", got)
 	}
 }
