@@ -335,8 +335,16 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 	// operating income" asks for two figures, not operating income of
 	// sales.
 	otherName := make([]bool, len(toks))
+	aliases := make([][]string, 0, len(tools.Metrics)+len(tools.DerivedMetrics))
 	for _, mt := range tools.Metrics {
-		for _, a := range mt.Aliases {
+		aliases = append(aliases, mt.Aliases)
+	}
+	for _, d := range tools.DerivedMetrics {
+		// "free cash flow" is a figure of its own, no cash narrowed.
+		aliases = append(aliases, d.Aliases)
+	}
+	for _, as := range aliases {
+		for _, a := range as {
 			ws := strings.Fields(a)
 			for i := 0; i+len(ws) <= len(toks); i++ {
 				if tokensAre(toks[i:i+len(ws)], ws) {

@@ -441,6 +441,14 @@ func (b *builder) planFigureAsks() {
 						// The ratio as the filing prints it ("Effective
 						// tax rate 16.7 %"), beside the one computed.
 						b.planReportedRatio(t, p, "figures", strings.Fields(normLabel(d.Label)), m)
+						// So is a figure computed within it that the
+						// filing prints ("Free cash flow" within the free
+						// cash flow margin).
+						for _, in := range tools.DerivedMetrics {
+							if in.Name != d.Name && strings.Contains(d.Expression, in.Expression) {
+								b.planReportedRatio(t, p, "figures", strings.Fields(normLabel(in.Label)), m)
+							}
+						}
 					}
 					for _, segs := range listedSegments(b.question, segs) {
 						b.planDerived(t, p, "figures", ask.Derived, segs, m)
