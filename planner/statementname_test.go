@@ -13,6 +13,9 @@ func TestStatementNameBeforeFigure(t *testing.T) {
 	if got := ReadShorthand("Capex = cash-flow-statement 'purchases', per the income-statement", nil); got != "Capex = cash flow statement 'purchases', per the income statement" {
 		t.Errorf("ReadShorthand = %q", got)
 	}
+	if got := ReadShorthand("What did the stake do to Amazon's 2022 P&L, and to its B/S?", nil); got != "What did the stake do to Amazon's 2022 income statement, and to its balance sheet?" {
+		t.Errorf("ReadShorthand = %q", got)
+	}
 	cat := sampleCatalog(t)
 	q := "Capex = cash-flow-statement 'purchases of property and equipment' (gross). Rank Amazon, Alphabet and Meta on that line for calendar 2024."
 	rt := RouteQuestion(q, cat, nil)
