@@ -2780,7 +2780,10 @@ func (b *builder) clauseRow(clause string) string {
 	}
 	for _, t := range b.rt.Issuers {
 		for _, p := range b.periodsOf(t) {
-			if _, ok := b.cat.ResolvePhrase(p.doc.ID, words, ""); p.found && ok {
+			if !p.found {
+				continue
+			}
+			if _, ok := b.cat.ResolvePhrase(p.doc.ID, words, ""); ok {
 				return strings.Join(words, " ")
 			}
 		}
