@@ -1104,6 +1104,11 @@ func findIssuers(question string, cat *Catalog, explicit []string) (issuers, not
 			continue
 		}
 		written := strings.TrimSuffix(strings.TrimSuffix(r.q[m.start:m.end], "'s"), "’s")
+		if m.corpus == "" && initialsWrittenBefore(r.q[:m.start], written, issuerWordSet(cat, covered)) {
+			// "commercial paper ... CP programs": the short form of words
+			// the question wrote out before it, not another's ticker.
+			continue
+		}
 		if m.corpus == "" && cat.defines(covered, written) {
 			// A short form a filing defines for another company's name
 			// ("Taiwan Semiconductor Manufacturing Company, Ltd. (TSMC)")
@@ -1142,6 +1147,32 @@ func findIssuers(question string, cat *Catalog, explicit []string) (issuers, not
 		}
 	}
 	return issuers, notCovered, taken
+}
+
+// initialsWrittenBefore reports whether short, two to five capitals, is
+// the initials of a run of words the text before it writes out
+// ("commercial paper" before "CP"), none of them a word of an issuer's
+// name (skip): "Apple makes devices" spells no AMD.
+func initialsWrittenBefore(before, short string, skip map[string]bool) bool {
+	n := len(short)
+	if n < 2 || n > 5 || strings.ToUpper(short) != short || strings.IndexFunc(short, func(r rune) bool { return r < 'A' || r > 'Z' }) >= 0 {
+		return false
+	}
+	words := strings.FieldsFunc(strings.ToLower(before), func(r rune) bool { return !unicode.IsLetter(r) })
+	want := strings.ToLower(short)
+	for i := 0; i+n <= len(words); i++ {
+		match := true
+		for k := 0; k < n; k++ {
+			if words[i+k][0] != want[k] || skip[words[i+k]] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
 }
 
 // listedWithIssuer reports whether mention m stands in a list with a

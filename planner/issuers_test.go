@@ -597,3 +597,19 @@ func TestCaselessBesideMonthAndI(t *testing.T) {
 		t.Errorf("issuers %v, want AAPL", rt.Issuers)
 	}
 }
+
+// A short form in capitals whose letters are the initials of words the
+// question wrote out before it ("commercial paper ... CP programs") is
+// that phrase, not another company's ticker; initials spelt by an
+// issuer's name and other words ("Apple makes devices ... AMD") are not.
+func TestInitialsOfWordsWritten(t *testing.T) {
+	cat := sampleCatalog(t)
+	rt := RouteQuestion("Commercial paper outstanding at Apple and Oracle in 2023, plus the size of Oracle's CP program?", cat, nil)
+	if len(rt.NotCovered) > 0 {
+		t.Errorf("not covered %v: CP is commercial paper", rt.NotCovered)
+	}
+	rt = RouteQuestion("Apple makes devices; how do its 2024 margins compare with AMD?", cat, nil)
+	if !slices.ContainsFunc(rt.NotCovered, func(s string) bool { return strings.HasPrefix(s, "AMD (") }) {
+		t.Errorf("not covered %v: want AMD outside the corpus", rt.NotCovered)
+	}
+}
