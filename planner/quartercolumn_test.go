@@ -48,3 +48,20 @@ func TestQuarterColumnAsked(t *testing.T) {
 		t.Errorf("lookup planned again %s (%v): want the metric's label, in the quarter's column", next.Args, ok)
 	}
 }
+
+// A date a 10-Q of the issuer ends on ("at July 1, 2023", "6/28/25") asks
+// that report's period; a date no 10-Q ends on, or a year alone, does not.
+func TestDateOfAQuarterlyReport(t *testing.T) {
+	cat := sampleCatalog(t)
+	for q, want := range map[string]bool{
+		"Apple commercial paper outstanding at July 1, 2023?":                 true,
+		"Commercial paper at Apple (July 1, 2023) and Oracle (May 31, 2023)?": true,
+		"AAPL cash at 6/28/25?": true,
+		"Apple commercial paper outstanding at September 30, 2023?": false,
+		"Apple commercial paper outstanding in fiscal 2023?":        false,
+	} {
+		if got := RouteQuestion(q, cat, nil).Quarterly; got != want {
+			t.Errorf("%q: quarterly %v, want %v", q, got, want)
+		}
+	}
+}

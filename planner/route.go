@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -169,7 +170,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	rt.Figures = dropSummands(question, rt.Figures)
 	rt.AsksFigure = len(rt.Figures) > 0 || asksNumber(question) || howDidMove.MatchString(normalizeText(question))
 	lower := routerNorm(question)
-	rt.Quarterly = quarterExpr.MatchString(question)
+	rt.Quarterly = quarterExpr.MatchString(question) || datesQuarterEnd(question, cat, rt.Issuers)
 	rt.Outlook = comp.anyTermOutside(normalizeText(question), outlookTriggers) || futureView.MatchString(question) || willPersist.MatchString(question) || plansAhead.MatchString(question) || plannedFor.MatchString(question) ||
 		goingInto.MatchString(question) || planAsked.MatchString(question) || trendView.MatchString(question) ||
 		estimatesAhead(question, cat, rt)
@@ -221,6 +222,45 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 		rt.AsksFigure = rt.AsksFigure || rt.Causal == nil && !asksWhy(question) && whatReported.MatchString(question)
 	}
 	return rt
+}
+
+// writtenDate matches a date written out: "July 1, 2023", "Jan 29 2023",
+// "6/28/25".
+var writtenDate = regexp.MustCompile(`(?i)\b(` + monthNames + `)\.?\s+(\d{1,2}),?\s+(\d{4})\b|\b(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})\b`)
+
+// datesQuarterEnd reports whether the question writes the date a 10-Q of
+// one of issuers ends on ("commercial paper outstanding at Apple (July 1,
+// 2023)"): it asks that report's period, not the fiscal year the date
+// falls in.
+func datesQuarterEnd(question string, cat *Catalog, issuers []string) bool {
+	for _, m := range writtenDate.FindAllStringSubmatch(question, -1) {
+		var day time.Time
+		if m[1] != "" {
+			d, err := time.Parse("Jan 2 2006", strings.ToUpper(m[1][:1])+strings.ToLower(m[1][1:3])+" "+m[2]+" "+m[3])
+			if err != nil {
+				continue
+			}
+			day = d
+		} else {
+			y := m[6]
+			if len(y) == 2 {
+				y = "20" + y
+			}
+			d, err := time.Parse("1/2/2006", m[4]+"/"+m[5]+"/"+y)
+			if err != nil {
+				continue
+			}
+			day = d
+		}
+		for _, t := range issuers {
+			for _, d := range cat.filings[t] {
+				if strings.HasPrefix(d.Form, "10-Q") && d.PeriodEnd.Format(time.DateOnly) == day.Format(time.DateOnly) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // summed matches a figure's name joined to more words by "plus" or "+":
