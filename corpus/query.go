@@ -108,6 +108,10 @@ var periodWordRe = regexp.MustCompile(`(?i)^(?:fy|ye|cy|q[1-4]|[1-4]q|h[12]|[12]
 var statementShorthand = strings.NewReplacer("P&L", "income statement", "p&l", "income statement",
 	"B/S", "balance sheet", "b/s", "balance sheet", "CF statement", "cash flow statement")
 
+// NameStatements writes the financial statements' shorthand in q as the
+// statements' names: "P&L" is "income statement", "B/S" "balance sheet".
+func NameStatements(q string) string { return statementShorthand.Replace(q) }
+
 // AnalyzeQuestion reads q as an analyst question. drop lists words to leave
 // out besides the question words (the words of the issuers a filter already
 // selects), compared case-insensitively; tickers lists symbols to leave out

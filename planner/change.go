@@ -79,7 +79,7 @@ func (b *builder) growthInClauseOf(r Requirement) bool {
 	// development expense).
 	var written []string
 	for _, f := range b.rt.Figures {
-		if f.Metric != "" && f.Phrase != "" && strings.HasSuffix(r.ID, "-figure-"+f.Metric) {
+		if f.Metric != "" && f.Phrase != "" && readsMetric(r, f.Metric) {
 			written = append(written, normalizeText(f.Phrase))
 		}
 	}

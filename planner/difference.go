@@ -75,22 +75,17 @@ func (b *builder) planFigureDifference() {
 		return
 	}
 	t := b.rt.Issuers[0]
-	asked := func(metric, period string) (Requirement, bool) {
-		for _, r := range b.g.Requirements {
-			if r.Issuer == t && r.Period == period && r.Required && r.Completion.Kind == CondFact && strings.HasSuffix(r.ID, "-figure-"+metric) {
-				return r, true
-			}
-		}
-		return Requirement{}, false
-	}
 	for _, ra := range slices.Clone(b.g.Requirements) {
-		if ra.Issuer != t || ra.Completion.Kind != CondFact || !strings.HasSuffix(ra.ID, "-figure-"+before.Metric) {
+		if ra.Issuer != t || ra.Completion.Kind != CondFact || !readsMetric(ra, before.Metric) {
 			continue
 		}
-		rb, ok := asked(after.Metric, ra.Period)
-		if !ok {
+		i := slices.IndexFunc(b.g.Requirements, func(r Requirement) bool {
+			return r.Issuer == t && r.Period == ra.Period && r.Required && r.Completion.Kind == CondFact && readsMetric(r, after.Metric)
+		})
+		if i < 0 {
 			continue
 		}
+		rb := b.g.Requirements[i]
 		refA, nodeA, okA := b.figureRef(ra)
 		refB, nodeB, okB := b.figureRef(rb)
 		if !okA || !okB {
@@ -109,6 +104,13 @@ func (b *builder) planFigureDifference() {
 		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: va + " - " + vb, Facts: map[string]tools.FactRef{va: refA, vb: refB}},
 			[]string{id}, nodeA, nodeB)
 	}
+}
+
+// readsMetric reports whether r is the requirement lookupFigure plans for
+// a catalogue metric of the company as a whole: its id ends in
+// "-figure-" and the metric's name.
+func readsMetric(r Requirement, metric string) bool {
+	return strings.HasSuffix(r.ID, "-figure-"+metric)
 }
 
 // statesFigure reports whether a requirement is met by a figure: a fact,

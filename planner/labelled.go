@@ -516,33 +516,6 @@ func (b *builder) plannedLonger(t, what string) bool {
 	})
 }
 
-// plannedRowHolds reports whether the row label filing p prints for a
-// figure planned already of issuer t holds every one of words (by their
-// first five letters): "intangibles" in "what it spent on property,
-// equipment and intangibles" is a word of the capital expenditures row
-// planned, "Purchases related to property and equipment and intangible
-// assets", not a figure of its own.
-func (b *builder) plannedRowHolds(t string, p filingPeriod, words []string) bool {
-	if !p.found {
-		return false
-	}
-	return slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool {
-		if r.Issuer != t || r.Completion.Kind != CondFact {
-			return false
-		}
-		for _, c := range r.Completion.Concepts {
-			label := map[string]bool{}
-			for _, w := range strings.FieldsFunc(strings.ToLower(b.cat.FigureLabel(p.doc.ID, c)), func(r rune) bool { return !unicode.IsLetter(r) }) {
-				label[stem5(w)] = true
-			}
-			if len(label) > 0 && !slices.ContainsFunc(words, func(w string) bool { return !label[stem5(strings.ToLower(w))] }) {
-				return true
-			}
-		}
-		return false
-	})
-}
-
 // planLabelledFigure plans the figure a question names by a label of the
 // filings (labelledFigure) for each issuer and period: the fact so
 // labelled, or a sentence stating it, or its gap; and where the question

@@ -234,27 +234,19 @@ var writtenDate = regexp.MustCompile(`(?i)\b(` + monthNames + `)\.?\s+(\d{1,2}),
 // falls in.
 func datesQuarterEnd(question string, cat *Catalog, issuers []string) bool {
 	for _, m := range writtenDate.FindAllStringSubmatch(question, -1) {
-		var day time.Time
+		var month time.Month
+		day, year := m[5], fullYear(m[6])
 		if m[1] != "" {
-			d, err := time.Parse("Jan 2 2006", strings.ToUpper(m[1][:1])+strings.ToLower(m[1][1:3])+" "+m[2]+" "+m[3])
-			if err != nil {
-				continue
-			}
-			day = d
+			month, day, year = monthOf(m[1]), m[2], fullYear(m[3])
 		} else {
-			y := m[6]
-			if len(y) == 2 {
-				y = "20" + y
-			}
-			d, err := time.Parse("1/2/2006", m[4]+"/"+m[5]+"/"+y)
-			if err != nil {
-				continue
-			}
-			day = d
+			n, _ := strconv.Atoi(m[4])
+			month = time.Month(n)
 		}
+		d, _ := strconv.Atoi(day)
 		for _, t := range issuers {
-			for _, d := range cat.filings[t] {
-				if strings.HasPrefix(d.Form, "10-Q") && d.PeriodEnd.Format(time.DateOnly) == day.Format(time.DateOnly) {
+			for _, f := range cat.filings[t] {
+				y, mo, dd := f.PeriodEnd.Date()
+				if strings.HasPrefix(f.Form, "10-Q") && y == year && mo == month && dd == d {
 					return true
 				}
 			}

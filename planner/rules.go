@@ -542,10 +542,14 @@ func (b *builder) planUncoveredItems() {
 	// period asked.
 	// Such an item is covered only by a requirement naming each of its
 	// words: "inventories" does not name "inventory provisions".
+	content := map[string]bool{}
+	for _, w := range b.phraseWords() {
+		content[strings.ToLower(w)] = true
+	}
 	strict := map[string]bool{}
 	for _, clause := range askSplit.Split(b.question, -1) {
 		item := clauseItem(clause)
-		if row := b.clauseRow(clause); row != "" {
+		if row := b.clauseRow(clause, content); row != "" {
 			// "what was the total loss on equity investments and
 			// warrant": a row a filing prints, "Total gain (loss) on
 			// equity investments and warrant, net", named to the
@@ -559,10 +563,6 @@ func (b *builder) planUncoveredItems() {
 	}
 	if len(parts) == 0 {
 		return
-	}
-	content := map[string]bool{}
-	for _, w := range b.phraseWords() {
-		content[strings.ToLower(w)] = true
 	}
 	var named strings.Builder
 	for _, r := range b.g.Requirements {
@@ -623,7 +623,7 @@ func (b *builder) planUncoveredItems() {
 		if strict[part] {
 			covered = !slices.ContainsFunc(own, func(w string) bool { return !said[stem5(w)] })
 		}
-		if clause || len(item) == 0 || covered || b.rowPlannedHolds(item) {
+		if clause || len(item) == 0 || covered || b.plannedRowsHold(item) {
 			continue
 		}
 		// Its own parts only: "services revenue" beside "hardware
@@ -2737,10 +2737,10 @@ var sizeAsked = regexp.MustCompile(`(?i)\bhow\s+(?:big|large|much|severe|sizable
 // is what follows, which clauseItem reads up to the clause's verb.
 var clauseAsks = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?(?:how\s+many|how\s+(?:big|large|much|severe|sizable|significant)\s+(?:was|were|is|are)|what\s+(?:was|were|is|are)\s+the)\s+(.+)$`)
 
-// rowPlannedHolds reports whether, for every issuer asked, the row label
-// a filing asked prints for a figure planned already holds every one of
-// words (plannedRowHolds).
-func (b *builder) rowPlannedHolds(words []string) bool {
+// plannedRowsHold reports whether, for every issuer and period asked,
+// the row label of a figure planned already holds every one of words
+// (plannedRowHolds).
+func (b *builder) plannedRowsHold(words []string) bool {
 	held := false
 	for _, t := range b.rt.Issuers {
 		for _, p := range b.periodsOf(t) {
@@ -2756,18 +2756,41 @@ func (b *builder) rowPlannedHolds(words []string) bool {
 	return held
 }
 
-// clauseRow returns the content words of what a clause asks the number or
-// size of (clauseAsks), to the clause's end, where they are two to four
-// and a row of a filing asked is labelled with every one of them; "" when
-// not.
-func (b *builder) clauseRow(clause string) string {
+// plannedRowHolds reports whether the row label filing p prints for a
+// figure planned already of issuer t holds every one of words (by their
+// first five letters): "intangibles" in "what it spent on property,
+// equipment and intangibles" is a word of the capital expenditures row
+// planned, "Purchases related to property and equipment and intangible
+// assets", not a figure of its own.
+func (b *builder) plannedRowHolds(t string, p filingPeriod, words []string) bool {
+	if !p.found {
+		return false
+	}
+	return slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool {
+		if r.Issuer != t || r.Completion.Kind != CondFact {
+			return false
+		}
+		for _, c := range r.Completion.Concepts {
+			label := map[string]bool{}
+			for _, w := range strings.FieldsFunc(strings.ToLower(b.cat.FigureLabel(p.doc.ID, c)), func(r rune) bool { return !unicode.IsLetter(r) }) {
+				label[stem5(w)] = true
+			}
+			if len(label) > 0 && !slices.ContainsFunc(words, func(w string) bool { return !label[stem5(strings.ToLower(w))] }) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// clauseRow returns the content words (content: the question's, lower
+// case) of what a clause asks the number or size of (clauseAsks), to the
+// clause's end, where they are two to four and a row of a filing asked is
+// labelled with every one of them; "" when not.
+func (b *builder) clauseRow(clause string, content map[string]bool) string {
 	m := clauseAsks.FindStringSubmatch(clause)
 	if m == nil {
 		return ""
-	}
-	content := map[string]bool{}
-	for _, w := range b.phraseWords() {
-		content[strings.ToLower(w)] = true
 	}
 	var words []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(m[1]), func(r rune) bool { return !unicode.IsLetter(r) && r != '&' }) {

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/tools"
 )
 
@@ -126,11 +127,6 @@ var (
 // hyphens: "cash-flow-statement", "cash-flow statement", "income-statement".
 var hyphenedStatement = regexp.MustCompile(`(?i)\bcash-flows?-statements?\b|\bcash-flows?(?:\s+statements?\b)|\b(?:income|balance)-(?:statements?|sheets?)\b`)
 
-// statementShorthand writes the financial statements' shorthand as their
-// names.
-var statementShorthand = strings.NewReplacer("P&L", "income statement", "p&l", "income statement", "P&Ls", "income statements",
-	"B/S", "balance sheet", "b/s", "balance sheet")
-
 // ReadShorthand writes out the initialisms of catalogue figures a question
 // uses ("FY22 GM% for COST?" -> "FY22 gross margin% for COST?") and their
 // clipped names ("data center rev" -> "data center revenue"), so that
@@ -177,7 +173,7 @@ func ReadShorthand(question string, cat *Catalog) string {
 	question = hyphenedStatement.ReplaceAllStringFunc(question, func(m string) string { return strings.ReplaceAll(m, "-", " ") })
 	// The statements' shorthand is their name: "P&L" is the income
 	// statement, "B/S" the balance sheet.
-	question = statementShorthand.Replace(question)
+	question = corpus.NameStatements(question)
 	// Clipped names ("data center rev"), which are words in lower case.
 	return clippedWord.ReplaceAllStringFunc(question, func(w string) string {
 		if name, ok := clippedNames[w]; ok {
