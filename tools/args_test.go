@@ -58,6 +58,9 @@ func TestCheckArgs(t *testing.T) {
 
 		{name: "lookup label", tool: LookupFact, args: `{"ticker":"AAPL","label":"Total Net Sales","period":"FY2024"}`},
 		{name: "lookup concept", tool: LookupFact, args: `{"ticker":"nvda","concept":"Revenues","period":"fy2023"}`},
+		{name: "lookup quarter", tool: LookupFact, args: `{"ticker":"AAPL","label":"revenue","period":"FY2024","quarter":true}`},
+		{name: "lookup quarter and year to date", tool: LookupFact, args: `{"ticker":"AAPL","label":"revenue","period":"FY2024","quarter":true,"year_to_date":true}`,
+			field: "quarter", message: "give one of quarter and year_to_date"},
 		{name: "lookup latest", tool: LookupFact, args: `{"ticker":"NVDA","concept":"us-gaap:GrossProfit"}`},
 		{name: "lookup both", tool: LookupFact, args: `{"ticker":"AAPL","concept":"GrossProfit","label":"gross profit"}`, field: "label", message: "not both"},
 		{name: "lookup neither", tool: LookupFact, args: `{"ticker":"AAPL"}`, field: "concept", message: "required"},
