@@ -613,7 +613,7 @@ func (r *tableReader) endTable() {
 	// the same heading is as likely a count or a percentage as an amount.
 	var modeHeading string
 	mode := rowMoney
-	for _, row := range t.rows {
+	for i, row := range t.rows {
 		if row.unlabeled && row.part == "" {
 			continue
 		}
@@ -640,7 +640,15 @@ func (r *tableReader) endTable() {
 				continue
 			}
 		}
-		unit, scale, ok := tableRowUnit(kind, row, c, t.hasDollar, byTags)
+		unitRow := row
+		if kind == rowMoney && c.key.mixed && !row.dollar && tableDifferenceRow(t.rows, i) {
+			// Between two rows of "$" whose amounts it is the
+			// difference of, a row is an amount too, whatever else the
+			// caption excepts: "Net sales $ 222,730", "Less merchandise
+			// costs 199,382", "Gross margin $ 23,348".
+			unitRow.dollar = true
+		}
+		unit, scale, ok := tableRowUnit(kind, unitRow, c, t.hasDollar, byTags)
 		if !ok {
 			continue
 		}
@@ -701,6 +709,35 @@ func (r *tableReader) endTable() {
 		}
 		r.tables = append(r.tables, tableRecord{title: t.title, labels: labels, first: first, end: len(r.facts)})
 	}
+}
+
+// tableDifferenceRow reports whether rows[i] sits between two rows that
+// print "$" and is, in every column it prints, what the row above less
+// the row below comes to: the amount subtracted on the way from one to the
+// other ("Net sales $ 222,730 / Less merchandise costs 199,382 / Gross
+// margin $ 23,348"). Such a row is an amount of the same scale, never a
+// count, however its label reads.
+func tableDifferenceRow(rows []tableRow, i int) bool {
+	if i == 0 || i+1 >= len(rows) {
+		return false
+	}
+	above, row, below := rows[i-1], rows[i], rows[i+1]
+	if !above.dollar || !below.dollar || above.unlabeled || below.unlabeled ||
+		len(above.cells) != len(row.cells) || len(below.cells) != len(row.cells) {
+		return false
+	}
+	checked := 0
+	for j, c := range row.cells {
+		a, b := above.cells[j], below.cells[j]
+		if c.absent || a.absent || b.absent {
+			continue
+		}
+		if c.pct || a.pct || b.pct || c.value.IsZero() || !a.value.Sub(c.value.Abs()).Equal(b.value) {
+			return false
+		}
+		checked++
+	}
+	return checked > 0
 }
 
 // Row kinds, which decide a row's unit.

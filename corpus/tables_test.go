@@ -503,6 +503,36 @@ Common stock equivalents excluded from income per diluted share 13 1 5
 	}
 }
 
+// TestTableFactsDifferenceRow: under a caption that excepts counts, a row
+// without "$" is read as an amount where it sits between two rows of "$"
+// and is, in every column, the first less the second; a row between them
+// that is no such difference stays out.
+func TestTableFactsDifferenceRow(t *testing.T) {
+	doc := tableDoc(t, "10-K", 2022, "2022-08-28", `Item 7 (amounts in millions, except per share, share, and warehouse count data)
+
+Gross Margin
+
+2022 2021 2020
+Net sales $ 222,730 $ 192,052 $ 163,220
+Less merchandise costs 199,382 170,684 144,939
+Gross margin $ 23,348 $ 21,368 $ 18,281
+Warehouses in operation 838 815 795
+Total revenue $ 226,954 $ 195,929 $ 166,761
+`)
+	facts := TableFacts(doc)
+	tableCheck(t, doc, facts, []tableWant{
+		{"Net sales", "222,730", "222730000000", "USD", "2021-08-29..2022-08-28"},
+		{"Less merchandise costs", "199,382", "199382000000", "USD", "2021-08-29..2022-08-28"},
+		{"Less merchandise costs", "144,939", "144939000000", "USD", "2019-08-29..2020-08-28"},
+		{"Gross margin", "23,348", "23348000000", "USD", "2021-08-29..2022-08-28"},
+	})
+	for _, f := range facts {
+		if f.Label == "Warehouses in operation" {
+			t.Errorf("fact %q = %s %s: a count between two amounts is no amount", f.Label, f.Value, f.Unit)
+		}
+	}
+}
+
 func TestTableFactsBounded(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("(In millions)\nYear Ended December 31,\n2022 2021 2020\n")
