@@ -50,6 +50,16 @@ type FigureEntry struct {
 	// ("LinkedIn 13,816" above "Total $ 198,270", the "Total revenue" of
 	// the income statement).
 	PartOf []string
+	// From are the keys of the two rows a table row is printed as the
+	// difference of, the first less the second: the rows just above it,
+	// for the same period, whose amounts give its own ("Net sales" and
+	// "Less merchandise costs" above "Gross margin"; "Net cash provided
+	// by (used in) operating activities" and "Purchases of property and
+	// equipment, net of proceeds from sales and incentives" above "Free
+	// cash flow"), or, for a row of rates, its rate as a share of the
+	// first ("Gross margin percentage 10.48 %"). It is how the filing
+	// defines the figure, whatever a metric's usual inputs are.
+	From []string
 }
 
 // maxFigureEntries bounds the entries kept per filing.
@@ -91,6 +101,7 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 		fraction[r] = fraction[r] || !f.Value.IsInteger()
 	}
 	partOf := partsOfTotals(facts, row)
+	from := differencesAbove(facts, row)
 	own := ownPeriodEnd(facts)
 	current := map[string]bool{}
 	for _, f := range facts {
@@ -111,6 +122,7 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 			}
 			e.Table, e.Concept, e.Key, e.Varies = true, "", row(f), varies[row(f)]
 			e.PartOf = partOf[row(f)]
+			e.From = from[row(f)]
 			e.Rate = pure[row(f)] && fraction[row(f)]
 			e.Stale = !own.IsZero() && !current[row(f)]
 			if part := f.Dimensions[corpus.TablePartAxis]; part != "" {
@@ -211,6 +223,69 @@ func partsOfTotals(facts []corpus.Fact, row func(corpus.Fact) string) map[string
 		}
 	}
 	return out
+}
+
+// maxDifferenceRows bounds the rows above a row read as the two it is the
+// difference of (FigureEntry.From): a reconciliation prints them just
+// above, a gross margin percentage with the gross margin between.
+const maxDifferenceRows = 3
+
+// differencesAbove returns, by row key, the two rows each table row of a
+// filing is printed as the difference of (FigureEntry.From): among the
+// rows just above it for the same period, in the text's order, the first
+// two, a and b, whose amounts give its own as a less b (a cost or an
+// outflow is subtracted however its sign is printed), or, for a rate,
+// (a less b) over a at the digits it prints. Every period that prints the
+// three rows must agree.
+func differencesAbove(facts []corpus.Fact, row func(corpus.Fact) string) map[string][]string {
+	type period struct{ start, end time.Time }
+	byPeriod := map[period][]corpus.Fact{}
+	for _, f := range facts {
+		if f.Kind == corpus.FactTable && f.Label != "" && f.Start >= 0 && len(f.Dimensions) == 0 && (f.Unit == "USD" || f.Unit == "pure") {
+			byPeriod[period{f.PeriodStart, f.PeriodEnd}] = append(byPeriod[period{f.PeriodStart, f.PeriodEnd}], f)
+		}
+	}
+	out := map[string][]string{}
+	refuted := map[string]bool{}
+	for _, rows := range byPeriod {
+		slices.SortFunc(rows, func(a, b corpus.Fact) int { return a.Start - b.Start })
+		for i, t := range rows {
+			var found []string
+			for j := max(0, i-maxDifferenceRows); j < i && found == nil; j++ {
+				for k := j + 1; k < i; k++ {
+					a, b := rows[j], rows[k]
+					if a.Unit == "USD" && b.Unit == "USD" && !a.Value.IsZero() && !b.Value.IsZero() && row(a) != row(b) && differenceOf(t, a.Value, b.Value.Abs()) {
+						found = []string{row(a), row(b)}
+						break
+					}
+				}
+			}
+			key := row(t)
+			switch {
+			case found == nil:
+			case out[key] == nil && !refuted[key]:
+				out[key] = found
+			case !slices.Equal(out[key], found):
+				refuted[key] = true
+				delete(out, key)
+			}
+		}
+	}
+	return out
+}
+
+// differenceOf reports whether row t prints a less b: the amount exactly,
+// or, for a rate, (a - b) / a at the digits t prints.
+func differenceOf(t corpus.Fact, a, b decimal.Decimal) bool {
+	d := a.Sub(b)
+	if t.Unit == "USD" {
+		return d.Equal(t.Value)
+	}
+	if t.Value.IsInteger() || a.Sign() <= 0 {
+		return false
+	}
+	places := -t.Value.Exponent()
+	return d.DivRound(a, places+2).Round(places).Equal(t.Value)
 }
 
 // isChangeRate reports whether key is a table row of rates of change in a

@@ -1578,7 +1578,7 @@ func (b *builder) planRatioPremise(d tools.Derived, sign int) {
 		var of, deps []string
 		ok := true
 		for _, metric := range inputs {
-			now, found := b.lookupFigure(t, p, aspect, metric, label, nil, true, m)
+			now, found := b.lookupInput(t, p, aspect, d, metric, label, nil, true, m)
 			if !found {
 				ok = false
 				break

@@ -1507,6 +1507,12 @@ func (b *builder) planFacts(t string, p filingPeriod, a Aspect, m reqMeta) []str
 	got := map[string]looked{}
 	var required []string
 	lookup := func(metric, period string, required bool) (looked, bool) {
+		if d, ok := tools.DerivedByName("gross_margin"); ok && a.Name == "margins" {
+			// A margin the filing prints as the difference of two of its
+			// rows ("Net sales", "Less merchandise costs", "Gross
+			// margin") is computed from those rows, as it defines it.
+			return b.lookupInput(t, p, a.Name, d, metric, period, nil, required, m)
+		}
 		return b.lookupFigure(t, p, a.Name, metric, period, nil, required, m)
 	}
 	for _, metric := range b.aspectMetrics(a) {

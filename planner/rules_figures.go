@@ -135,6 +135,111 @@ func (b *builder) lookupFigure(t string, p filingPeriod, aspect, metric, period 
 	return looked{id, node, key}, true
 }
 
+// lookupInput plans the figure of metric as an input of the derived
+// figure d (see lookupFigure): the row the filing prints d from where it
+// prints d as the difference of two rows (Catalog.printedFrom), the
+// company's own definition of it.
+func (b *builder) lookupInput(t string, p filingPeriod, aspect string, d tools.Derived, metric, period string, segs []Segment, required bool, m reqMeta) (looked, bool) {
+	if len(segs) == 0 && p.found {
+		if key := b.cat.printedFrom(p.doc.ID, d)[metric]; key != "" {
+			return b.lookupRow(t, p, aspect, metric, key, period, required, m)
+		}
+	}
+	return b.lookupFigure(t, p, aspect, metric, period, segs, required, m)
+}
+
+// lookupRow plans the figure of metric for issuer t and period as the row
+// key of the filing of p prints it: an input of a figure the filing
+// prints as the difference of two rows (Catalog.printedFrom), named by the
+// row's own label ("net sales", not "revenue").
+func (b *builder) lookupRow(t string, p filingPeriod, aspect, metric, key, period string, required bool, m reqMeta) (looked, bool) {
+	mt, ok := tools.MetricByName(metric)
+	if !ok {
+		return looked{}, false
+	}
+	what := strings.ToLower(strings.TrimPrefix(key, tools.TablePrefix))
+	id := t + "-" + period + "-" + aspect + "-figure-" + metric + "-" + slug(what)
+	b.addReq(Requirement{
+		ID: id, Issuer: t, Period: period, Aspect: aspect, Kind: KindFigure, Required: required,
+		Need: fmt.Sprintf("%s's %s for %s, as the row of its %s %s that its %s is printed from", b.cat.ShortName(t), what, period,
+			tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form, mt.Label),
+		Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: what, Concepts: []string{key}},
+	}, m)
+	node := b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period, Outflow: mt.Outflow, Flow: !mt.Instant}, []string{id})
+	return looked{id, node, key}, true
+}
+
+// printedFrom returns, for a derived figure d the filing documentID prints
+// as the difference of two rows (FigureEntry.From) under d's name ("Free
+// cash flow", "Gross margin", "Gross margin percentage"), the row key of
+// each of d's two inputs: the filing's own definition, which may differ
+// from the metric's usual inputs (Costco's gross margin is on net sales,
+// not on total revenue; Amazon's free cash flow subtracts purchases of
+// property and equipment net of proceeds and incentives). It returns nil
+// where d is not a difference, or a share of its first term, or the filing
+// prints no such row.
+func (c *Catalog) printedFrom(documentID string, d tools.Derived) map[string]string {
+	m := differenceShape.FindStringSubmatch(d.Expression)
+	if m == nil || d.Ratio != (m[3] != "") || m[3] != "" && m[3] != m[1] {
+		return nil
+	}
+	minuend, ok1 := tools.MetricByName(m[1])
+	subtrahend, ok2 := tools.MetricByName(m[2])
+	if !ok1 || !ok2 {
+		return nil
+	}
+	names := []string{normLabel(d.Label)}
+	for _, a := range d.Aliases {
+		names = append(names, normLabel(a))
+	}
+	entries := c.figures[documentID]
+	labelOf := func(key string) string {
+		for _, e := range entries {
+			if e.Key == key {
+				return e.Label
+			}
+		}
+		return ""
+	}
+	for _, e := range entries {
+		if len(e.From) != 2 || e.Member != "" || !slices.Contains(names, normLabel(e.Label)) {
+			continue
+		}
+		if labelNamesMetric(labelOf(e.From[0]), minuend) && labelNamesMetric(labelOf(e.From[1]), subtrahend) {
+			return map[string]string{m[1]: e.From[0], m[2]: e.From[1]}
+		}
+	}
+	return nil
+}
+
+// differenceShape matches a derived figure's expression that is the
+// difference of two inputs, or that difference as a share of the first:
+// "operating_cash_flow - capex", "(revenue - cost_of_revenue) / revenue".
+var differenceShape = regexp.MustCompile(`^\(?([a-z_]+) - ([a-z_]+)\)?(?: / ([a-z_]+))?$`)
+
+// labelNamesMetric reports whether a row label names metric mt: one of
+// its names whole, at the label's start or its end, once what the
+// label's parentheses hold ("(used in)") and a leading "less" are set
+// aside ("Less merchandise costs", "Purchases of property and equipment,
+// net of proceeds from sales and incentives").
+func labelNamesMetric(label string, mt tools.Metric) bool {
+	l := normLabel(parenthesised.ReplaceAllString(label, " "))
+	l = strings.TrimPrefix(l, "less ")
+	if l == "" {
+		return false
+	}
+	for _, name := range append([]string{mt.Label}, mt.Aliases...) {
+		n := normLabel(name)
+		if n != "" && (l == n || strings.HasPrefix(l, n+" ") || strings.HasSuffix(l, " "+n)) {
+			return true
+		}
+	}
+	return false
+}
+
+// parenthesised matches a parenthesised run of a label.
+var parenthesised = regexp.MustCompile(`\([^()]*\)`)
+
 // lookupByName plans a company-wide figure by its metric's name, the
 // concepts the tool then tries, for a filing whose figures do not show it
 // under any name the catalogue knows: the lookup reports what it tried,
@@ -524,7 +629,7 @@ func (b *builder) planDerivedAs(t string, p filingPeriod, aspect string, d tools
 		if base, ok := strings.CutSuffix(in, "_prior"); ok {
 			metric, period = base, tools.PeriodLabel(p.fy-1)
 		}
-		l, ok := b.lookupFigure(t, p, aspect, metric, period, segs, true, m)
+		l, ok := b.lookupInput(t, p, aspect, d, metric, period, segs, true, m)
 		if !ok {
 			// The filing prints no row the catalogue names: the input is
 			// still asked for, by the metric's concepts, so that the run
@@ -1054,6 +1159,28 @@ func countedNoun(q string) string {
 	return noun
 }
 
+// inDollars matches a question's asking for an amount of money in so many
+// words: "in dollars", "in $", "the dollar amount", "how many dollars".
+var inDollars = regexp.MustCompile(`(?i)\b(?:in|as)\s+(?:us\s+)?(?:dollars|\$)|\bdollar\s+(?:amount|figure|value|size|terms|impact)\b|\bhow\s+many\s+dollars\b|\bin\s+\$\s*(?:terms|millions|billions|bn|m)\b`)
+
+// dollarsAskedOf reports whether the question asks the item its words
+// name as an amount of money: the asking ("in dollars") in the clause
+// that names the item, after it ("how big was the LIFO charge in
+// dollars") or before it ("the dollar amount of the LIFO charge").
+func dollarsAskedOf(question string, words []string) bool {
+	lower := strings.ToLower(question)
+	at := strings.Index(lower, strings.ToLower(asWritten(question, words)))
+	if at < 0 || len(words) == 0 {
+		return false
+	}
+	start := strings.LastIndexAny(lower[:at], "?;.!") + 1
+	end := len(lower)
+	if i := strings.IndexAny(lower[at:], "?;!"); i >= 0 {
+		end = at + i
+	}
+	return inDollars.MatchString(lower[start:end])
+}
+
 // countedStops end the phrase after "how many": its verb or a preposition.
 var countedStops = map[string]bool{}
 
@@ -1152,6 +1279,12 @@ func (b *builder) planPhraseFigureWithin(words []string, partsOf func(t string) 
 				}
 			}
 			number := FigureTerm
+			if dollarsAskedOf(b.question, words) {
+				// "how big was the LIFO charge in dollars": an amount of
+				// money ("a $438 charge"), not the basis points the
+				// margin discussion gives it.
+				number = AmountTerm
+			}
 			if noun := countedNoun(b.question); noun != "" && slices.Contains(words, noun) {
 				number = NumberTerm + noun // "how many new warehouses": 26 of them
 				if verb := actionVerb(noun); verb != "" {
