@@ -82,13 +82,14 @@ type writer struct {
 	gapOf   map[string]validator.Gap // requirement id -> its gap
 
 	tabled      map[string]bool // fact requirements the comparison table states
+	stated      map[string]bool // facts a figure line states already, by id
 	quoted      map[string]bool // sentences quoted so far, normalised
 	topicQuotes map[string]int  // sentences quoted per issuer and aspect
 }
 
 func newWriter(r Rules, in *Input) *writer {
 	w := &writer{in: in, maxQuotes: r.MaxQuotesPerRequirement, citeKey: map[string]int{}, gapOf: map[string]validator.Gap{},
-		quoted: map[string]bool{}, topicQuotes: map[string]int{}, tabled: map[string]bool{}}
+		quoted: map[string]bool{}, topicQuotes: map[string]int{}, tabled: map[string]bool{}, stated: map[string]bool{}}
 	if w.maxQuotes <= 0 {
 		w.maxQuotes = 2
 	}
@@ -783,6 +784,9 @@ func (w *writer) requirement(r planner.Requirement) []string {
 	var lines []string
 	switch r.Completion.Kind {
 	case planner.CondFact:
+		if ids, _ := planner.Check(r, w.l, w.calcsMet, w.in.Met); w.statedAlready(r, ids) {
+			return nil
+		}
 		lines = w.figure(r)
 	case planner.CondCalculation:
 		if c := w.in.Calculations[r.ID]; c != nil && (w.calculated(c) || identity(c.Expression)) {
@@ -839,6 +843,7 @@ func (w *writer) figure(r planner.Requirement) []string {
 	if f == nil || strings.TrimSpace(e.Excerpt) == "" {
 		return nil
 	}
+	w.stated[f.ID] = true
 	label := upperFirst(metricLabel(f.Concept))
 	if r.Completion.Topic != "" {
 		label = upperFirst(r.Completion.Topic)
@@ -864,6 +869,15 @@ func (w *writer) figure(r planner.Requirement) []string {
 		}
 	}
 	return lines
+}
+
+// statedAlready reports whether a figure line states the fact that meets
+// fact requirement r already: a fact two requirements name (the operating
+// cash flow asked, and the row a free cash flow is printed from) is
+// stated once.
+func (w *writer) statedAlready(r planner.Requirement, ids []string) bool {
+	f, _ := w.pickFact(r, ids)
+	return f != nil && w.stated[f.ID]
 }
 
 // factOf returns the fact of evidence id with the concept and period.

@@ -797,6 +797,33 @@ func TestCalculationStatedOnce(t *testing.T) {
 	}
 }
 
+// A fact two requirements name (the figure asked, and the row a derived
+// figure is printed from) is stated once, and neither requirement is
+// named as missing.
+func TestFactStatedOnce(t *testing.T) {
+	f := setupMargins(t)
+	f.appleOnly()
+	revMetric, _ := tools.MetricByName("revenue")
+	row := planner.Requirement{ID: "AAPL-FY2024-margins-figure-revenue-total-net-sales", Issuer: "AAPL", Period: "FY2024", Aspect: "margins",
+		Kind: planner.KindFigure, Required: true, Need: "Apple's total net sales for FY2024, as the row its gross margin is printed from",
+		Completion: planner.Condition{Kind: planner.CondFact, Issuer: "AAPL", Period: "FY2024", Topic: "total net sales", Concepts: revMetric.Concepts}}
+	f.add(row, f.evidence["AAPL-rev"].ID)
+	f.recheck()
+	if !f.in.Met[row.ID] {
+		t.Fatal("the row's requirement is not met")
+	}
+	ans, err := Rules{}.Synthesize(context.Background(), f.in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(ans.Answer, "$391.04 billion (391,035 million)"); n != 1 {
+		t.Errorf("the fact is stated %d times; want once:\n%s", n, ans.Answer)
+	}
+	if strings.Contains(ans.Answer, "Not found") {
+		t.Errorf("a requirement met by a fact stated above is named as missing:\n%s", ans.Answer)
+	}
+}
+
 // A comparison that asks for an order ("which had the highest", "ranked
 // low to high") says it, by the figure the question names, each value
 // cited as the table cites it; one that asks none is not ranked.
