@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strings"
@@ -28,6 +29,9 @@ var formulaOps = map[string]string{"minus": "-", "less": "-", "divided by": "/",
 // issuer and period whose filing prints both. It reports whether it
 // planned one.
 func (b *builder) planFormula() bool {
+	if b.planSumShare() {
+		return true
+	}
 	var a, opWord, c, name string
 	if m := formulaAsked.FindStringSubmatchIndex(b.question); m != nil {
 		a, opWord, c = b.question[m[2]:m[3]], strings.ToLower(strings.Join(strings.Fields(b.question[m[4]:m[5]]), " ")), b.question[m[6]:m[7]]
@@ -45,10 +49,16 @@ func (b *builder) planFormula() bool {
 	if !ok {
 		return false
 	}
+	// The period an operand ends with ("dividends paid in the quarter")
+	// says when, not what.
+	a, c = periodTail.ReplaceAllString(a, ""), periodTail.ReplaceAllString(c, "")
 	planned := false
 	for ii, t := range b.rt.Issuers {
 		for _, p := range b.periodsOf(t) {
 			if !p.found || p.ahead > 0 || !b.cat.KnowsFigures(p.doc.ID) {
+				continue
+			}
+			if !b.operandsResolve(p, a, c) {
 				continue
 			}
 			meta := reqMeta{aspect: 0, issuer: ii}
@@ -84,6 +94,80 @@ func (b *builder) planFormula() bool {
 		}
 	}
 	return planned
+}
+
+// sumShare matches two figures added and set as a share of a third: "R&D
+// + MG&A as a % of revenue", "SBC plus D&A as a percentage of sales".
+// Groups 1 and 2 are the figures added (up to four words each, within one
+// clause), group 3 the whole they are a share of.
+var sumShare = regexp.MustCompile(`(?i)((?:[a-z][a-z&'’-]*\s+){0,3}[a-z][a-z&'’-]*)\s*(?:\+|\bplus\b)\s*((?:[a-z][a-z&'’-]*\s+){0,3}?[a-z][a-z&'’-]*)\s+(?:(?:combined|together|in\s+total)\s+)?as\s+a\s+(?:%|percent(?:age)?\b|share\b|proportion\b)\s+of\s+((?:[a-z][a-z&'’-]*\s+){0,2}?[a-z][a-z&'’-]*)\b`)
+
+// planSumShare plans, for a question that asks two figures added as a
+// share of a third ("R&D + MG&A as a % of revenue"), each figure's lookup
+// and the calculation (a + b) / c, for each issuer and period whose filing
+// prints all three. It reports whether it planned one.
+func (b *builder) planSumShare() bool {
+	m := sumShare.FindStringSubmatch(b.question)
+	if m == nil {
+		return false
+	}
+	a, c, whole := operandWords(m[1]), operandWords(m[2]), operandWords(m[3])
+	if a == "" || c == "" || whole == "" {
+		return false
+	}
+	what := a + " plus " + c + " as a percentage of " + whole
+	planned := false
+	for ii, t := range b.rt.Issuers {
+		for _, p := range b.periodsOf(t) {
+			if !p.found || p.ahead > 0 || !b.cat.KnowsFigures(p.doc.ID) {
+				continue
+			}
+			if !b.operandsResolve(p, a, c, whole) {
+				continue
+			}
+			meta := reqMeta{aspect: 0, issuer: ii}
+			la, okA := b.formulaOperand(t, p, a, meta)
+			lc, okC := b.formulaOperand(t, p, c, meta)
+			lw, okW := b.formulaOperand(t, p, whole, meta)
+			if !okA || !okC || !okW || la.key == lc.key || la.key == lw.key || lc.key == lw.key {
+				continue
+			}
+			label := tools.PeriodLabel(p.fy)
+			id := t + "-" + label + "-formula-" + slug(what)
+			if !b.addReq(Requirement{
+				ID: id, Issuer: t, Period: label, Aspect: "figures", Kind: KindCalculation, Required: true,
+				Need:       fmt.Sprintf("%s's %s for %s, computed as the question asks from its reported figures", b.cat.ShortName(t), what, label),
+				Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what, Of: []string{la.req, lc.req, lw.req}},
+			}, meta) {
+				continue
+			}
+			va, vc, vw := slugName(a), slugName(c), slugName(whole)
+			b.addNode(tools.Calculate, tools.CalculateArgs{Expression: "(" + va + " + " + vc + ") / " + vw, Facts: map[string]tools.FactRef{
+				va: {Ticker: t, Concept: la.key, Period: label}, vc: {Ticker: t, Concept: lc.key, Period: label}, vw: {Ticker: t, Concept: lw.key, Period: label},
+			}}, []string{id}, la.node, lc.node, lw.node)
+			// The share as the filing prints it ("Total R&D and MG&A
+			// expenses ... represented 25.3% of revenue"), beside the one
+			// computed.
+			joined := strings.ToLower(a + " and " + c)
+			b.planPrintedAs(t, p, what, []string{joined, strings.ToLower(a + " & " + c)}, a+" "+c+" percentage of "+whole, id, meta)
+			planned = true
+		}
+	}
+	return planned
+}
+
+// operandWords returns an operand as the question writes it, less the
+// joining and asking words before it ("and R&D" is "R&D").
+func operandWords(text string) string {
+	f := strings.Fields(text)
+	for len(f) > 0 {
+		lw := strings.ToLower(f[0])
+		if !questionStopwords[lw] && !joiningWords[lw] && !looseFiller[lw] {
+			break
+		}
+		f = f[1:]
+	}
+	return strings.Join(f, " ")
 }
 
 // overWord matches "over" between words, a ratio's sign in analysts'
@@ -130,7 +214,7 @@ func formulaName(before string, cat *Catalog, issuers []string) string {
 		switch {
 		case skip[w] || strings.TrimSuffix(w, "'s") != w && skip[strings.TrimSuffix(w, "'s")]:
 			out = nil
-		case labelBreaks[w] || questionStopwords[w] || strings.ContainsAny(w, "0123456789") || periodAcronyms[w]:
+		case labelBreaks[w] || questionStopwords[w] || strings.ContainsAny(w, "0123456789") || periodAcronyms[w] || periodWord(w):
 			if len(out) > 0 {
 				return strings.Join(out, " ")
 			}
@@ -141,6 +225,52 @@ func formulaName(before string, cat *Catalog, issuers []string) string {
 	return strings.Join(out, " ")
 }
 
+// operandsResolve reports whether each operand of a formula names a
+// figure the filing of p prints (as formulaOperand reads it), so that
+// nothing is planned for a formula one of whose operands names none.
+func (b *builder) operandsResolve(p filingPeriod, texts ...string) bool {
+	for _, text := range texts {
+		if _, ok := b.operandKey(p, text); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// operandKey returns the key an operand of a formula is looked up by:
+// the catalogue figure its words name, the row initials joined by "&"
+// stand for, or the row whose label holds its words.
+func (b *builder) operandKey(p filingPeriod, text string) (string, bool) {
+	if asks := FindFigures(text); len(asks) == 1 && asks[0].Metric != "" && strings.EqualFold(strings.TrimSpace(normLabel(text)), asks[0].Phrase) {
+		mt, ok := tools.MetricByName(asks[0].Metric)
+		if !ok {
+			return "", false
+		}
+		return b.cat.ResolveMetric(p.doc.ID, mt, "", b.question)
+	}
+	if w := strings.TrimSpace(text); !strings.Contains(w, " ") && strings.Contains(w, "&") {
+		if key, ok := b.cat.labelKey(p.doc.ID, []string{w}, false); ok {
+			return key, true
+		}
+	}
+	words := operandLabelWords(text)
+	if len(words) == 0 {
+		return "", false
+	}
+	return b.cat.ResolvePhrase(p.doc.ID, words, "")
+}
+
+// operandLabelWords are the words of an operand a row label must hold.
+func operandLabelWords(text string) []string {
+	var words []string
+	for _, w := range strings.Fields(normLabel(strings.ReplaceAll(text, "&", " and "))) {
+		if !questionStopwords[w] && !looseFiller[w] && !labelBreaks[w] {
+			words = append(words, w)
+		}
+	}
+	return words
+}
+
 // formulaOperand plans the lookup of an operand of a formula: the
 // catalogue's figure its words name, or the row of the filing whose label
 // holds them.
@@ -149,23 +279,16 @@ func (b *builder) formulaOperand(t string, p filingPeriod, text string, m reqMet
 	if asks := FindFigures(text); len(asks) == 1 && asks[0].Metric != "" && strings.EqualFold(strings.TrimSpace(normLabel(text)), asks[0].Phrase) {
 		return b.lookupFigure(t, p, "figures", asks[0].Metric, label, nil, true, m)
 	}
-	var words []string
-	for _, w := range strings.Fields(normLabel(strings.ReplaceAll(text, "&", " and "))) {
-		if !questionStopwords[w] && !looseFiller[w] && !labelBreaks[w] {
-			words = append(words, w)
-		}
-	}
-	if len(words) == 0 {
-		return looked{}, false
-	}
-	key, ok := b.cat.ResolvePhrase(p.doc.ID, words, "")
+	key, ok := b.operandKey(p, text)
 	if !ok {
 		return looked{}, false
 	}
+	// Named as the filing prints it, or in the question's words
+	// ("MG&A" for "Marketing, general and administrative").
 	what := b.cat.FigureLabel(p.doc.ID, key)
 	if what == "" {
-		what = strings.Join(words, " ")
+		what = strings.Join(operandLabelWords(text), " ")
 	}
-	l, _ := b.planNamedFact(t, p, m, what, tools.LookupFactArgs{Ticker: t, Concept: key, Period: label})
+	l, _ := b.planNamedFact(t, p, m, cmp.Or(what, strings.TrimSpace(text)), tools.LookupFactArgs{Ticker: t, Concept: key, Period: label})
 	return l, l.node != ""
 }

@@ -37,6 +37,44 @@ func TestPlanFormula(t *testing.T) {
 	}
 }
 
+// Two figures added and set as a share of a third ("R&D + MG&A as a % of
+// revenue") are computed as their sum over it, each read as the filing
+// prints it (initials joined by "&" as the row of their words); the share
+// of one summand, or of a figure named before, is not asked beside it.
+func TestPlanSumShare(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("c22", []FigureEntry{
+		{Key: "table:Research and development", Label: "Research and development", Table: true, Money: true},
+		{Key: "table:Marketing, general and administrative", Label: "Marketing, general and administrative", Table: true, Money: true},
+		{Key: "table:Total revenue", Label: "Total revenue", Table: true, Money: true},
+	})
+	for _, q := range []string{
+		"need COST's FY22 opex split: R&D and MG&A in $, and R&D + MG&A as a % of revenue.",
+		"Costco fiscal 2022: research and development plus MG&A combined as a percentage of total revenue?",
+	} {
+		_, g := planFor(t, cat, q, 0)
+		i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "-formula-") })
+		if i < 0 {
+			t.Errorf("%q: requirements %v: no formula", q, reqIDs(g))
+			continue
+		}
+		n := servers(g, g.Requirements[i].ID)
+		if len(n) != 1 || !strings.Contains(string(n[0].Args), ` + `) || !strings.Contains(string(n[0].Args), `) / `) ||
+			!strings.Contains(string(n[0].Args), "table:Marketing, general and administrative") || !strings.Contains(string(n[0].Args), "table:Total revenue") {
+			t.Errorf("%q: served by %v; want the two rows added over revenue", q, n)
+		}
+		for _, r := range g.Requirements {
+			if strings.Contains(r.ID, "intensity") || strings.Contains(r.ID, "to_revenue") {
+				t.Errorf("%q: requirement %s: a share of one summand is planned beside the sum's", q, r.ID)
+			}
+		}
+	}
+	_, g := planFor(t, cat, "Costco fiscal 2022: R&D as a % of revenue, and MG&A?", 0)
+	if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "-formula-") }) {
+		t.Errorf("requirements %v: a formula where nothing is added", reqIDs(g))
+	}
+}
+
 // Two figures the catalogue names set one over the other by "over" ask
 // their ratio; "over" before a period or a year asks none.
 func TestFigureOverFigure(t *testing.T) {

@@ -353,16 +353,20 @@ func (c *Catalog) labelIndexOf(documentID string) *labelIndex {
 
 // joinedInitials returns the initials, in capitals, of a label of words
 // joined by "and" or "&": "SM" for "sales and marketing", "RD" for
-// "research & development"; "" for a label of another shape.
+// "research & development", and of a list whose last word alone is joined
+// so: "MGA" for "marketing, general and administrative", "PPE" for
+// "property, plant and equipment"; "" for a label of another shape.
 func joinedInitials(words []string) string {
 	var ini []byte
-	joined := false
+	joins := 0
 	for i, w := range words {
-		if i%2 == 1 {
-			if w != "and" && w != "&" {
+		if w == "and" || w == "&" {
+			// Between words, after every word ("sales and marketing")
+			// or before the last only ("general and administrative").
+			if i == 0 || i == len(words)-1 || words[i-1] == "and" || words[i-1] == "&" {
 				return ""
 			}
-			joined = true
+			joins++
 			continue
 		}
 		if w == "" || !unicode.IsLetter(rune(w[0])) || w[0] >= 0x80 {
@@ -370,7 +374,12 @@ func joinedInitials(words []string) string {
 		}
 		ini = append(ini, w[0])
 	}
-	if !joined || len(words)%2 == 0 || len(ini) > 3 {
+	alternating := 2*joins+1 == len(words)
+	for i := 1; alternating && i < len(words); i += 2 {
+		alternating = words[i] == "and" || words[i] == "&"
+	}
+	listed := joins == 1 && len(words) >= 4 && (words[len(words)-2] == "and" || words[len(words)-2] == "&")
+	if joins == 0 || !alternating && !listed || len(ini) > 3 {
 		return ""
 	}
 	return strings.ToUpper(string(ini))
@@ -569,11 +578,12 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 // resolves is not planned here; a figure of the catalogue's is planned as
 // its metric.
 func (b *builder) planLabelledFigures() {
-	for _, words := range b.labelledFigures() {
+	all := b.labelledFigures()
+	for _, words := range all {
 		if namesCatalogueFigure(words) {
 			continue
 		}
-		if (asksWhy(b.question) || b.rt.Outlook) && !figureClause(b.question, words) && !b.bareClause(words) {
+		if (asksWhy(b.question) || b.rt.Outlook) && !figureClause(b.question, words) && !b.bareClause(words, all...) {
 			continue
 		}
 		what := asWritten(b.question, words)

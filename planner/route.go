@@ -168,6 +168,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	}
 	rt.Figures = dropNarrowing(rt.Figures, cat, rt.Issuers)
 	rt.Figures = dropSummands(question, rt.Figures)
+	rt.Figures = dropShareOfSum(question, rt.Figures)
 	rt.AsksFigure = len(rt.Figures) > 0 || asksNumber(question) || howDidMove.MatchString(normalizeText(question))
 	lower := routerNorm(question)
 	rt.Quarterly = quarterExpr.MatchString(question) || datesQuarterEnd(question, cat, rt.Issuers)
@@ -278,6 +279,25 @@ func dropSummands(question string, figures []FigureAsk) []FigureAsk {
 		return figures
 	}
 	return slices.DeleteFunc(figures, summand)
+}
+
+// sharePhrase matches a share asked of a whole: "as a % of", "as a
+// percentage of", "as a share of".
+var sharePhrase = regexp.MustCompile(`(?i)\bas\s+a\s+(?:%|percent(?:age)?\b|share\b|proportion\b)\s+of\b`)
+
+// dropShareOfSum drops, from a question whose one share asked is of two
+// figures added ("R&D + MG&A as a % of revenue", planned as a formula by
+// planSumShare), the shares of revenue its words were also read to name:
+// the share of one summand ("R&D as a percentage of revenue") or of a
+// figure named before ("opex ... as a % of revenue").
+func dropShareOfSum(question string, figures []FigureAsk) []FigureAsk {
+	if !sumShare.MatchString(question) || len(sharePhrase.FindAllString(question, -1)) != 1 {
+		return figures
+	}
+	return slices.DeleteFunc(figures, func(f FigureAsk) bool {
+		d, ok := tools.DerivedByName(f.Derived)
+		return ok && d.Ratio && (strings.HasSuffix(d.Name, tools.ToRevenue) || strings.Contains(d.Label, "as a percentage of"))
+	})
 }
 
 // sumAsked matches a question asking for a sum as one figure.

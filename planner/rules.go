@@ -474,10 +474,10 @@ func (b *builder) build() {
 
 // periodTail matches the period a list part ends with: "at end of fiscal
 // 2022", "in FY22", "as of year-end 2024", "for the year".
-var periodTail = regexp.MustCompile(`(?i)\s+(?:at|as\s+of|in|for|during|by)\s+(?:the\s+)?(?:(?:end|close)\s+of\s+)?(?:(?:fiscal|calendar)\s+)?(?:(?:fy|q[1-4])\s*'?\d{2,4}|\d{4}|year(?:[- ]end)?(?:\s+\d{4})?|ye\s*'?\d{2,4})\W*$`)
+var periodTail = regexp.MustCompile(`(?i)\s+(?:at|as\s+of|in|for|during|by)\s+(?:the\s+)?(?:(?:end|close)\s+of\s+)?(?:(?:fiscal|calendar)\s+)?(?:(?:fy|q[1-4])\s*'?\d{2,4}|\d{4}|year(?:[- ]end)?(?:\s+\d{4})?|ye\s*'?\d{2,4}|(?:(?:first|second|third|fourth|june|march|september|december|latest|last)\s+)?quarter|period|(?:three|six|nine|twelve)\s+months)\W*$`)
 
 // bidSplit separates the items a bid lists: "A, B, and C".
-var bidSplit = regexp.MustCompile(`(?i)\s*(?:,\s*(?:and\s+)?|&|\band\b|\bplus\b|\bas well as\b)\s*`)
+var bidSplit = regexp.MustCompile(`(?i)\s*(?:,\s*(?:and\s+)?|\B&\B|\s&|&\s|\band\b|\bplus\b|\bas well as\b)\s*`)
 
 // changeOf matches the words that open a bid for a thing's change: "the
 // yoy growth in", "the change of", "in".
@@ -486,7 +486,7 @@ var changeOf = regexp.MustCompile(`(?i)^\s*(?:the\s+)?(?:(?:yoy|y/y|year[- ]over
 // listSplit separates the items of a question's list: "membership fee
 // revenue and renewal rate", "capex plus buybacks". (Commas separate
 // clauses as often as items: "Using NVIDIA's 10-K for ..., how much".)
-var listSplit = regexp.MustCompile(`(?i)\s*(?:&|\band\b|\bplus\b|\bas well as\b)\s*`)
+var listSplit = regexp.MustCompile(`(?i)\s*(?:\B&\B|\s&|&\s|\band\b|\bplus\b|\bas well as\b)\s*`)
 
 // planUncoveredItems plans, in a question asking for figures, each item of
 // its list that no requirement of the plan names ("Costco FY22 membership
@@ -623,13 +623,28 @@ func (b *builder) planUncoveredItems() {
 		if strict[part] {
 			covered = !slices.ContainsFunc(own, func(w string) bool { return !said[stem5(w)] })
 		}
-		if clause || len(item) == 0 || covered || b.plannedRowsHold(item) {
+		if clause || len(item) == 0 || covered || b.plannedRowsHold(item) || b.plannedMetricNamed(item) {
 			continue
 		}
 		// Its own parts only: "services revenue" beside "hardware
 		// revenue" is no figure of the Hardware part.
 		b.planPhraseFigureWithin(item, func(t string) []Segment { return b.cat.SegmentsIn(strings.Join(item, " "), t) })
 	}
+}
+
+// plannedMetricNamed reports whether item is initials joined by "&" that
+// are a catalogue figure's name ("SG&A") whose figure the plan looks up
+// already, under the words of its label ("Selling, general and
+// administrative expense"), which name no such initials.
+func (b *builder) plannedMetricNamed(item []string) bool {
+	name := strings.Join(item, " ")
+	asks := FindFigures(name)
+	if len(item) != 1 || !strings.Contains(name, "&") || len(asks) != 1 || asks[0].Metric == "" || asks[0].Phrase != normLabel(name) {
+		return false
+	}
+	return slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool {
+		return r.Kind == KindFigure && r.Completion.Kind == CondFact && strings.HasSuffix(r.ID, "-figure-"+asks[0].Metric)
+	})
 }
 
 // planQuestionSearches adds, per issuer and period, one search with the
@@ -2368,16 +2383,30 @@ func namesCatalogueFigure(words []string) bool {
 // names the figure and nothing else but its issuer, period and the words
 // of a period ("eBay take rate 2022 - and does management think ..."): a
 // figure asked by its name alone.
-func (b *builder) bareClause(words []string) bool {
+func (b *builder) bareClause(words []string, others ...[]string) bool {
 	what := strings.Join(words, " ")
 	c := clauseOf(b.question, what)
 	if !termIn(normalizeText(c), normalizeTerm(what)) {
 		return false
 	}
+	// A comma before a question word starts a clause of its own: "GMV
+	// and take rate, and why did net revenue fall".
+	for _, part := range askAfterComma.Split(c, -1) {
+		if termIn(normalizeText(part), normalizeTerm(what)) {
+			c = part
+			break
+		}
+	}
 	skip := issuerWordSet(b.cat, b.rt.Issuers)
 	label := map[string]bool{}
 	for _, w := range words {
 		label[stem5(w)] = true
+	}
+	// The other rows a clause lists beside it ("GMV and take rate").
+	for _, o := range others {
+		for _, w := range o {
+			label[stem5(w)] = true
+		}
 	}
 	for _, w := range strings.FieldsFunc(strings.ToLower(c), func(r rune) bool { return !unicode.IsLetter(r) && r != '&' }) {
 		w = strings.TrimSuffix(w, "s'")
@@ -2388,6 +2417,10 @@ func (b *builder) bareClause(words []string) bool {
 	}
 	return true
 }
+
+// askAfterComma matches a comma that starts a clause asking something
+// else: ", and why", ", what", ", does".
+var askAfterComma = regexp.MustCompile(`(?i),\s*(?:(?:and|but|plus)\s+)?(?:why|what|how|does|did|do|is|are|was|were|will|which|who|where|when)\b`)
 
 // fiscalWord are the letters of the ways a period is written ("FY2022",
 // "YE22", "Q3").

@@ -776,7 +776,7 @@ var riskWords = []string{"risk", "risks", "threat", "threats", "uncertaint", "ex
 // phraseStopwords are words of a figure question that name no figure:
 // periods, positions in time and the verbs around a number.
 var phraseStopwords = map[string]bool{
-	"year": true, "years": true, "quarter": true, "quarters": true, "month": true, "months": true, "period": true,
+	"year": true, "years": true, "quarter": true, "quarters": true, "qtr": true, "qtrs": true, "month": true, "months": true, "period": true,
 	"fiscal": true, "latest": true, "last": true, "current": true, "prior": true, "previous": true, "ended": true,
 	"ending": true, "end": true, "total": true, "amount": true, "number": true, "figure": true, "value": true,
 	"report": true, "reported": true, "have": true, "does": true, "much": true, "many": true, "spend": true,

@@ -47,7 +47,13 @@ func TestInitialsJoined(t *testing.T) {
 		{"general and administrative", "GA"},
 		{"research & development", "RD"},
 		{"depreciation and amortization", "DA"},
-		{"selling general and administrative", ""},
+		// A list whose last word alone is joined ("Marketing, general
+		// and administrative", as normLabel leaves it).
+		{"selling general and administrative", "SGA"},
+		{"marketing general and administrative", "MGA"},
+		{"property plant and equipment", "PPE"},
+		{"a b and c and d", ""},
+		{"and a b", ""},
 		{"cost of revenue", ""},
 		{"revenue", ""},
 		{"a and b and c", "ABC"},
@@ -60,10 +66,12 @@ func TestInitialsJoined(t *testing.T) {
 	row := func(label string, start int) corpus.Fact {
 		return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(int64(start)), Start: start, End: start + 1}
 	}
-	cat.SetFigures("d", FigureEntries([]corpus.Fact{row("Sales and marketing", 1), row("General and administrative", 3)}))
+	cat.SetFigures("d", FigureEntries([]corpus.Fact{row("Sales and marketing", 1), row("General and administrative", 3),
+		row("Marketing, general and administrative", 5)}))
 	for _, tc := range []struct{ word, want string }{
 		{"s&m", "table:Sales and marketing"},
 		{"G&A", "table:General and administrative"},
+		{"MG&A", "table:Marketing, general and administrative"},
 		{"r&d", ""},
 		{"sm", ""},
 	} {

@@ -1,0 +1,80 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ledgerline/research/corpus"
+)
+
+// TestInitialsAreOneItem: initials joined by "&" ("SG&A") are one item of
+// a list, the figure the catalogue names by them, never the item "SG";
+// and an operand of a formula the question does not define ("plus the YoY
+// % change for each") plans no lookup of a row that happens to hold its
+// words.
+func TestInitialsAreOneItem(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("n23", []FigureEntry{
+		{Key: "us-gaap:ResearchAndDevelopmentExpense", Concept: "us-gaap:ResearchAndDevelopmentExpense", Label: "Research and development", Money: true},
+		{Key: "us-gaap:SellingGeneralAndAdministrativeExpense", Concept: "us-gaap:SellingGeneralAndAdministrativeExpense", Label: "Sales, general and administrative", Money: true},
+		{Key: "us-gaap:OtherComprehensiveIncomeAvailableforsaleSecuritiesAdjustmentNetOfTaxPortionAttributableToParent",
+			Concept: "us-gaap:OtherComprehensiveIncomeAvailableforsaleSecuritiesAdjustmentNetOfTaxPortionAttributableToParent", Label: "Net change in unrealized loss", Money: true},
+	})
+	for _, q := range []string{
+		"Updating my NVDA model — need the FY23 (year ended Jan 29, 2023) opex split: R&D and SG&A in dollars, plus the YoY % change for each.",
+		"NVIDIA FY2023: R&D, SG&A, and the YoY change in each?",
+	} {
+		_, g := planFor(t, cat, q, 0)
+		ids := reqIDs(g)
+		if slices.ContainsFunc(ids, func(id string) bool { return strings.HasSuffix(id, "-figure-sg") || strings.Contains(id, "unrealized") }) {
+			t.Errorf("%q: requirements %v: an item of half the initials, or a row no figure asked", q, ids)
+		}
+		if !slices.ContainsFunc(ids, func(id string) bool { return strings.HasSuffix(id, "-figure-sga_expense") }) {
+			t.Errorf("%q: requirements %v: SG&A is not looked up", q, ids)
+		}
+	}
+}
+
+// TestRowsListedBeforeAWhy: rows a clause lists ("GMV and take rate")
+// before a comma that asks why are each asked, as figures of their own.
+func TestRowsListedBeforeAWhy(t *testing.T) {
+	t.Parallel()
+	cat := streamerCatalog()
+	row := func(label string, start int) corpus.Fact {
+		return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(int64(start)), Unit: "USD", Start: start, End: start + 1,
+			PeriodStart: time.Date(2022, 1, 1, 0, 0, 0, 0, time.UTC), PeriodEnd: time.Date(2022, 12, 31, 0, 0, 0, 0, time.UTC)}
+	}
+	cat.SetFigures("s22", FigureEntries([]corpus.Fact{row("Total revenues", 1), row("GMV (2)", 3), row("Take rate", 5)}))
+	q := "strm fy22: GMV and take rate, and why did revenues fall so much less than GMV?"
+	_, g := planFor(t, cat, q, 0)
+	keys := lookups(t, g)
+	for _, want := range []string{"table:GMV (2) FY2022", "table:Take rate FY2022"} {
+		if !slices.Contains(keys, want) {
+			t.Errorf("%q: lookups %q lack %q", q, keys, want)
+		}
+	}
+}
+
+// TestFormulaOperandPeriod: the period an operand ends with ("dividends
+// paid in the quarter") says when, not what, and the words that name a
+// period name no formula.
+func TestFormulaOperandPeriod(t *testing.T) {
+	cat := smallCatalog()
+	cat.SetFigures("a23qt", []FigureEntry{
+		{Key: "us-gaap:PaymentsForRepurchaseOfCommonStock", Concept: "us-gaap:PaymentsForRepurchaseOfCommonStock", Label: "Repurchases of common stock", Money: true},
+		{Key: "us-gaap:PaymentsOfDividends", Concept: "us-gaap:PaymentsOfDividends", Label: "Payments for dividends and dividend equivalents", Money: true},
+	})
+	q := "AAPL June qtr FY23 (ended 7/1/23): buybacks + dividends paid in the quarter, and total capital returned?"
+	_, g := planFor(t, cat, q, 0)
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "-formula-") })
+	if i < 0 {
+		t.Fatalf("%q: requirements %v: no formula", q, reqIDs(g))
+	}
+	if topic := g.Requirements[i].Completion.Topic; strings.Contains(topic, "qtr") || strings.Contains(topic, "quarter") {
+		t.Errorf("%q: the formula is named %q, by the period", q, topic)
+	}
+}
