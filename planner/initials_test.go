@@ -78,3 +78,31 @@ func TestFormulaOperandPeriod(t *testing.T) {
 		t.Errorf("%q: the formula is named %q, by the period", q, topic)
 	}
 }
+
+// TestExpectationAskedAsANumber: an expectation asked as a number ("How
+// many dollars of capital expenditures has Alphabet guided for 2025") is
+// met by a sentence stating the figure expected; one asked in words is
+// met by any sentence expecting something of the figure.
+func TestExpectationAskedAsANumber(t *testing.T) {
+	cat := smallCatalog()
+	for q, want := range map[string]bool{
+		"How many dollars of capital expenditures has Alphabet guided for 2025 in its 2024 annual report?": true,
+		"Does Alphabet expect its capital expenditures to keep rising after 2024?":                           false,
+		"Does Alphabet expect capex to keep rising, and how much did it spend in 2024?":                      false,
+	} {
+		_, g := planFor(t, cat, q, 0)
+		found, expected := false, false
+		for _, r := range g.Requirements {
+			if r.Kind != KindOutlook {
+				continue
+			}
+			found = true
+			expected = expected || slices.ContainsFunc(r.Completion.AllOf, func(g []string) bool { return slices.Contains(g, ExpectedTerm) })
+		}
+		if !found {
+			t.Errorf("%q: requirements %v: no outlook", q, reqIDs(g))
+		} else if expected != want {
+			t.Errorf("%q: the outlook asks a figure expected = %v, want %v", q, expected, want)
+		}
+	}
+}

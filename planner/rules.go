@@ -1335,6 +1335,13 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 			groups = [][]string{parts, termsAsked(a, b.question), OutlookWords}
 			what, topic = asWritten(b.question, strings.Fields(parts[0]))+" "+a.Label, asWritten(b.question, strings.Fields(parts[0]))+" "+a.Label+" outlook"
 		}
+		if c := b.expectingClause(b.question, true); expectsClause.MatchString(strings.ToLower(c)) && figureShaped.MatchString(c) && len(a.Metrics) > 0 {
+			// The expectation asked as a number ("How many dollars of
+			// capital expenditures has Alphabet guided for 2025") is met
+			// by a sentence stating the figure expected, not by one that
+			// expects the figure to rise.
+			groups = append(slices.Clone(groups), []string{ExpectedTerm})
+		}
 		b.addReq(Requirement{
 			ID: oid, Issuer: t, Period: label, Aspect: a.Name, Kind: KindOutlook, Required: true,
 			Need:       fmt.Sprintf("what %s's management expects for %s going forward, in its %s %s", company, what, label, form),
