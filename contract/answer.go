@@ -16,6 +16,11 @@ type Gap struct {
 	Issuer        string `json:"issuer,omitempty"`
 	What          string `json:"what"`
 	Why           string `json:"why"`
+	// Unstated marks the gap of a requirement the run's evidence meets
+	// but the answer could not state (no quotable sentence of it): what
+	// the answer does not say is not answered, and the requirement does
+	// not count as met.
+	Unstated bool `json:"unstated,omitempty"`
 }
 
 // Answer is a synthesizer's answer, and once validated the validated one.

@@ -805,7 +805,9 @@ func (w *writer) requirement(r planner.Requirement) []string {
 			// adds nothing; nothing asked is missing.
 			return nil
 		}
-		return []string{notFoundLine(validator.Gap{What: r.Need, Why: "the evidence meeting it could not be quoted"})}
+		g := validator.Gap{RequirementID: r.ID, Issuer: r.Issuer, What: r.Need, Why: "the evidence meeting it could not be quoted", Unstated: true}
+		w.gaps = append(w.gaps, g)
+		return []string{notFoundLine(g)}
 	}
 	return lines
 }

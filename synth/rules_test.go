@@ -824,6 +824,33 @@ func TestFactStatedOnce(t *testing.T) {
 	}
 }
 
+// A required figure the evidence meets but the answer cannot quote is
+// named as unstated: the validator then does not count it as answered.
+func TestUnquotableFigureIsUnstated(t *testing.T) {
+	f := setupMargins(t)
+	f.appleOnly()
+	e := testEvidence("docAAPL2024", 9000, ledger.KindFact, "AAPL", "FY2024", "x")
+	e.Excerpt = " "
+	fact := testFact(e, "us-gaap:OperatingIncomeLoss", "123456000000", "2023-10-01/2024-09-28")
+	f.in.Ledger.Evidence = append(f.in.Ledger.Evidence, e)
+	f.in.Ledger.Facts = append(f.in.Ledger.Facts, fact)
+	r := planner.Requirement{ID: "AAPL-FY2024-figure-operating-income", Issuer: "AAPL", Period: "FY2024", Aspect: "figures", Kind: planner.KindFigure, Required: true,
+		Need:       "Apple's operating income for FY2024",
+		Completion: planner.Condition{Kind: planner.CondFact, Issuer: "AAPL", Period: "FY2024", Concepts: []string{"us-gaap:OperatingIncomeLoss"}}}
+	f.add(r, e.ID)
+	f.recheck()
+	if !f.in.Met[r.ID] {
+		t.Fatal("the figure's requirement is not met")
+	}
+	ans, err := Rules{}.Synthesize(context.Background(), f.in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(ans.Gaps, func(g validator.Gap) bool { return g.RequirementID == r.ID && g.Unstated }) {
+		t.Errorf("gaps %+v: the unquotable figure is not named as unstated:\n%s", ans.Gaps, ans.Answer)
+	}
+}
+
 // A comparison that asks for an order ("which had the highest", "ranked
 // low to high") says it, by the figure the question names, each value
 // cited as the table cites it; one that asks none is not ranked.

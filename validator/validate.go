@@ -165,11 +165,23 @@ func Validate(in *Input) (*Answer, *Report) {
 			}
 		}
 	}
+	// A requirement the answer names as unstated is not answered,
+	// whatever the evidence meets.
+	met, cloned := in.Met, false
+	for _, g := range src.Gaps {
+		if !g.Unstated || g.RequirementID == "" || !in.Met[g.RequirementID] {
+			continue
+		}
+		if !cloned {
+			met, cloned = maps.Clone(in.Met), true
+		}
+		met[g.RequirementID] = false
+	}
 	out.Status = DecideStatus(StatusInput{
 		Refused:         in.Refused,
 		BudgetExhausted: in.BudgetExhausted,
 		Requirements:    in.Requirements,
-		Met:             in.Met,
+		Met:             met,
 		Contradictions:  out.Contradictions,
 		CitedEvidence:   cited,
 		Citations:       len(cites),

@@ -322,6 +322,37 @@ func TestValidateGapsAndStatus(t *testing.T) {
 	}
 }
 
+// A requirement the evidence meets but the answer names as unstated (no
+// sentence of it could be quoted) is not answered: the status is partial,
+// and the same gap not marked unstated changes nothing.
+func TestValidateUnstatedRequirement(t *testing.T) {
+	f := setup(t)
+	answer := &Answer{
+		Answer:    "Apple's gross margin percentage: \"Gross margin percentage was 46.2% in 2024\" [1].",
+		Citations: []Citation{{Index: 1, EvidenceID: f.sales.ID, Excerpt: "Gross margin percentage was 46.2% in 2024"}},
+		Status:    ledger.StatusSupported,
+	}
+	met := map[string]bool{"aapl-revenue": true, "aapl-gross-profit": true, "aapl-drivers": true}
+	for _, tt := range []struct {
+		unstated bool
+		want     ledger.RunStatus
+	}{
+		{false, ledger.StatusSupported},
+		{true, ledger.StatusPartial},
+	} {
+		a := *answer
+		a.Gaps = []Gap{{RequirementID: "aapl-drivers", Issuer: "AAPL", What: "AAPL management's explanation of gross margin",
+			Why: "the evidence meeting it could not be quoted", Unstated: tt.unstated}}
+		out, _ := Validate(&Input{Answer: &a, Ledger: f.l, Requirements: f.reqs, Met: met})
+		if out.Status != tt.want {
+			t.Errorf("unstated %v: status = %s, want %s", tt.unstated, out.Status, tt.want)
+		}
+		if !met["aapl-drivers"] {
+			t.Fatal("Validate changed the caller's Met")
+		}
+	}
+}
+
 func TestValidateContradictionOnCitedFact(t *testing.T) {
 	f := setup(t)
 	other := newEvidence("docB", 300, ledger.KindFact, "AAPL", "FY2025", "401,000")
