@@ -87,8 +87,8 @@ func TestExpectationAskedAsANumber(t *testing.T) {
 	cat := smallCatalog()
 	for q, want := range map[string]bool{
 		"How many dollars of capital expenditures has Alphabet guided for 2025 in its 2024 annual report?": true,
-		"Does Alphabet expect its capital expenditures to keep rising after 2024?":                           false,
-		"Does Alphabet expect capex to keep rising, and how much did it spend in 2024?":                      false,
+		"Does Alphabet expect its capital expenditures to keep rising after 2024?":                         false,
+		"Does Alphabet expect capex to keep rising, and how much did it spend in 2024?":                    false,
 	} {
 		_, g := planFor(t, cat, q, 0)
 		found, expected := false, false
@@ -103,6 +103,23 @@ func TestExpectationAskedAsANumber(t *testing.T) {
 			t.Errorf("%q: requirements %v: no outlook", q, reqIDs(g))
 		} else if expected != want {
 			t.Errorf("%q: the outlook asks a figure expected = %v, want %v", q, expected, want)
+		}
+	}
+}
+
+// TestMoveSizeAsked: the size of a move is asked by "by how much" or "how
+// big was the drop", not by the move alone.
+func TestMoveSizeAsked(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]bool{
+		"Walmart International sales dropped in FY22 — by how much, and what was behind it?": true,
+		"How much did NVIDIA's revenue grow in fiscal 2023, and what drove it?":              true,
+		"Sales fell in 2022; how big was the decline?":                                       true,
+		"Walmart International sales dropped in FY22 — what was behind it?":                  false,
+		"How much did Walmart spend on buybacks in FY22?":                                    false,
+	} {
+		if got := moveSizeAsked.MatchString(q); got != want {
+			t.Errorf("moveSizeAsked(%q) = %v, want %v", q, got, want)
 		}
 	}
 }

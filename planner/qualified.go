@@ -1900,6 +1900,18 @@ func (b *builder) planPremises() {
 			Completion: cond,
 		}, m)
 		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: expr, Facts: facts}, []string{id}, deps...)
+		if cond.Rate == "" && moveSizeAsked.MatchString(b.question) {
+			// "sales dropped — by how much?": the move as a rate too,
+			// beside the amount.
+			rid := id + "-rate"
+			if b.addReq(Requirement{
+				ID: rid, Issuer: t, Period: label, Aspect: aspect, Kind: KindCalculation, Required: false,
+				Need:       fmt.Sprintf("how much %s's %s %s %s, as a rate of the figure before", b.cat.ShortName(t), what, moved, span),
+				Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: what + " growth", Of: of},
+			}, m) {
+				b.addNode(tools.Calculate, tools.CalculateArgs{Expression: "(" + expr + ") / " + metric + "_prior", Facts: facts}, []string{rid}, deps...)
+			}
+		}
 		// Where the figures contradict the question, the filing's own
 		// sentence on how the figure moved says so in its words ("In
 		// 2020, revenue was $77.9 billion, up $5.9 billion").
@@ -1921,6 +1933,10 @@ func (b *builder) planPremises() {
 		}
 	}
 }
+
+// moveSizeAsked matches a question asking the size of a move it asserts:
+// "by how much", "how much did it drop", "how big was the decline".
+var moveSizeAsked = regexp.MustCompile(`(?i)\bby\s+how\s+much\b|\bhow\s+much\s+(?:did|has|have|had)\b[^?.;]*\b(?:drop|fall|fell|decline|shrink|rise|grow|increase|decrease|slip|jump|climb)|\bhow\s+(?:big|large|steep|sharp|much)\s+(?:was|were|is)\s+(?:the|that|this|its)\s+(?:drop|fall|decline|decrease|increase|rise|jump|slide|growth)\b`)
 
 // planNamedPremise plans, for a move a question asserts of a figure no
 // catalogue metric is ("Why did Netflix's global paid memberships decline

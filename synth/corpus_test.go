@@ -484,6 +484,26 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 			"FY2023 (fiscal year ended 2023-09-30)",
 			"The reported figures do not bear out the question",
 		}},
+		// A move asserted and sized: the amount and the rate.
+		{"Walmart International sales dropped in FY22 (fiscal year ended Jan 31, 2022) — by how much, and what was behind it?", []string{
+			"= 100,959 - 121,360 (millions) = -$20.40 billion",
+			"= (100,959 - 121,360) / 121,360 (millions) = -16.8% [",
+		}},
+		// A derived figure computed from the rows the filing prints it
+		// from; an item asked in dollars stated by an amount.
+		{"Costco FY22 gross margin rate fell 65 bps - what drove it, and how big was the LIFO charge in dollars?", []string{
+			"= (222,730 - 199,382) / 222,730 (millions) = 10.5% [",
+			"- LIFO charge, FY2022, as the filing states it: \"Due to inflation, a $438 charge was recorded during 2022",
+		}},
+		{"did amazon actually burn cash in 2022? what was free cash flow, and what were operating cash flow and capex behind it?", []string{
+			"- Purchases of property and equipment, net of proceeds from sales and incentives, FY2022: $58.32 billion",
+			"= 46,752 - 58,321 (millions) = -$11.57 billion",
+		}},
+		// Two figures added as a share of a third, one named by initials.
+		{"need INTC's last FY (ended Dec 26, 2020) opex split: R&D and MG&A in $, and R&D + MG&A as a % of revenue.", []string{
+			"(MG&A), FY2020: $6.18 billion",
+			"= (13,556 + 6,180) / 77,867 (millions) = 25.3% [",
+		}},
 	} {
 		t.Run(tc.question, func(t *testing.T) {
 			in := gather(t, store, tc.question)
