@@ -343,11 +343,13 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 		// "free cash flow" is a figure of its own, no cash narrowed.
 		aliases = append(aliases, d.Aliases)
 	}
+	var spans [][2]int // where every figure's name stands
 	for _, as := range aliases {
 		for _, a := range as {
 			ws := strings.Fields(a)
 			for i := 0; i+len(ws) <= len(toks); i++ {
 				if tokensAre(toks[i:i+len(ws)], ws) {
+					spans = append(spans, [2]int{i, i + len(ws)})
 					for k := i; k < i+len(ws); k++ {
 						otherName[k] = otherName[k] || !toks[k].stop
 						toks[k].stop = true
@@ -416,6 +418,15 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 	}
 	taken := make([]bool, len(toks))
 	var out []qualifiedFigure
+	// Where each figure's name stands, and the figure it was read as
+	// (-1 for none): a part named once qualifies every figure of its list.
+	type occurrence struct {
+		start, end int
+		metric     string
+		words      []string
+		figure     int
+	}
+	var occs []occurrence
 	for _, n := range all {
 		for i := 0; i+len(n.words) <= len(toks); i++ {
 			if slices.Contains(taken[i:i+len(n.words)], true) || !tokensAre(toks[i:i+len(n.words)], n.words) {
@@ -424,6 +435,7 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 			for k := i; k < i+len(n.words); k++ {
 				taken[k] = true
 			}
+			occs = append(occs, occurrence{i, i + len(n.words), n.metric, n.words, -1})
 			part := qualifiersBefore(toks, i)
 			after := qualifiersAfter(toks, i+len(n.words))
 			fromShare := false
@@ -514,10 +526,91 @@ func qualifiedMentions(question string, cat *Catalog, issuers, others []string, 
 			if own, ok := ownName[strings.ToLower(q.What())]; ok && own != n.metric {
 				continue
 			}
+			occs[len(occs)-1].figure = len(out)
 			out = append(out, q)
 		}
 	}
+	// "Mobileye revenue and operating income", "what revenue and what
+	// operating income did Mobileye report": a part named once is of
+	// each figure the list joins.
+	for _, o := range occs {
+		if o.figure >= 0 || o.words[0] == "total" {
+			// A total is the whole's ("Mobileye revenue and total
+			// operating income").
+			continue
+		}
+		if part := listPart(toks, spans, o.start, o.end); len(part) > 0 {
+			out = append(out, qualifiedFigure{Metric: o.metric, Name: strings.Join(o.words, " "), Part: part,
+				Words: append(slices.Clone(part), o.words...)})
+		}
+	}
 	return out
+}
+
+// listPart returns the part that qualifies the figure named next to the
+// one at toks[start:end] in a list ("Mobileye revenue and operating
+// income"; "what revenue and what operating income did Mobileye report"),
+// named before that figure or as what reports it after; nil when the
+// figure stands in no list or its neighbour names no part.
+func listPart(toks []qualifierToken, spans [][2]int, start, end int) []string {
+	for _, sp := range spans {
+		switch {
+		case sp[1] <= start && listJoined(toks[sp[1]:start]):
+			// The figure before: its part is named before it.
+			if part := qualifiersBefore(toks, sp[0]); len(part) > 0 {
+				return part
+			}
+		case sp[0] >= end && listJoined(toks[end:sp[0]]):
+			// The figure after: what reports it, after it.
+			if reportedBy(toks[sp[1]:]) {
+				if part := contributorAfter(toks, sp[1]); len(part) > 0 {
+					return part
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// listJoined reports whether the words between two figures' names join
+// them in one list: "and", "&", "plus", a comma, and the asking words a
+// list repeats ("what revenue and what operating income").
+func listJoined(between []qualifierToken) bool {
+	if len(between) == 0 || len(between) > 3 {
+		return false
+	}
+	joined := false
+	for k, t := range between {
+		switch {
+		case t.lower == "and" || t.lower == "&" || t.lower == "plus":
+			joined = true
+		case t.lower == "what" || t.lower == "the" || t.lower == "its" || t.lower == "their":
+		default:
+			return false
+		}
+		if t.after && k > 0 {
+			return false
+		}
+	}
+	return joined
+}
+
+// reportedBy reports whether the words after a list of figures name
+// what reports them, as "did Mobileye report" does: an auxiliary, then
+// a verb of reporting within four words.
+func reportedBy(toks []qualifierToken) bool {
+	if len(toks) == 0 || !auxiliary[toks[0].lower] {
+		return false
+	}
+	for k := 1; k < len(toks) && k <= 4; k++ {
+		if reporting[toks[k].lower] || contributing[toks[k].lower] {
+			return true
+		}
+		if toks[k].after {
+			return false
+		}
+	}
+	return false
 }
 
 // PartsAsked returns the parts of the catalogue's figures a question names

@@ -116,6 +116,30 @@ func TestQualifiedGenerated(t *testing.T) {
 	}
 }
 
+// TestQualifiedList: a part named once is of every figure its list joins,
+// named before the list or as what reports it after; a figure joined to
+// another issuer's, or to a total, is not the part's.
+func TestQualifiedList(t *testing.T) {
+	t.Parallel()
+	cat := NewCatalog(nil)
+	cat.SetTextStats(NewTextStats([]StatsDoc{{ID: "i20", Issuer: "INTC", Text: "Mobileye revenue was $967 million. Mobileye operating income was $241 million."}}))
+	for _, tt := range []struct {
+		q    string
+		want bool // operating income is Mobileye's
+	}{
+		{"Intel 2020: Mobileye revenue and operating income?", true},
+		{"Intel's fiscal 2020: what revenue and what operating income did Mobileye report?", true},
+		{"Intel 2020: Mobileye revenue and total operating income?", false},
+		{"Intel 2020: Mobileye revenue, and why did operating income rise?", false},
+	} {
+		got := qualifiedFigures(tt.q, cat, []string{"INTC"}, nil, metricNames([]string{"operating_income"}))
+		of := slices.ContainsFunc(got, func(q qualifiedFigure) bool { return len(q.Part) > 0 && q.Part[0] == "Mobileye" })
+		if of != tt.want {
+			t.Errorf("%q: %+v; operating income of Mobileye = %v, want %v", tt.q, got, of, tt.want)
+		}
+	}
+}
+
 // TestQualifiedTitle: a title before the question's colon labels it; a
 // figure the title narrows and the question names again is narrowed by
 // what follows the title, not by the title's words.
