@@ -77,11 +77,15 @@ type Causal struct {
 }
 
 var (
-	fiscalYearExpr = regexp.MustCompile(`(?i)\b(?:fiscal\s+(?:year\s+)?|fye?\s*|ye\s*|cy\s*)['’]?(\d{4}|\d{2})\b`)
+	fiscalYearExpr = regexp.MustCompile(`(?i)\b(?:fiscal\s+(?:year\s+)?|fye?\s*|ye\s*|cy\s*|(?:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)[a-z]*\s*[-/]\s*|(?:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)[a-z]*\s*(?:['’]))['’]?(\d{4}|\d{2})\b`)
 	yearRange      = regexp.MustCompile(`(?i)\b((?:19|20)\d{2})\s*(?:-|–|—|to|through|until|and)\s*(?:fy\s*|fiscal\s+)?((?:19|20)\d{2})\b`)
 	bareYear       = regexp.MustCompile(`\b(?:19|20)\d{2}\b`)
-	quarterExpr    = regexp.MustCompile(`(?i)\b(quarters?|quarterly|10-q|q[1-4]|three\s+months|six\s+months|nine\s+months|first\s+half|second\s+half)\b`)
+	quarterExpr    = regexp.MustCompile(`(?i)\b(quarters?|quarterly|qtrs?|10-q|q[1-4]|three\s+months|six\s+months|nine\s+months|first\s+half|second\s+half)\b`)
 )
+
+// dayThenYear matches what follows a day of the month written like a
+// two-digit year ("Jan-29" of "Jan-29-2023", "Jun 28, 2025"): the year.
+var dayThenYear = regexp.MustCompile(`^\s*[-/,]\s*['’]?\d{2,4}\b`)
 
 // cashMoved finds cash a question asks of as moved, by a verb of paying
 // or getting a few words after it ("cash did Microsoft return", "cash was
@@ -761,6 +765,10 @@ func findYearSpans(q string) []yearSpan {
 	}
 	for _, m := range fiscalYearExpr.FindAllStringSubmatchIndex(q, -1) {
 		if taken.overlaps(m[0], m[1]) {
+			continue
+		}
+		if dayThenYear.MatchString(q[m[1]:]) {
+			// "Jan-29-2023": a day of the month, the year after it.
 			continue
 		}
 		y, _ := strconv.Atoi(q[m[2]:m[3]])

@@ -368,6 +368,12 @@ func TestYearsAsAnalystsWrite(t *testing.T) {
 		"Costco FYE 2021 net sales":          {2021},
 		"AMZN YE22 cash and equivalents":     {2022},
 		"yesterday's yield on 10-year bonds": nil,
+		// A month and a year of two digits: "jun-25", "Sept '24".
+		"aapl products gm% in the jun-25 qtr":         {2025},
+		"Apple's Sept '24 quarter":                    {2024},
+		"Walmart's fiscal year ended Jan/2022":        {2022},
+		"June 25, 2025 quarter":                       {2025},
+		"NVDA R&D for FY23 (year ended Jan-29-2023)?": {2023},
 	} {
 		if got := findFiscalYears(q); !slices.Equal(got, want) {
 			t.Errorf("findFiscalYears(%q) = %v, want %v", q, got, want)

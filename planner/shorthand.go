@@ -115,6 +115,10 @@ func nameInitials(name string) string {
 // alone (not in "FY22", "R&D" or "$GM"), may be an initialism.
 var capsRun = regexp.MustCompile(`\p{Lu}+`)
 
+// lowerRateInitials matches two to four letters in lower case right
+// before a percent sign: "gm%", "om %".
+var lowerRateInitials = regexp.MustCompile(`\b([a-z]{2,4}) ?%`)
+
 // listAfter and listBefore find a list separator and a word in capitals
 // beside it: "GM, F and TSLA" lists tickers, not figures ("NI and OCF"
 // lists figures).
@@ -136,6 +140,15 @@ var hyphenedStatement = regexp.MustCompile(`(?i)\bcash-flows?-statements?\b|\bca
 // as one ("$GM", "GM's"), or when it stands in a list of words in capitals
 // ("GM, F and TSLA").
 func ReadShorthand(question string, cat *Catalog) string {
+	// Initials of a rate written in lower case ("gm%", "op margin%" aside)
+	// are read as in capitals: the percent sign says they name a rate.
+	question = lowerRateInitials.ReplaceAllStringFunc(question, func(m string) string {
+		sub := lowerRateInitials.FindStringSubmatch(m)
+		if _, ok := initialisms[strings.ToUpper(sub[1])]; !ok {
+			return m
+		}
+		return strings.ToUpper(sub[1]) + m[len(sub[1]):]
+	})
 	var b strings.Builder
 	last := 0
 	for _, m := range capsRun.FindAllStringIndex(question, -1) {

@@ -22,6 +22,9 @@ func TestReadShorthand(t *testing.T) {
 		{"GM, F and TSLA margins", "GM, F and TSLA margins"},
 		// Lower case is a word; capitals inside a word are no initials.
 		{"gm for costco", "gm for costco"},
+		// Lower case before a percent sign names a rate.
+		{"aapl products gm% slipped", "aapl products gross margin% slipped"},
+		{"what was the xyz% rate", "what was the xyz% rate"},
 		{"FYGM and R&D", "FYGM and R&D"},
 		// A corpus ticker is the issuer.
 		{"AAPL FY24 revenue", "AAPL FY24 revenue"},

@@ -499,6 +499,12 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 			"- Purchases of property and equipment, net of proceeds from sales and incentives, FY2022: $58.32 billion",
 			"= 46,752 - 58,321 (millions) = -$11.57 billion",
 		}},
+		// A rate's initials in lower case, a month and a two-digit year,
+		// and "qtr": the quarter's own figures.
+		{"aapl products gm% slipped in the jun-25 qtr vs the yr-ago qtr — what were the two prints and what did mgmt blame?", []string{
+			"= (66,613 - 43,620) / 66,613 (millions) = 34.5% [",
+			"\"Products gross margin percentage decreased during the third quarter of 2025 compared to the third quarter of 2024",
+		}},
 		// Two figures added as a share of a third, one named by initials.
 		{"need INTC's last FY (ended Dec 26, 2020) opex split: R&D and MG&A in $, and R&D + MG&A as a % of revenue.", []string{
 			"(MG&A), FY2020: $6.18 billion",
