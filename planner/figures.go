@@ -60,6 +60,13 @@ type FigureEntry struct {
 	// first ("Gross margin percentage 10.48 %"). It is how the filing
 	// defines the figure, whatever a metric's usual inputs are.
 	From []string
+	// Over are the keys of the two rows a table row of rates is printed
+	// as the share of, the first over the second: the row its label
+	// names before "as a percentage of" (or the amount row just above
+	// it) and the row named after ("SG&A expenses as a percentage of net
+	// sales 8.88 %" is "SG&A expenses" over "Net sales"), where their
+	// amounts give the rate at the digits it prints.
+	Over []string
 }
 
 // maxFigureEntries bounds the entries kept per filing.
@@ -102,6 +109,7 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 	}
 	partOf := partsOfTotals(facts, row)
 	from := differencesAbove(facts, row)
+	over := sharesNamed(facts, row)
 	own := ownPeriodEnd(facts)
 	current := map[string]bool{}
 	for _, f := range facts {
@@ -123,6 +131,7 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 			e.Table, e.Concept, e.Key, e.Varies = true, "", row(f), varies[row(f)]
 			e.PartOf = partOf[row(f)]
 			e.From = from[row(f)]
+			e.Over = over[row(f)]
 			e.Rate = pure[row(f)] && fraction[row(f)]
 			e.Stale = !own.IsZero() && !current[row(f)]
 			if part := f.Dimensions[corpus.TablePartAxis]; part != "" {
@@ -286,6 +295,79 @@ func differenceOf(t corpus.Fact, a, b decimal.Decimal) bool {
 	}
 	places := -t.Value.Exponent()
 	return d.DivRound(a, places+2).Round(places).Equal(t.Value)
+}
+
+// shareLabel matches the label of a row of rates that names what it is a
+// share of: "SG&A expenses as a percentage of net sales".
+var shareLabel = regexp.MustCompile(`(?i)^(.+?)\s+as\s+an?\s+(?:percent(?:age)?|%|share)\s+of\s+(?:total\s+)?(.+)$`)
+
+// sharesNamed returns, by row key, the two rows each row of rates whose
+// label names its numerator and its whole is printed as the share of
+// (FigureEntry.Over): the row labelled with the numerator's words, or the
+// amount row just above, over the row labelled with the whole's words, of
+// the same period end, whose amounts give the rate at the digits it
+// prints. Every period must agree.
+func sharesNamed(facts []corpus.Fact, row func(corpus.Fact) string) map[string][]string {
+	type amount struct {
+		key   string
+		label string
+		value decimal.Decimal
+		start int
+	}
+	byEnd := map[time.Time][]amount{}
+	for _, f := range facts {
+		if f.Kind == corpus.FactTable && f.Unit == "USD" && f.Label != "" && len(f.Dimensions) == 0 && f.Start >= 0 && !f.Instant {
+			byEnd[f.PeriodEnd] = append(byEnd[f.PeriodEnd], amount{row(f), normLabel(f.Label), f.Value, f.Start})
+		}
+	}
+	out := map[string][]string{}
+	refuted := map[string]bool{}
+	for _, f := range facts {
+		if f.Kind != corpus.FactTable || f.Unit != "pure" || len(f.Dimensions) > 0 || f.Value.IsInteger() {
+			continue
+		}
+		m := shareLabel.FindStringSubmatch(f.Label)
+		if m == nil {
+			continue
+		}
+		num, den := normLabel(m[1]), normLabel(m[2])
+		rows := byEnd[f.PeriodEnd]
+		above, aboveStart := "", -1
+		for _, a := range rows {
+			if a.start < f.Start && a.start > aboveStart {
+				above, aboveStart = a.key, a.start
+			}
+		}
+		places := -f.Value.Exponent()
+		var found []string
+		for _, n := range rows {
+			if n.label != num && n.key != above {
+				continue
+			}
+			for _, d := range rows {
+				if d.label != den || d.value.Sign() <= 0 || n.key == d.key {
+					continue
+				}
+				if n.value.Abs().DivRound(d.value, places+2).Round(places).Equal(f.Value.Abs()) {
+					found = []string{n.key, d.key}
+					break
+				}
+			}
+			if found != nil {
+				break
+			}
+		}
+		key := row(f)
+		switch {
+		case found == nil:
+		case out[key] == nil && !refuted[key]:
+			out[key] = found
+		case !slices.Equal(out[key], found):
+			refuted[key] = true
+			delete(out, key)
+		}
+	}
+	return out
 }
 
 // isChangeRate reports whether key is a table row of rates of change in a

@@ -89,6 +89,49 @@ func TestDifferencesAbove(t *testing.T) {
 	}
 }
 
+// TestSharesNamed: a row of rates whose label names its whole ("SG&A
+// expenses as a percentage of net sales") is read as the share of the rows
+// it names, where their amounts give it; a rate they do not give names
+// none.
+func TestSharesNamed(t *testing.T) {
+	t.Parallel()
+	y22 := time.Date(2022, 8, 28, 0, 0, 0, 0, time.UTC)
+	facts := columnRows(y22, "Net sales", "222730", "Total revenue", "226954", "SG&A expenses", "19779",
+		"SG&A expenses as a percentage of net sales", "8.88%", "Operating income as a percentage of total revenue", "9.99%")
+	entries := FigureEntries(facts)
+	if got, want := overOf(entries, "table:SG&A expenses as a percentage of net sales"), []string{"table:SG&A expenses", "table:Net sales"}; !slices.Equal(got, want) {
+		t.Errorf("Over = %q, want %q", got, want)
+	}
+	if got := overOf(entries, "table:Operating income as a percentage of total revenue"); got != nil {
+		t.Errorf("Over of a rate its rows do not give = %q, want none", got)
+	}
+	cat := streamerCatalog()
+	cat.SetFigures("s22", FigureEntries(columnRows(time.Date(2022, 12, 31, 0, 0, 0, 0, time.UTC), "Net sales", "222730", "Total revenue", "226954",
+		"SG&A expenses", "19779", "SG&A expenses as a percentage of net sales", "8.88%")))
+	from := cat.printedFrom("s22", mustDerived(t, "sga_intensity"))
+	if from["revenue"] != "table:Net sales" || from["sga_expense"] != "table:SG&A expenses" {
+		t.Errorf("printedFrom(sga_intensity) = %v, want SG&A expenses over net sales", from)
+	}
+}
+
+func overOf(entries []FigureEntry, key string) []string {
+	for _, e := range entries {
+		if e.Key == key {
+			return e.Over
+		}
+	}
+	return nil
+}
+
+func mustDerived(t *testing.T, name string) tools.Derived {
+	t.Helper()
+	d, ok := tools.DerivedByName(name)
+	if !ok {
+		t.Fatalf("no derived figure %s", name)
+	}
+	return d
+}
+
 // TestDerivedFromPrintedRows: a derived figure the filing prints as the
 // difference of two rows is computed from those rows (Amazon's free cash
 // flow subtracts purchases of property and equipment net of proceeds and

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ledgerline/research/corpus"
 	"github.com/ledgerline/research/tools"
@@ -157,7 +158,7 @@ func (b *builder) lookupRow(t string, p filingPeriod, aspect, metric, key, perio
 	if !ok {
 		return looked{}, false
 	}
-	what := strings.ToLower(strings.TrimPrefix(key, tools.TablePrefix))
+	what := lowerLabel(strings.TrimPrefix(key, tools.TablePrefix))
 	id := t + "-" + period + "-" + aspect + "-figure-" + metric + "-" + slug(what)
 	b.addReq(Requirement{
 		ID: id, Issuer: t, Period: period, Aspect: aspect, Kind: KindFigure, Required: required,
@@ -167,6 +168,18 @@ func (b *builder) lookupRow(t string, p filingPeriod, aspect, metric, key, perio
 	}, m)
 	node := b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period, Outflow: mt.Outflow, Flow: !mt.Instant}, []string{id})
 	return looked{id, node, key}, true
+}
+
+// lowerLabel returns a row label as a sentence names it: its first
+// letter in lower case ("net sales"), unless the first word is initials
+// ("SG&A expenses").
+func lowerLabel(label string) string {
+	first, _, _ := strings.Cut(label, " ")
+	if strings.IndexFunc(first[min(1, len(first)):], unicode.IsUpper) >= 0 {
+		return label
+	}
+	r, n := utf8.DecodeRuneInString(label)
+	return string(unicode.ToLower(r)) + label[n:]
 }
 
 // printedFrom returns, for a derived figure d the filing documentID prints
@@ -179,6 +192,9 @@ func (b *builder) lookupRow(t string, p filingPeriod, aspect, metric, key, perio
 // where d is not a difference, or a share of its first term, or the filing
 // prints no such row.
 func (c *Catalog) printedFrom(documentID string, d tools.Derived) map[string]string {
+	if m := shareShape.FindStringSubmatch(d.Expression); m != nil && d.Ratio {
+		return c.printedOver(documentID, m[1], m[2])
+	}
 	m := differenceShape.FindStringSubmatch(d.Expression)
 	if m == nil || d.Ratio != (m[3] != "") || m[3] != "" && m[3] != m[1] {
 		return nil
@@ -211,6 +227,37 @@ func (c *Catalog) printedFrom(documentID string, d tools.Derived) map[string]str
 	}
 	return nil
 }
+
+// printedOver returns, for a share of num over den that the filing
+// prints as a row of rates naming its whole (FigureEntry.Over: "SG&A
+// expenses as a percentage of net sales"), the row key of each: the whole
+// the filing divides by (Costco's net sales, not its total revenue).
+func (c *Catalog) printedOver(documentID, num, den string) map[string]string {
+	mn, ok1 := tools.MetricByName(num)
+	md, ok2 := tools.MetricByName(den)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	entries := c.figures[documentID]
+	labelOf := func(key string) string {
+		for _, e := range entries {
+			if e.Key == key {
+				return e.Label
+			}
+		}
+		return ""
+	}
+	for _, e := range entries {
+		if len(e.Over) == 2 && e.Member == "" && labelNamesMetric(labelOf(e.Over[0]), mn) && labelNamesMetric(labelOf(e.Over[1]), md) {
+			return map[string]string{num: e.Over[0], den: e.Over[1]}
+		}
+	}
+	return nil
+}
+
+// shareShape matches a derived figure's expression that is one input
+// over another: "sga_expense / revenue".
+var shareShape = regexp.MustCompile(`^([a-z_]+) / ([a-z_]+)$`)
 
 // differenceShape matches a derived figure's expression that is the
 // difference of two inputs, or that difference as a share of the first:

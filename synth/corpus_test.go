@@ -505,6 +505,10 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 			"= (66,613 - 43,620) / 66,613 (millions) = 34.5% [",
 			"\"Products gross margin percentage decreased during the third quarter of 2025 compared to the third quarter of 2024",
 		}},
+		// A share computed over the whole the filing's own rate names.
+		{"COST FY22 SG&A as a % of sales improved — what was the ratio, and what drove the leverage?", []string{
+			"= 19,779 / 222,730 (millions) = 8.9% [",
+		}},
 		// Two figures added as a share of a third, one named by initials.
 		{"need INTC's last FY (ended Dec 26, 2020) opex split: R&D and MG&A in $, and R&D + MG&A as a % of revenue.", []string{
 			"(MG&A), FY2020: $6.18 billion",
