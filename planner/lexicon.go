@@ -181,7 +181,7 @@ var trendView = regexp.MustCompile(`(?i)\b(?:see|sees|expect|expects|think|think
 
 // goingInto matches a period to come that a trend is asked into ("is
 // Costco keeping the cadence going into FY23", "heading into 2025").
-var goingInto = regexp.MustCompile(`(?i)\b(?:going|heading|head|moving|move|carry|carrying|carried)\s+into\s+((fiscal|calendar)\s+)?(20\d\d|fy\s?'?(?:20)?\d\d|next\s+(year|quarter)|the\s+(coming|next)\s+(year|quarter))\b`)
+var goingInto = regexp.MustCompile(`(?i)\b(?:going|heading|head|moving|move|carry|carrying|carried|continue|continues|continuing|extend|extends)\s+into\s+((fiscal|calendar)\s+)?(20\d\d|fy\s?'?(?:20)?\d\d|['’]\d\d|next\s+(year|quarter)|the\s+(coming|next)\s+(year|quarter))\b`)
 
 // planAsked matches a question ending on what management plans or
 // expects, its object asked before ("How many openings does management

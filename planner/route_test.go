@@ -429,6 +429,23 @@ func TestEstimateAheadIsOutlook(t *testing.T) {
 	}
 }
 
+// A move asked to carry into a year to come, however the year is written,
+// asks for the outlook.
+func TestGoingIntoIsOutlook(t *testing.T) {
+	t.Parallel()
+	cat := smallCatalog()
+	for q, want := range map[string]bool{
+		"does mgmt think the rev-vs-GMV divergence keeps going into '23?": true,
+		"Will Meta's capex growth continue into 2025?":                    true,
+		"META capex going into fiscal 2025?":                              true,
+		"How much did Meta spend on capex in 2024?":                       false,
+	} {
+		if got := RouteQuestion(q, cat, nil).Outlook; got != want {
+			t.Errorf("%q: outlook %v, want %v", q, got, want)
+		}
+	}
+}
+
 // TestRouteSegmentOwner: a question naming no issuer, but a segment one
 // issuer's filings alone call so, asks of that issuer, and the plan says
 // how it was read; a question naming an issuer is not re-read.
