@@ -1133,8 +1133,11 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 	// ("Non-Volatile Memory Solutions Group (NSG)") names the part.
 	defined := map[string]bool{}
 	var clipped []string
-	for _, w := range strings.FieldsFunc(question, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&' }) {
-		if long := c.stats.LongForm(ticker, w); long != "" {
+	// Apostrophes stay in their words: "isn't" is no clipped "isn".
+	for _, w := range strings.FieldsFunc(question, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&' && r != '\'' && r != '’'
+	}) {
+		if long := c.stats.LongForm(ticker, strings.TrimSuffix(strings.TrimSuffix(strings.Trim(w, "'’"), "'s"), "’s")); long != "" {
 			defined[normalizeText(long)] = true
 		}
 		// A word no filing uses, written as a part's word clipped ("intl"

@@ -123,3 +123,38 @@ func TestMoveSizeAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestSubjectlessClauses: a clause asking how much of the thing named
+// before it there is ("how much isn't on the balance sheet yet") asks that
+// thing narrowed by its own words, a sentence stating it or a gap, never
+// the thing's figure again; a clause joined by "and" keeps its asking word.
+func TestSubjectlessClauses(t *testing.T) {
+	t.Parallel()
+	if got := askClauses("content obligations — total, and how much is due within 12 months?"); !slices.ContainsFunc(got, func(c string) bool {
+		return strings.HasSuffix(c, "how much is due within 12 months")
+	}) {
+		t.Errorf("askClauses = %q, want the clause with its asking word", got)
+	}
+	cat := streamerCatalog()
+	cat.SetFigures("s22", FigureEntries([]corpus.Fact{
+		{Kind: corpus.FactTable, Label: "Content obligations", Value: decimal.NewFromInt(23248931000), Unit: "USD", Start: 1, End: 2,
+			Instant: true, PeriodEnd: time.Date(2022, 12, 31, 0, 0, 0, 0, time.UTC)},
+	}))
+	q := "STRM content obligations at Dec 31, 2022 — total, how much isn't on the balance sheet yet, and how much is due within the next 12 months?"
+	_, g := planFor(t, cat, q, 0)
+	for _, want := range []string{"STRM-FY2022-figure-content-obligations-balance-sheet", "STRM-FY2022-figure-content-obligations-due"} {
+		i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return strings.HasPrefix(r.ID, want) })
+		if i < 0 {
+			t.Errorf("requirements %v lack %s", reqIDs(g), want)
+			continue
+		}
+		if r := g.Requirements[i]; r.Completion.Kind != CondPassage || !r.Required {
+			t.Errorf("%s: %+v; want a required sentence stating it", want, r.Completion)
+		}
+	}
+	if got := subjectlessItem(&builder{cat: cat, question: "How much isn't on the balance sheet?", g: &Graph{}}, "How much isn't on the balance sheet?"); got != "" {
+		t.Errorf("a clause with nothing named before it: %q, want none", got)
+	}
+}
+
+func subjectlessItem(b *builder, clause string) string { return b.subjectlessItem(clause) }

@@ -547,8 +547,16 @@ func (b *builder) planUncoveredItems() {
 		content[strings.ToLower(w)] = true
 	}
 	strict := map[string]bool{}
-	for _, clause := range askSplit.Split(b.question, -1) {
+	narrowed := map[string]bool{} // items of subjectless clauses (subjectlessItem)
+	for _, clause := range askClauses(b.question) {
 		item := clauseItem(clause)
+		if narrow := b.subjectlessItem(clause); narrow != "" {
+			// "content obligations — total, how much isn't on the
+			// balance sheet yet": the thing named before, as the clause
+			// narrows it.
+			item = narrow
+			narrowed[item] = true
+		}
 		if row := b.clauseRow(clause, content); row != "" {
 			// "what was the total loss on equity investments and
 			// warrant": a row a filing prints, "Total gain (loss) on
@@ -564,16 +572,22 @@ func (b *builder) planUncoveredItems() {
 	if len(parts) == 0 {
 		return
 	}
-	var named strings.Builder
+	var named, figured strings.Builder
 	for _, r := range b.g.Requirements {
 		named.WriteString(" " + r.Need + " " + r.Completion.Topic)
 		for _, g := range r.Completion.AllOf {
 			named.WriteString(" " + strings.Join(g, " "))
 		}
+		if r.Kind == KindFigure || r.Kind == KindCalculation {
+			figured.WriteString(" " + r.Need + " " + r.Completion.Topic)
+		}
 	}
-	said := map[string]bool{}
+	said, saidOfFigures := map[string]bool{}, map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(named.String()), func(r rune) bool { return !unicode.IsLetter(r) }) {
 		said[stem5(w)] = true
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(figured.String()), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		saidOfFigures[stem5(w)] = true
 	}
 	for _, part := range parts {
 		// The period a part ends with ("marketable securities at end of
@@ -620,7 +634,12 @@ func (b *builder) planUncoveredItems() {
 			own = item
 		}
 		covered := slices.ContainsFunc(own, func(w string) bool { return said[stem5(w)] })
-		if strict[part] {
+		switch {
+		case narrowed[part]:
+			// A thing narrowed by its clause is covered by a figure
+			// named so, not by a passage's words ("due to").
+			covered = !slices.ContainsFunc(own, func(w string) bool { return !saidOfFigures[stem5(w)] })
+		case strict[part]:
 			covered = !slices.ContainsFunc(own, func(w string) bool { return !said[stem5(w)] })
 		}
 		if clause || len(item) == 0 || covered || b.plannedRowsHold(item) || b.plannedMetricNamed(item) {
@@ -628,6 +647,13 @@ func (b *builder) planUncoveredItems() {
 		}
 		// Its own parts only: "services revenue" beside "hardware
 		// revenue" is no figure of the Hardware part.
+		if narrowed[part] {
+			// The thing's figure is planned already: the part the clause
+			// narrows it to is stated in a sentence of its own words, or
+			// missing.
+			b.planNarrowedItem(item)
+			continue
+		}
 		b.planPhraseFigureWithin(item, func(t string) []Segment { return b.cat.SegmentsIn(strings.Join(item, " "), t) })
 	}
 }
@@ -2860,6 +2886,67 @@ func (b *builder) clauseRow(clause string, content map[string]bool) string {
 	return ""
 }
 
+// planNarrowedItem plans, for each issuer and period asked, the part of
+// a thing the plan reads that a subjectless clause asks (subjectlessItem):
+// a sentence of the filing naming each of its words with a figure, or its
+// gap.
+func (b *builder) planNarrowedItem(words []string) {
+	what := strings.Join(words, " ")
+	groups := make([][]string, 0, len(words)+1)
+	for _, w := range words {
+		groups = append(groups, wordForms(w))
+	}
+	groups = append(groups, []string{FigureTerm})
+	b.eachAskedPeriod(func(t string, p filingPeriod, m reqMeta) {
+		b.planNamedFigure(t, p, m, what, "", false, groups)
+	})
+}
+
+// subjectlessAsks matches a clause asking how much of the thing named
+// before it there is, its subject left out: "how much isn't on the balance
+// sheet yet", "how much is due within the next 12 months". Group 1 is what
+// narrows the thing.
+var subjectlessAsks = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?how\s+(?:much|many)\s+(?:(?:is|was|are|were)(?:\s*n['’]t|\s+not)?|isn['’]t|wasn['’]t|aren['’]t|weren['’]t|sits?|sat|falls?|fell|comes?|came|remains?|remained)\s+(.+)$`)
+
+// subjectlessItem returns, for a clause asking how much of the thing named
+// before it there is (subjectlessAsks), that thing's words (the topic of
+// the last figure the plan reads whose name the question writes before the
+// clause) and up to two words of the clause that narrow it: "content
+// obligations balance sheet". "" when the clause asks no such thing, or
+// names nothing to narrow it by.
+func (b *builder) subjectlessItem(clause string) string {
+	m := subjectlessAsks.FindStringSubmatch(clause)
+	if m == nil {
+		return ""
+	}
+	at := strings.Index(b.question, clause)
+	if at < 0 {
+		return ""
+	}
+	before := normalizeText(b.question[:at])
+	subject := ""
+	for _, r := range b.g.Requirements {
+		topic := strings.ToLower(r.Completion.Topic)
+		if r.Kind == KindFigure && r.Completion.Kind == CondFact && topic != "" && strings.Contains(before, topic) {
+			subject = topic
+		}
+	}
+	if subject == "" {
+		return ""
+	}
+	var narrow []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(m[1]), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if len(w) < 3 || questionStopwords[w] || phraseStopwords[w] || periodWord(w) || timeAdverbs[w] || labelBreaks[w] || slices.Contains(narrow, w) {
+			continue
+		}
+		narrow = append(narrow, w)
+	}
+	if len(narrow) == 0 || len(strings.Fields(subject))+min(len(narrow), 2) > 4 {
+		return ""
+	}
+	return subject + " " + strings.Join(narrow[:min(len(narrow), 2)], " ")
+}
+
 // comparatives ask by how much one figure exceeds another.
 var comparatives = map[string]bool{"more": true, "fewer": true, "less": true, "higher": true, "lower": true,
 	"bigger": true, "smaller": true, "larger": true, "greater": true}
@@ -2923,7 +3010,21 @@ var reasonNouns = map[string]bool{"reason": true, "rationale": true, "cause": tr
 
 // askSplit separates a question's clauses: its sentences, and the parts
 // of a list of questions ("X, and how many Y", "X — how big was Y").
-var askSplit = regexp.MustCompile(`[?!;:]\s*|\.\s+|\s+[—–-]\s+|,\s*|\s+and\s+(?:how|what)\b`)
+var askSplit = regexp.MustCompile(`[?!;:]\s*|\.\s+|\s+[—–-]\s+|,\s*|\s+and\s+\x00`)
+
+// askClauses splits a question into its clauses (askSplit), a clause
+// joined by "and" keeping the word it asks with: "... and how much is due
+// within the next 12 months" is the clause "how much is due ...".
+func askClauses(question string) []string {
+	clauses := askSplit.Split(andAsks.ReplaceAllString(question, " and \x00$1"), -1)
+	for i, c := range clauses {
+		clauses[i] = strings.ReplaceAll(c, "\x00", "")
+	}
+	return clauses
+}
+
+// andAsks matches "and" before the word a clause asks with.
+var andAsks = regexp.MustCompile(`(?i)\s+and\s+(how|what)\b`)
 
 // sizeNouns are the words that refer back to a figure the question asks
 // already (its move, its effect) rather than name a thing of their own.

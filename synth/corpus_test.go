@@ -505,6 +505,10 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 			"= (66,613 - 43,620) / 66,613 (millions) = 34.5% [",
 			"\"Products gross margin percentage decreased during the third quarter of 2025 compared to the third quarter of 2024",
 		}},
+		// A contraction ("isn't") is no clipped word of a part's name.
+		{"Auditor q on NFLX's FY24 10-K: content obligations at Dec 31, 2024 — total, how much isn't on the balance sheet yet, and how much is due within the next 12 months?", []string{
+			"- Content obligations, FY2024: $23.25 billion",
+		}},
 		// A share computed over the whole the filing's own rate names.
 		{"COST FY22 SG&A as a % of sales improved — what was the ratio, and what drove the leverage?", []string{
 			"= 19,779 / 222,730 (millions) = 8.9% [",
