@@ -578,6 +578,10 @@ func TestQuestionWordsWithoutAsides(t *testing.T) {
 		{"NVIDIA gross margin for the year ended January 29, 2023, as a percentage", []string{"nvidia", "gross", "margin"}},
 		{"Walmart U.S. comp sales - give it in billions - for the period ended Jan. 31, 2022", []string{"walmart", "comp", "sales"}},
 		{"Is the fine print on leases good reading?", []string{"fine", "print", "leases", "good", "reading"}},
+		// The context before the ask names nothing asked.
+		{"I've been a subscriber since the DVD days and friends keep telling me everyone is cancelling, but what I actually want to know is: how many paid memberships did Netflix have in 2022?",
+			[]string{"paid", "memberships", "netflix"}},
+		{"My question is short", []string{"question", "short"}},
 	}
 	for _, tt := range tests {
 		if got := QuestionWords(tt.q, nil, nil); !slices.Equal(got, tt.want) {

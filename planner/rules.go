@@ -1896,10 +1896,21 @@ var (
 // withoutAsides blanks out a question's dates, granted formats and
 // instruction clauses.
 func withoutAsides(q string) string {
+	if loc := askMarker.FindStringIndex(q); loc != nil && len(strings.Fields(q[loc[1]:])) >= 4 {
+		// "I've been a subscriber since ... what I actually want to know
+		// is: how many paid memberships ...": the context before the ask
+		// names nothing asked.
+		q = q[loc[1]:]
+	}
 	q = grantedFormat.ReplaceAllString(q, " ")
 	q = datePhrase.ReplaceAllString(q, " ")
 	return corpus.StripInstructions(q)
 }
+
+// askMarker matches the words with which a question written after its
+// context says what it asks: "what I actually want to know is:", "my
+// question is", "the real question:".
+var askMarker = regexp.MustCompile(`(?i)\b(?:what\s+i\s+(?:actually\s+|really\s+|mainly\s+)?(?:want|need|would\s+like)\s+to\s+know\s+is|(?:my|the)\s+(?:actual\s+|real\s+|main\s+)?question\s+is|(?:my|the)\s+(?:actual\s+|real\s+|main\s+)?question\s*:|here(?:'|’)?s\s+(?:my|the)\s+question)\s*[:,-]?\s*`)
 
 // questionWords returns the content words of a question: lower case, three
 // letters or more, without stop words or the names of its issuers; at most
