@@ -158,3 +158,20 @@ func TestSubjectlessClauses(t *testing.T) {
 }
 
 func subjectlessItem(b *builder, clause string) string { return b.subjectlessItem(clause) }
+
+// TestExpectationOfWhatWasNamed: "that relief" in the clause asking an
+// expectation points back at the figure named before ("interest expense
+// fell"), which is the expectation's topic; with nothing named before,
+// the noun itself is.
+func TestExpectationOfWhatWasNamed(t *testing.T) {
+	cat := smallCatalog()
+	for q, want := range map[string][]string{
+		"Apple's interest expense fell in 2024. Does management expect that relief to last into 2025?": {"interest", "expense"},
+		"Does Apple expect that relief to last into 2025?":                                             {"relief"},
+	} {
+		b := newBuilder(q, RouteQuestion(q, cat, nil), cat)
+		if got := b.expectedTopic(); !slices.Equal(got, want) {
+			t.Errorf("%q: expected topic %q, want %q", q, got, want)
+		}
+	}
+}

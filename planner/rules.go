@@ -764,13 +764,76 @@ func (b *builder) expectedTopic() []string {
 			clause = strings.ReplaceAll(clause, w, " ")
 		}
 	}
+	// A noun after "that" or "this" ("expect that relief to last")
+	// points back at what the question named before: that is the topic.
+	referring := map[string]bool{}
+	fields := strings.Fields(clause)
+	for i := 0; i+1 < len(fields); i++ {
+		if pointingDeterminers[fields[i]] {
+			referring[fields[i+1]] = true
+		}
+	}
 	var words []string
 	for _, w := range b.subjectWords() {
-		if !adverb(w) && !movement(w) && termIn(clause, w) {
+		if !adverb(w) && !movement(w) && termIn(clause, w) && !referring[w] {
 			words = append(words, termStem(w))
 		}
 	}
+	if len(words) == 0 && len(referring) > 0 {
+		topic := b.figureNamedBefore(clause)
+		for _, w := range strings.Fields(topic) {
+			words = append(words, termStem(w))
+		}
+		if topic == "" {
+			// Nothing named before: the noun is the topic after all.
+			for _, w := range b.subjectWords() {
+				if !adverb(w) && !movement(w) && termIn(clause, w) {
+					words = append(words, termStem(w))
+				}
+			}
+		}
+	}
 	return words
+}
+
+// figureNamedBefore returns the topic of the last figure the plan reads
+// whose name the question writes before clause ("interest expense" of
+// "eBay's interest expense fell in 2022. Does management expect that
+// relief to last"); "" when none.
+func (b *builder) figureNamedBefore(clause string) string {
+	norm := normalizeText(b.question)
+	at := strings.Index(norm, clause)
+	if at < 0 {
+		return ""
+	}
+	before := norm[:at]
+	topic := ""
+	for _, r := range b.g.Requirements {
+		t := strings.ToLower(r.Completion.Topic)
+		if r.Kind == KindFigure && r.Completion.Kind == CondFact && t != "" && strings.Contains(before, t) {
+			topic = t
+		}
+	}
+	if topic == "" {
+		// Before the figures are planned: the catalogue's figures and
+		// the filings' rows the question names there.
+		for _, f := range FindFigures(before) {
+			topic = strings.ToLower(f.Phrase)
+		}
+		for _, words := range b.labelledFigures() {
+			if w := strings.Join(words, " "); strings.Contains(before, w) {
+				topic = w
+			}
+		}
+	}
+	if topic == "" {
+		// The figure a sentence before asserts a move of ("eBay's
+		// interest expense fell in 2022").
+		if words := premiseWords(assertingSentence(b.question), issuerWordSet(b.cat, b.rt.Issuers)); len(words) > 0 && strings.Contains(before, strings.Join(words, " ")) {
+			topic = strings.Join(words, " ")
+		}
+	}
+	return topic
 }
 
 // expectingClause returns the clause of question (asides left out) that
