@@ -175,3 +175,32 @@ func TestExpectationOfWhatWasNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestVerbNamesRow: "how many did it add", asked of a thing named before,
+// is the row a noun of the verb labels ("Paid net membership additions");
+// a verb no row names ("how much did they earn") restates the figure and
+// asks nothing more.
+func TestVerbNamesRow(t *testing.T) {
+	t.Parallel()
+	cat := streamerCatalog()
+	end := time.Date(2022, 12, 31, 0, 0, 0, 0, time.UTC)
+	cat.SetFigures("s22", FigureEntries([]corpus.Fact{
+		{Kind: corpus.FactTable, Label: "Paid memberships at end of period", Value: decimal.NewFromInt(230747000), Unit: "pure", Start: 1, End: 2, Instant: true, PeriodEnd: end},
+		{Kind: corpus.FactTable, Label: "Paid net membership additions", Value: decimal.NewFromInt(8903000), Unit: "pure", Start: 3, End: 4,
+			PeriodStart: end.AddDate(-1, 0, 1), PeriodEnd: end},
+		{Kind: corpus.FactTable, Label: "Net income", Value: decimal.NewFromInt(4491924000), Unit: "USD", Start: 5, End: 6, PeriodStart: end.AddDate(-1, 0, 1), PeriodEnd: end},
+	}))
+	q := "how many paid memberships did STRM have at the end of 2022, and how many did it add over the year?"
+	_, g := planFor(t, cat, q, 0)
+	keys := lookups(t, g)
+	for _, want := range []string{"table:Paid memberships at end of period FY2022", "table:Paid net membership additions FY2022"} {
+		if !slices.Contains(keys, want) {
+			t.Errorf("%q: lookups %q lack %q", q, keys, want)
+		}
+	}
+	q = "STRM FY22 net income - how much did they earn?"
+	_, g = planFor(t, cat, q, 0)
+	if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "earn") }) {
+		t.Errorf("%q: requirements %v: a verb no row names is asked as an item", q, reqIDs(g))
+	}
+}

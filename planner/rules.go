@@ -548,9 +548,13 @@ func (b *builder) planUncoveredItems() {
 	}
 	strict := map[string]bool{}
 	narrowed := map[string]bool{} // items of subjectless clauses (subjectlessItem)
+	verbed := map[string]bool{}   // of those, the items narrowed by a verb
 	for _, clause := range askClauses(b.question) {
 		item := clauseItem(clause)
 		if narrow := b.subjectlessItem(clause); narrow != "" {
+			if !subjectlessAsks.MatchString(clause) {
+				verbed[narrow] = true // "how many did it add": its last word a verb
+			}
 			// "content obligations — total, how much isn't on the
 			// balance sheet yet": the thing named before, as the clause
 			// narrows it.
@@ -626,6 +630,10 @@ func (b *builder) planUncoveredItems() {
 				clause = true
 			}
 		}
+		if narrowed[part] {
+			// A thing narrowed by its clause's words, chosen already.
+			item, clause = strings.Fields(part), false
+		}
 		// The item's own words say which figure it is ("services" of
 		// "services revenue"): a requirement naming only the words every
 		// figure shares ("revenue") names another.
@@ -651,7 +659,15 @@ func (b *builder) planUncoveredItems() {
 			// The thing's figure is planned already: the part the clause
 			// narrows it to is stated in a sentence of its own words, or
 			// missing.
-			b.planNarrowedItem(item)
+			switch {
+			case verbed[part]:
+				// "how many did it add": the row the verb names
+				// ("Paid net membership additions"); a verb no row
+				// names ("how much did they earn") restates the figure.
+				b.planVerbRow(item)
+			default:
+				b.planNarrowedItem(item)
+			}
 			continue
 		}
 		b.planPhraseFigureWithin(item, func(t string) []Segment { return b.cat.SegmentsIn(strings.Join(item, " "), t) })
@@ -2976,6 +2992,73 @@ func (b *builder) planNarrowedItem(words []string) {
 	})
 }
 
+// planVerbRow plans, for a thing narrowed by a verb ("paid memberships
+// add"), the row each filing asked labels with the thing's words and a
+// noun of the verb ("Paid net membership additions"): a word of the label
+// the verb's letters begin. It reports whether it planned one.
+func (b *builder) planVerbRow(words []string) bool {
+	if len(words) < 2 {
+		return false
+	}
+	thing, verb := words[:len(words)-1], words[len(words)-1]
+	if len(verb) < 3 {
+		return false
+	}
+	planned := false
+	b.eachAskedPeriod(func(t string, p filingPeriod, m reqMeta) {
+		if !b.cat.KnowsFigures(p.doc.ID) {
+			return
+		}
+		for _, e := range b.cat.figures[p.doc.ID] {
+			if e.Member != "" || e.Label == "" {
+				continue
+			}
+			label := strings.Fields(normLabel(e.Label))
+			have := stems(label)
+			if !slices.ContainsFunc(label, func(w string) bool { return len(w) > len(verb) && strings.HasPrefix(w, verb) }) ||
+				slices.ContainsFunc(thing, func(w string) bool {
+					return !slices.Contains(have, stem5(w)) && !slices.Contains(have, stem5(strings.TrimSuffix(w, "s")))
+				}) {
+				continue
+			}
+			key := e.Key
+			if !e.Table {
+				key = tools.FigureKey(e.Concept, "")
+			}
+			b.planNamedFigure(t, p, m, lowerLabel(e.Label), key, true, nil)
+			planned = true
+			return
+		}
+	})
+	return planned
+}
+
+// verbNamesRow reports whether a row of a filing asked is labelled with a
+// noun the verb's letters begin ("add": "Paid net membership additions").
+func (b *builder) verbNamesRow(verb string) bool {
+	if len(verb) < 3 {
+		return false
+	}
+	for _, t := range b.rt.Issuers {
+		for _, p := range b.periodsOf(t) {
+			if !p.found {
+				continue
+			}
+			for _, e := range b.cat.figures[p.doc.ID] {
+				if e.Member == "" && slices.ContainsFunc(strings.Fields(normLabel(e.Label)), func(w string) bool { return len(w) > len(verb) && strings.HasPrefix(w, verb) }) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// subjectlessDid matches a clause asking how much of the thing named
+// before it an issuer did something to, the thing left out: "how many did
+// it add over the year". Group 1 is the verb, group 2 what follows it.
+var subjectlessDid = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?how\s+(?:much|many)\s+(?:did|does|do|has|have|had)\s+(?:it|they|the\s+company|management|[A-Z][\w&.-]*)\s+([a-z]{3,})\b(.*)$`)
+
 // subjectlessAsks matches a clause asking how much of the thing named
 // before it there is, its subject left out: "how much isn't on the balance
 // sheet yet", "how much is due within the next 12 months". Group 1 is what
@@ -2990,6 +3073,11 @@ var subjectlessAsks = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?how\
 // names nothing to narrow it by.
 func (b *builder) subjectlessItem(clause string) string {
 	m := subjectlessAsks.FindStringSubmatch(clause)
+	if d := subjectlessDid.FindStringSubmatch(clause); m == nil && d != nil {
+		// "how many did it add over the year": the verb and what
+		// follows narrow the thing.
+		m = []string{d[0], d[1] + " " + d[2]}
+	}
 	if m == nil {
 		return ""
 	}

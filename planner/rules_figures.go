@@ -853,8 +853,17 @@ func (b *builder) phraseWords() []string {
 	// "How did active buyers trend": the verb of the move, and a "count"
 	// of what is counted, name no figure.
 	moved := howDidMove.MatchString(normalizeText(b.question))
+	// A clause asking how much of the thing named before it ("and how many
+	// did it add over the year") narrows that thing: its words are no
+	// part of the thing's name.
+	question := withoutAsides(b.question)
+	for _, c := range askClauses(question) {
+		if m := subjectlessDid.FindStringSubmatch(strings.TrimSpace(c)); m != nil && b.verbNamesRow(strings.ToLower(m[1])) {
+			question = strings.Replace(question, strings.TrimSpace(c), " ", 1)
+		}
+	}
 	var out []string
-	for _, w := range strings.FieldsFunc(withoutAsides(b.question), func(r rune) bool { return !unicode.IsLetter(r) && r != '&' }) {
+	for _, w := range strings.FieldsFunc(question, func(r rune) bool { return !unicode.IsLetter(r) && r != '&' }) {
 		lw := strings.TrimSuffix(strings.ToLower(w), "s'")
 		switch {
 		case moved && (moveVerbs[lw] || lw == "count"):

@@ -509,6 +509,12 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		{"Auditor q on NFLX's FY24 10-K: content obligations at Dec 31, 2024 — total, how much isn't on the balance sheet yet, and how much is due within the next 12 months?", []string{
 			"- Content obligations, FY2024: $23.25 billion",
 		}},
+		// The context before the ask names nothing; "how many did it add"
+		// is the row of additions.
+		{"I've been a Netflix subscriber since the DVD-by-mail days and my friends keep telling me everyone is cancelling. Sorry if this is basic, but what I actually want to know is: how many paid memberships did Netflix have at the end of 2022, and how many did it add over the year?", []string{
+			"- Paid memberships, FY2022: 230,747,000",
+			"- Paid net membership additions, FY2022: 8,903,000",
+		}},
 		// A share computed over the whole the filing's own rate names.
 		{"COST FY22 SG&A as a % of sales improved — what was the ratio, and what drove the leverage?", []string{
 			"= 19,779 / 222,730 (millions) = 8.9% [",
