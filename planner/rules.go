@@ -3015,7 +3015,7 @@ func (b *builder) planVerbRow(words []string) bool {
 			}
 			label := strings.Fields(normLabel(e.Label))
 			have := stems(label)
-			if !slices.ContainsFunc(label, func(w string) bool { return len(w) > len(verb) && strings.HasPrefix(w, verb) }) ||
+			if !labelNamesVerb(label, verb) ||
 				slices.ContainsFunc(thing, func(w string) bool {
 					return !slices.Contains(have, stem5(w)) && !slices.Contains(have, stem5(strings.TrimSuffix(w, "s")))
 				}) {
@@ -3045,13 +3045,19 @@ func (b *builder) verbNamesRow(verb string) bool {
 				continue
 			}
 			for _, e := range b.cat.figures[p.doc.ID] {
-				if e.Member == "" && slices.ContainsFunc(strings.Fields(normLabel(e.Label)), func(w string) bool { return len(w) > len(verb) && strings.HasPrefix(w, verb) }) {
+				if e.Member == "" && labelNamesVerb(strings.Fields(normLabel(e.Label)), verb) {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// labelNamesVerb reports whether a label's words hold a noun the verb's
+// letters begin: "additions" of "add".
+func labelNamesVerb(label []string, verb string) bool {
+	return slices.ContainsFunc(label, func(w string) bool { return len(w) > len(verb) && strings.HasPrefix(w, verb) })
 }
 
 // subjectlessDid matches a clause asking how much of the thing named
