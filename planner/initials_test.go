@@ -198,6 +198,10 @@ func TestVerbNamesRow(t *testing.T) {
 			t.Errorf("%q: lookups %q lack %q", q, keys, want)
 		}
 	}
+	// A clause whose subject is written is no subjectless clause.
+	if subjectlessDid.MatchString("how much did revenue grow in 2022") || !subjectlessDid.MatchString("how many did Netflix add") {
+		t.Error("subjectlessDid reads a written subject as an issuer's name, or an issuer's name as a subject")
+	}
 	q = "STRM FY22 net income - how much did they earn?"
 	_, g = planFor(t, cat, q, 0)
 	if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "earn") }) {

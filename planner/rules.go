@@ -3063,7 +3063,7 @@ func labelNamesVerb(label []string, verb string) bool {
 // subjectlessDid matches a clause asking how much of the thing named
 // before it an issuer did something to, the thing left out: "how many did
 // it add over the year". Group 1 is the verb, group 2 what follows it.
-var subjectlessDid = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?how\s+(?:much|many)\s+(?:did|does|do|has|have|had)\s+(?:it|they|the\s+company|management|[A-Z][\w&.-]*)\s+([a-z]{3,})\b(.*)$`)
+var subjectlessDid = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?how\s+(?:much|many)\s+(?:did|does|do|has|have|had)\s+(?:it|they|the\s+company|management|(?-i:[A-Z][\w&.-]*))\s+([a-z]{3,})\b(.*)$`)
 
 // subjectlessAsks matches a clause asking how much of the thing named
 // before it there is, its subject left out: "how much isn't on the balance
