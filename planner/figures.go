@@ -254,8 +254,7 @@ func differencesAbove(facts []corpus.Fact, row func(corpus.Fact) string) map[str
 			byPeriod[period{f.PeriodStart, f.PeriodEnd}] = append(byPeriod[period{f.PeriodStart, f.PeriodEnd}], f)
 		}
 	}
-	out := map[string][]string{}
-	refuted := map[string]bool{}
+	out := agreedRows{}
 	for _, rows := range byPeriod {
 		slices.SortFunc(rows, func(a, b corpus.Fact) int { return a.Start - b.Start })
 		for i, t := range rows {
@@ -269,15 +268,34 @@ func differencesAbove(facts []corpus.Fact, row func(corpus.Fact) string) map[str
 					}
 				}
 			}
-			key := row(t)
-			switch {
-			case found == nil:
-			case out[key] == nil && !refuted[key]:
-				out[key] = found
-			case !slices.Equal(out[key], found):
-				refuted[key] = true
-				delete(out, key)
-			}
+			out.read(row(t), found)
+		}
+	}
+	return out.rows()
+}
+
+// agreedRows keeps, by row key, the rows a row was found to be printed
+// from, where every period that shows it agrees: a period finding other
+// rows refutes it, once and for all; nil is a period finding none.
+type agreedRows map[string][]string
+
+func (a agreedRows) read(key string, found []string) {
+	old, seen := a[key]
+	switch {
+	case found == nil:
+	case !seen:
+		a[key] = found
+	case old != nil && !slices.Equal(old, found):
+		a[key] = nil // refuted
+	}
+}
+
+// rows returns the rows every period agreed on.
+func (a agreedRows) rows() map[string][]string {
+	out := map[string][]string{}
+	for k, v := range a {
+		if v != nil {
+			out[k] = v
 		}
 	}
 	return out
@@ -320,8 +338,7 @@ func sharesNamed(facts []corpus.Fact, row func(corpus.Fact) string) map[string][
 			byEnd[f.PeriodEnd] = append(byEnd[f.PeriodEnd], amount{row(f), normLabel(f.Label), f.Value, f.Start})
 		}
 	}
-	out := map[string][]string{}
-	refuted := map[string]bool{}
+	out := agreedRows{}
 	for _, f := range facts {
 		if f.Kind != corpus.FactTable || f.Unit != "pure" || len(f.Dimensions) > 0 || f.Value.IsInteger() {
 			continue
@@ -357,17 +374,9 @@ func sharesNamed(facts []corpus.Fact, row func(corpus.Fact) string) map[string][
 				break
 			}
 		}
-		key := row(f)
-		switch {
-		case found == nil:
-		case out[key] == nil && !refuted[key]:
-			out[key] = found
-		case !slices.Equal(out[key], found):
-			refuted[key] = true
-			delete(out, key)
-		}
+		out.read(row(f), found)
 	}
-	return out
+	return out.rows()
 }
 
 // isChangeRate reports whether key is a table row of rates of change in a

@@ -812,6 +812,20 @@ func (b *builder) expectedTopic() []string {
 	return words
 }
 
+// plannedFigureIn returns the topic of the last figure the plan looks up
+// whose name text (normalised) writes: the thing a later clause of the
+// question refers back to; "" when none.
+func (b *builder) plannedFigureIn(text string) string {
+	topic := ""
+	for _, r := range b.g.Requirements {
+		t := strings.ToLower(r.Completion.Topic)
+		if r.Kind == KindFigure && r.Completion.Kind == CondFact && t != "" && strings.Contains(text, t) {
+			topic = t
+		}
+	}
+	return topic
+}
+
 // figureNamedBefore returns the topic of the last figure the plan reads
 // whose name the question writes before clause ("interest expense" of
 // "eBay's interest expense fell in 2022. Does management expect that
@@ -823,13 +837,7 @@ func (b *builder) figureNamedBefore(clause string) string {
 		return ""
 	}
 	before := norm[:at]
-	topic := ""
-	for _, r := range b.g.Requirements {
-		t := strings.ToLower(r.Completion.Topic)
-		if r.Kind == KindFigure && r.Completion.Kind == CondFact && t != "" && strings.Contains(before, t) {
-			topic = t
-		}
-	}
+	topic := b.plannedFigureIn(before)
 	if topic == "" {
 		// Before the figures are planned: the catalogue's figures and
 		// the filings' rows the question names there.
@@ -3091,14 +3099,7 @@ func (b *builder) subjectlessItem(clause string) string {
 	if at < 0 {
 		return ""
 	}
-	before := normalizeText(b.question[:at])
-	subject := ""
-	for _, r := range b.g.Requirements {
-		topic := strings.ToLower(r.Completion.Topic)
-		if r.Kind == KindFigure && r.Completion.Kind == CondFact && topic != "" && strings.Contains(before, topic) {
-			subject = topic
-		}
-	}
+	subject := b.plannedFigureIn(normalizeText(b.question[:at]))
 	if subject == "" {
 		return ""
 	}

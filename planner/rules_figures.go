@@ -208,20 +208,11 @@ func (c *Catalog) printedFrom(documentID string, d tools.Derived) map[string]str
 	for _, a := range d.Aliases {
 		names = append(names, normLabel(a))
 	}
-	entries := c.figures[documentID]
-	labelOf := func(key string) string {
-		for _, e := range entries {
-			if e.Key == key {
-				return e.Label
-			}
-		}
-		return ""
-	}
-	for _, e := range entries {
+	for _, e := range c.figures[documentID] {
 		if len(e.From) != 2 || e.Member != "" || !slices.Contains(names, normLabel(e.Label)) {
 			continue
 		}
-		if labelNamesMetric(labelOf(e.From[0]), minuend) && labelNamesMetric(labelOf(e.From[1]), subtrahend) {
+		if labelNamesMetric(c.FigureLabel(documentID, e.From[0]), minuend) && labelNamesMetric(c.FigureLabel(documentID, e.From[1]), subtrahend) {
 			return map[string]string{m[1]: e.From[0], m[2]: e.From[1]}
 		}
 	}
@@ -238,17 +229,8 @@ func (c *Catalog) printedOver(documentID, num, den string) map[string]string {
 	if !ok1 || !ok2 {
 		return nil
 	}
-	entries := c.figures[documentID]
-	labelOf := func(key string) string {
-		for _, e := range entries {
-			if e.Key == key {
-				return e.Label
-			}
-		}
-		return ""
-	}
-	for _, e := range entries {
-		if len(e.Over) == 2 && e.Member == "" && labelNamesMetric(labelOf(e.Over[0]), mn) && labelNamesMetric(labelOf(e.Over[1]), md) {
+	for _, e := range c.figures[documentID] {
+		if len(e.Over) == 2 && e.Member == "" && labelNamesMetric(c.FigureLabel(documentID, e.Over[0]), mn) && labelNamesMetric(c.FigureLabel(documentID, e.Over[1]), md) {
 			return map[string]string{num: e.Over[0], den: e.Over[1]}
 		}
 	}
