@@ -754,8 +754,16 @@ func termIn(s, t string) bool {
 	if t == "believe" {
 		return believes(s)
 	}
+	if past, ok := pastNotAhead[t]; ok {
+		return wordStartWhere(s, t, func(i int) bool { return !strings.HasPrefix(s[i:], past) })
+	}
 	return wordIn(s, t)
 }
+
+// pastNotAhead are terms of looking ahead whose past tense tells what
+// happened, not what is expected: "authorization ... remained" and "we
+// continued to invest" look back, "expected to remain" ahead.
+var pastNotAhead = map[string]string{"remain": "remained", "continue": "continued"}
 
 // expectingVerbs are the terms of expecting that a comparison with what
 // was expected uses without expecting anything: "it may take longer than

@@ -616,3 +616,25 @@ func TestStatesNumberOfBillions(t *testing.T) {
 		}
 	}
 }
+
+// TestOutlookNotPast: what remained or continued in the year is told, not
+// expected; the same verbs ahead of the time ("expected to remain", "will
+// continue") look forward.
+func TestOutlookNotPast(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"As of January 31, 2022, authorization for $10.6 billion of share repurchases remained under the program.", false},
+		{"We continued to invest in our fulfillment network.", false},
+		{"We expect gross margin to remain within the range of our outlook.", true},
+		{"Authorization remains available for future repurchases.", true},
+		{"We will continue to be sufficient to meet our anticipated cash requirements.", true},
+		{"Revenue growth continues, as it continued last year.", true},
+	} {
+		if _, got := SentenceMatch(tt.text, [][]string{OutlookWords}); got != tt.want {
+			t.Errorf("SentenceMatch(%q, OutlookWords) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}

@@ -233,6 +233,12 @@ func TestRulesOverSampleCorpus(t *testing.T) {
 			noLink: true,
 		},
 		{
+			// The reason points back to the sentence naming what rose: the
+			// two are quoted as the filing writes them, in one quotation.
+			question: "Why did Google Cloud's operating income rise in 2024?",
+			want:     []string{"\"Google Cloud operating income increased $4.4 billion from 2023 to 2024. The increase in operating income was primarily driven by an increase in revenues,"},
+		},
+		{
 			question: "What are the risks Amazon and Netflix describe in 2022?",
 			want:     []string{"Amazon (AMZN):", "Netflix (NFLX):", "- Risk factors, FY2022: \""},
 		},

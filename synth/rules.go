@@ -1366,6 +1366,21 @@ func (w *writer) passage(r planner.Requirement) []string {
 	if len(cands) == 0 {
 		return nil
 	}
+	// A quoted sentence that points back to the one the filing writes
+	// just before it, also quoted ("The increase in operating income was
+	// primarily driven by ..." after "Google Cloud operating income
+	// increased $4.4 billion from 2023 to 2024."), is quoted with it, in
+	// the filing's order, as one quotation: alone it does not say what
+	// increased.
+	for i := 0; i < len(cands); i++ {
+		for j := i + 1; j < len(cands); j++ {
+			if run, id, ok := w.adjacent(cands[i].id, cands[i].sentence, cands[j].id, cands[j].sentence); ok {
+				cands[i].sentence, cands[i].id = run, id
+				cands = slices.Delete(cands, j, j+1)
+				j = i
+			}
+		}
+	}
 	quotes := make([]string, len(cands))
 	expected := true
 	for i, c := range cands {
@@ -1384,6 +1399,45 @@ func (w *writer) passage(r planner.Requirement) []string {
 	}
 	return []string{"- " + label + ": " + strings.Join(quotes, " ")}
 }
+
+// adjacent returns the run of the filing that holds sentences a and b one
+// right after the other, in either order with only white space between,
+// the second pointing back to the first (pointsBack), and the evidence
+// (ida or idb) whose excerpt holds the run whole.
+func (w *writer) adjacent(ida, a, idb, b string) (string, string, bool) {
+	for _, id := range []string{ida, idb} {
+		e := w.evidence[id]
+		if e == nil {
+			continue
+		}
+		for _, pair := range [][2]string{{a, b}, {b, a}} {
+			first, second := strings.TrimSpace(pair[0]), strings.TrimSpace(pair[1])
+			if first == "" || !pointsBack.MatchString(second) {
+				continue
+			}
+			for from := 0; ; {
+				i := strings.Index(e.Excerpt[from:], first)
+				if i < 0 {
+					break
+				}
+				start := from + i
+				end := start + len(first)
+				rest := e.Excerpt[end:]
+				gap := len(rest) - len(strings.TrimLeft(rest, " \t\r\n"))
+				if gap > 0 && strings.HasPrefix(rest[gap:], second) {
+					return e.Excerpt[start : end+gap+len(second)], id, true
+				}
+				from = end
+			}
+		}
+	}
+	return "", "", false
+}
+
+// pointsBack matches a sentence whose subject is the one before it: a
+// pronoun, or a change named with a demonstrative ("The increase in
+// operating income was ...", "This decrease was driven by ...").
+var pointsBack = regexp.MustCompile(`^(?:(?:It|They|These|This|That|Those|Such)\b|The\s+(?:\w+\s+)?(?:increase|decrease|decline|growth|change|improvement|reduction|rise|drop)s?\b)`)
 
 // continues matches a sentence that goes on with the one before it: "It
 // also increased due to ...", "This was also driven by ...", "In addition,
