@@ -208,3 +208,34 @@ func TestVerbNamesRow(t *testing.T) {
 		t.Errorf("%q: requirements %v: a verb no row names is asked as an item", q, reqIDs(g))
 	}
 }
+
+// TestInitialsAskedAfterAMove: initials a filing labels a row by, named
+// with what the figure did ("G&A rose in 2024 — what was the amount, and
+// what drove it?"), are that row, looked up, with its explanation met by a
+// sentence that names the row as the filing prints it; a cause the
+// question claims ("because of ...") is not read this way.
+func TestInitialsAskedAfterAMove(t *testing.T) {
+	t.Parallel()
+	cat := smallCatalog()
+	cat.SetFigures("g24", []FigureEntry{
+		{Key: "us-gaap:GeneralAndAdministrativeExpense", Concept: "us-gaap:GeneralAndAdministrativeExpense", Label: "General and administrative", Money: true},
+		{Key: "us-gaap:ResearchAndDevelopmentExpense", Concept: "us-gaap:ResearchAndDevelopmentExpense", Label: "Research and development", Money: true},
+	})
+	q := "Alphabet's G&A rose in 2024 — what was the amount, and what drove it?"
+	_, g := planFor(t, cat, q, 0)
+	if keys := lookups(t, g); !slices.Contains(keys, "us-gaap:GeneralAndAdministrativeExpense FY2024") {
+		t.Errorf("%q: lookups %q: G&A is not looked up", q, keys)
+	}
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return r.Kind == KindExplanation })
+	if i < 0 {
+		t.Fatalf("%q: requirements %v: no explanation", q, reqIDs(g))
+	}
+	if names := g.Requirements[i].Completion.AllOf[0]; !slices.Contains(names, "general and administrative") {
+		t.Errorf("%q: the explanation names %q, not the row as the filing prints it", q, names)
+	}
+	q = "Alphabet's G&A rose in 2024 because of the new campus — what was the amount?"
+	_, g = planFor(t, cat, q, 0)
+	if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "explanation-g&a") }) {
+		t.Errorf("%q: requirements %v: the claimed cause is not tested", q, reqIDs(g))
+	}
+}

@@ -111,7 +111,7 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 	flush := func() {
 		// One word names a figure where the question writes it as an
 		// acronym a filing labels a row by ("compare their 2022 GMV").
-		if len(run.words) >= 2 || atEnd && len(run.words) == 1 && run.acronym {
+		if len(run.words) >= 2 || len(run.words) == 1 && run.acronym {
 			runs = append(runs, run)
 		}
 		run = wordRun{}
@@ -246,6 +246,11 @@ var labelBreaks = map[string]bool{}
 
 func init() {
 	for _, w := range strings.Fields("the a an its their our his her this that these those it they we you i me my in on at by to as during about over than vs versus was were be been being") {
+		labelBreaks[w] = true
+	}
+	// A verb of moving in the past tense tells what a figure did; no label
+	// holds one ("Meta's G&A fell in 2024").
+	for _, w := range strings.Fields("fell rose grew increased decreased declined dropped jumped shrank surged climbed slipped slid plunged soared improved worsened widened narrowed") {
 		labelBreaks[w] = true
 	}
 }
@@ -535,6 +540,15 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 	if len(words) == 0 {
 		return false
 	}
+	if len(words) == 1 && wordIn(normalizeText(b.question), normalizeTerm(words[0])) && (reverseCausal.MatchString(normalizeText(b.question)) || !figureClause(b.question, words)) {
+		// Initials the question writes alone ("G&A", not "gross
+		// merchandise volume" for "GMV") name the figure planned here
+		// where a clause asks its amount ("Meta's G&A fell in 2024 — what was
+		// the amount"). "G&A jumped because of the Nuance integration":
+		// a cause the question claims is read from the question's
+		// words, which the figure's plan does not test.
+		return false
+	}
 	what := asWritten(b.question, words)
 	b.eachAskedPeriod(func(t string, p filingPeriod, m reqMeta) {
 		key, ok := "", false
@@ -557,12 +571,19 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 		}
 		period := tools.PeriodLabel(p.fy)
 		eid := t + "-" + period + "-explanation-" + slug(what)
+		names, query := []string{what}, what
+		if l := normLabel(b.cat.FigureLabel(p.doc.ID, key)); ok && len(words) == 1 && l != "" && l != normLabel(what) {
+			// Initials ("G&A") name the row the filing explains in
+			// words: "General and administrative expenses in 2024
+			// decreased ...".
+			names, query = append(names, l), l
+		}
 		b.addReq(Requirement{
 			ID: eid, Issuer: t, Period: period, Aspect: "figures", Kind: KindExplanation, Required: true,
 			Need:       fmt.Sprintf("%s's explanation of what drove its %s in its %s %s", b.cat.ShortName(t), what, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-			Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: [][]string{{what}, DriverWords}},
+			Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: [][]string{names, DriverWords}},
 		}, m)
-		b.addNode(tools.SearchFilings, b.searchArgs(t, p, what+" primarily due to", "", 8), []string{eid})
+		b.addNode(tools.SearchFilings, b.searchArgs(t, p, query+" primarily due to", "", 8), []string{eid})
 	})
 	return true
 }

@@ -2578,9 +2578,9 @@ func figureClause(question string, words []string) bool {
 }
 
 // pronounFigure matches a clause that asks the amount of what the
-// question named before it, by a pronoun: "What was it", "how much was
-// that", "what were they".
-var pronounFigure = regexp.MustCompile(`(?i)(?:^|[.?!;:,]\s*|\band\s+)(?:what|how\s+(?:much|big|large|high|many))\s+(?:was|is|were|are)\s+(?:it|that|this|they|those|these)\b`)
+// question named before it, by a pronoun or a noun of amount: "What was
+// it", "how much was that", "what were they", "— what was the amount".
+var pronounFigure = regexp.MustCompile(`(?i)(?:^|[.?!;:,—–]\s*|\s-\s+|\band\s+)(?:what|how\s+(?:much|big|large|high|many))\s+(?:was|is|were|are)\s+(?:it|that|this|they|those|these|the\s+(?:amount|figure|number|total|sum|value|size|level))\b`)
 
 func (b *builder) plansFigure() bool {
 	return slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return r.Kind == KindFigure })

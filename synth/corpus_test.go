@@ -239,6 +239,12 @@ func TestRulesOverSampleCorpus(t *testing.T) {
 			want:     []string{"\"Google Cloud operating income increased $4.4 billion from 2023 to 2024. The increase in operating income was primarily driven by an increase in revenues,"},
 		},
 		{
+			// The sentence naming the move gives no reason; the next one,
+			// pointing back, does: quoted with it.
+			question: "Why did Meta's general and administrative expenses fall in 2024?",
+			want:     []string{"\"General and administrative expenses in 2024 decreased $1.67 billion, or 15%, compared to 2023. The decrease was mostly driven by a favorable impact of $1.55 billion in legal-related costs.\" ["},
+		},
+		{
 			question: "What are the risks Amazon and Netflix describe in 2022?",
 			want:     []string{"Amazon (AMZN):", "Netflix (NFLX):", "- Risk factors, FY2022: \""},
 		},

@@ -1153,6 +1153,7 @@ func (w *writer) passage(r planner.Requirement) []string {
 	type cand struct {
 		sentence, id string
 		score        float64
+		glued        bool // a sentence and the reason after it that points back
 	}
 	var cands []cand
 	seen := map[string]bool{}
@@ -1211,10 +1212,20 @@ func (w *writer) passage(r planner.Requirement) []string {
 			// A reason the next sentence goes on with
 			// ("... It also increased due to the reduction in our foreign
 			// derived intangible income benefit in 2020.") is quoted with
-			// it, as the filing writes the two.
-			if r.Kind == planner.KindExplanation && at >= 0 && si+1 < len(sentences) && continues.MatchString(sentences[si+1]) && givesReason(sentences[si+1]) {
-				if j := strings.Index(e.Excerpt[at+len(s):], sentences[si+1]); j >= 0 && strings.TrimSpace(e.Excerpt[at+len(s):at+len(s)+j]) == "" {
-					s = e.Excerpt[at : at+len(s)+j+len(sentences[si+1])]
+			// it, as the filing writes the two. So is the reason a
+			// sentence that names the move but gives none is followed by
+			// ("General and administrative expenses in 2024 decreased
+			// $1.67 billion ... The decrease was mostly driven by ..."),
+			// ranked as the sentence that meets the condition.
+			ranked := ""
+			if r.Kind == planner.KindExplanation && at >= 0 && si+1 < len(sentences) && givesReason(sentences[si+1]) {
+				next := sentences[si+1]
+				glue := continues.MatchString(next)
+				if _, reasoned := planner.SentenceMatch(s, [][]string{planner.ReasonWords}); !glue && !reasoned && pointsBack.MatchString(strings.TrimSpace(next)) {
+					glue, ranked = true, s
+				}
+				if j := strings.Index(e.Excerpt[at+len(s):], next); glue && j >= 0 && strings.TrimSpace(e.Excerpt[at+len(s):at+len(s)+j]) == "" {
+					s = e.Excerpt[at : at+len(s)+j+len(next)]
 				}
 			}
 			key := validator.Normalize(s)
@@ -1222,7 +1233,7 @@ func (w *writer) passage(r planner.Requirement) []string {
 				continue
 			}
 			seen[key] = true
-			score := w.rank(s, e, r)
+			score := w.rank(cmp.Or(ranked, s), e, r)
 			// A sentence under a heading that names what the question asks
 			// ("Competition") is the filing's own account of it. (Reasons
 			// and expectations are told under headings of figures, which
@@ -1259,7 +1270,7 @@ func (w *writer) passage(r planner.Requirement) []string {
 					}
 				}
 			}
-			cands = append(cands, cand{s, id, score})
+			cands = append(cands, cand{s, id, score, ranked != ""})
 		}
 		// No one sentence states the figure with its subject: a run of
 		// sentences of one paragraph may, whose last states the figure
@@ -1273,7 +1284,7 @@ func (w *writer) passage(r planner.Requirement) []string {
 				key := validator.Normalize(run)
 				if !seen[key] && (len(stated) == 0 || statesValue(run, stated)) {
 					seen[key] = true
-					cands = append(cands, cand{run, id, w.rank(run, e, r) - 1})
+					cands = append(cands, cand{run, id, w.rank(run, e, r) - 1, false})
 				}
 			}
 		}
@@ -1298,6 +1309,14 @@ func (w *writer) passage(r planner.Requirement) []string {
 	for _, c := range cands {
 		if len(chosen) >= room || (len(chosen) > 0 && fragment(c.sentence) == 1) {
 			break
+		}
+		// The reason chosen already, with the sentence before it that
+		// names what moved: quoted whole in its place.
+		if k := slices.IndexFunc(chosen, func(o cand) bool {
+			return c.glued && strings.Contains(strings.ToLower(validator.Normalize(c.sentence)), strings.ToLower(validator.Normalize(o.sentence)))
+		}); k >= 0 {
+			chosen[k].sentence, chosen[k].id = c.sentence, c.id
+			continue
 		}
 		// A further quotation earns its place: one scoring less than half
 		// the best one's holds the condition's words by chance ("A
