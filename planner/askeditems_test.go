@@ -566,3 +566,27 @@ func TestCountAndItsChange(t *testing.T) {
 		t.Errorf("requirements %v: a change no one asked", reqIDs(g))
 	}
 }
+
+// TestPeopleCountedAreTheHeadcount: "how many people did it employ", "how
+// many people work at" ask the headcount, met by a sentence counting
+// employees, not a figure named "people" (or "people work").
+func TestPeopleCountedAreTheHeadcount(t *testing.T) {
+	t.Parallel()
+	for _, q := range []string{
+		"How many people did XMPL employ at the end of 2024?",
+		"How many people work at XMPL?",
+	} {
+		g := planOf(t, q, "XMPL")
+		i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return r.Aspect == "headcount" && r.Required })
+		if i < 0 {
+			t.Errorf("%q: requirements %v; want the headcount", q, reqIDs(g))
+			continue
+		}
+		if !slices.ContainsFunc(g.Requirements[i].Completion.AllOf, func(g []string) bool { return slices.Contains(g, CountTerm) }) {
+			t.Errorf("%q: the headcount is met by %v, not a count", q, g.Requirements[i].Completion.AllOf)
+		}
+		if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.Contains(r.ID, "people") }) {
+			t.Errorf("%q: requirements %v: \"people\" asked as a figure of its own", q, reqIDs(g))
+		}
+	}
+}

@@ -395,7 +395,7 @@ var Lexicon = []Aspect{
 	},
 	{
 		Name: "headcount", Label: "employees", Kind: KindExplanation,
-		Triggers: []string{"headcount", "employee", "workforce", "staff", "human capital", "layoff", "hiring", "full-time"},
+		Triggers: []string{"headcount", "employee", "workforce", "staff", "human capital", "layoff", "hiring", "full-time", "employ", "how many people"},
 		// "we employed approximately 2.3 million associates": the verb
 		// names the headcount whatever the filing calls its people.
 		Terms:      []string{"employee", "headcount", "workforce", "full-time", "human capital", "employed"},

@@ -581,6 +581,11 @@ func (b *builder) planUncoveredItems() {
 		named.WriteString(" " + r.Need + " " + r.Completion.Topic)
 		for _, g := range r.Completion.AllOf {
 			named.WriteString(" " + strings.Join(g, " "))
+			if slices.Contains(g, CountTerm) {
+				// A count of people names them whatever the question
+				// calls them: "how many people did NVIDIA employ".
+				named.WriteString(" " + strings.Join(peopleWords, " "))
+			}
 		}
 		if r.Kind == KindFigure || r.Kind == KindCalculation {
 			figured.WriteString(" " + r.Need + " " + r.Completion.Topic)

@@ -1223,7 +1223,7 @@ func dollarsAskedOf(question string, words []string) bool {
 var countedStops = map[string]bool{}
 
 func init() {
-	for _, w := range strings.Fields("did does do was were is are has have had will would can could should may might in at on for by of during from to and or as with that which who") {
+	for _, w := range strings.Fields("did does do was were is are has have had will would can could should may might in at on for by of during from to and or as with that which who work works worked working") {
 		countedStops[w] = true
 	}
 }
