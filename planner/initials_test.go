@@ -239,3 +239,37 @@ func TestInitialsAskedAfterAMove(t *testing.T) {
 		t.Errorf("%q: requirements %v: the claimed cause is not tested", q, reqIDs(g))
 	}
 }
+
+// TestListedLabelsEachExplained: figures a question lists by the filing's
+// labels ("sales & marketing and G&A"), said to have moved and asked why,
+// are each looked up and each explained; "the two totals" refers back to
+// them and names no row of its own.
+func TestListedLabelsEachExplained(t *testing.T) {
+	t.Parallel()
+	cat := smallCatalog()
+	cat.SetFigures("g24", []FigureEntry{
+		{Key: "us-gaap:SellingAndMarketingExpense", Concept: "us-gaap:SellingAndMarketingExpense", Label: "Sales and marketing", Money: true},
+		{Key: "us-gaap:GeneralAndAdministrativeExpense", Concept: "us-gaap:GeneralAndAdministrativeExpense", Label: "General and administrative", Money: true},
+		{Key: "table:Totals", Label: "Totals", Money: true},
+	})
+	q := "Alphabet's sales & marketing and G&A both went down in 2024. What were the two totals, and why did they fall?"
+	_, g := planFor(t, cat, q, 0)
+	keys := lookups(t, g)
+	for _, want := range []string{"us-gaap:SellingAndMarketingExpense FY2024", "us-gaap:GeneralAndAdministrativeExpense FY2024"} {
+		if !slices.Contains(keys, want) {
+			t.Errorf("lookups %q lack %q", keys, want)
+		}
+	}
+	if slices.ContainsFunc(keys, func(k string) bool { return strings.Contains(k, "Totals") }) {
+		t.Errorf("lookups %q: \"the two totals\" looked up as a row", keys)
+	}
+	var explained []string
+	for _, r := range g.Requirements {
+		if r.Kind == KindExplanation {
+			explained = append(explained, r.Completion.Topic)
+		}
+	}
+	if !slices.Contains(explained, "sales and marketing") || !slices.Contains(explained, "G&A") {
+		t.Errorf("explained %q; want both figures listed", explained)
+	}
+}

@@ -182,6 +182,11 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 				if joiningWords[words[0]] {
 					break
 				}
+				// Nor ends with one: "sales & marketing and G&A" names
+				// "sales and marketing", then "G&A".
+				if joiningWords[words[n-1]] {
+					continue
+				}
 				if b.namesSegment(words, issuerOf) {
 					// A segment's name alone ("Intelligent Cloud growth")
 					// is a part of the business, not a figure: the rows
@@ -248,9 +253,10 @@ func init() {
 	for _, w := range strings.Fields("the a an its their our his her this that these those it they we you i me my in on at by to as during about over than vs versus was were be been being") {
 		labelBreaks[w] = true
 	}
-	// A verb of moving in the past tense tells what a figure did; no label
-	// holds one ("Meta's G&A fell in 2024").
-	for _, w := range strings.Fields("fell rose grew increased decreased declined dropped jumped shrank surged climbed slipped slid plunged soared improved worsened widened narrowed") {
+	// A verb of moving in the past tense tells what a figure did, and
+	// "both" or "each" counts the figures; no label holds one ("Meta's G&A
+	// fell in 2024", "sales & marketing and G&A both went down").
+	for _, w := range strings.Fields("fell rose grew went increased decreased declined dropped jumped shrank surged climbed slipped slid plunged soared improved worsened widened narrowed both each") {
 		labelBreaks[w] = true
 	}
 }
@@ -566,26 +572,32 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 			return
 		}
 		b.planNamedFigure(t, p, m, what, key, ok, [][]string{{what}, {FigureTerm}})
-		if !explain {
-			return
+		if explain {
+			b.explained = words
+			b.planLabelExplanation(t, p, m, what, words, key, ok)
 		}
-		period := tools.PeriodLabel(p.fy)
-		eid := t + "-" + period + "-explanation-" + slug(what)
-		names, query := []string{what}, what
-		if l := normLabel(b.cat.FigureLabel(p.doc.ID, key)); ok && len(words) == 1 && l != "" && l != normLabel(what) {
-			// Initials ("G&A") name the row the filing explains in
-			// words: "General and administrative expenses in 2024
-			// decreased ...".
-			names, query = append(names, l), l
-		}
-		b.addReq(Requirement{
-			ID: eid, Issuer: t, Period: period, Aspect: "figures", Kind: KindExplanation, Required: true,
-			Need:       fmt.Sprintf("%s's explanation of what drove its %s in its %s %s", b.cat.ShortName(t), what, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
-			Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: [][]string{names, DriverWords}},
-		}, m)
-		b.addNode(tools.SearchFilings, b.searchArgs(t, p, query+" primarily due to", "", 8), []string{eid})
 	})
 	return true
+}
+
+// planLabelExplanation plans management's explanation of the figure words
+// name (what, as the question writes it), whose row in p's filing is key
+// where found is set.
+func (b *builder) planLabelExplanation(t string, p filingPeriod, m reqMeta, what string, words []string, key string, found bool) {
+	period := tools.PeriodLabel(p.fy)
+	eid := t + "-" + period + "-explanation-" + slug(what)
+	names, query := []string{what}, what
+	if l := normLabel(b.cat.FigureLabel(p.doc.ID, key)); found && len(words) == 1 && l != "" && l != normLabel(what) {
+		// Initials ("G&A") name the row the filing explains in words:
+		// "General and administrative expenses in 2024 decreased ...".
+		names, query = append(names, l), l
+	}
+	b.addReq(Requirement{
+		ID: eid, Issuer: t, Period: period, Aspect: "figures", Kind: KindExplanation, Required: true,
+		Need:       fmt.Sprintf("%s's explanation of what drove its %s in its %s %s", b.cat.ShortName(t), what, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+		Completion: Condition{Kind: CondPassage, Issuer: t, Period: period, Topic: what, AllOf: [][]string{names, DriverWords}},
+	}, m)
+	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query+" primarily due to", "", 8), []string{eid})
 }
 
 // planLabelledFigures plans, beside the figures the plan gathers, every
@@ -634,8 +646,20 @@ func (b *builder) planLabelledFigures() {
 			}
 			b.planNamedFigure(t, p, m, named, key, true, nil)
 			b.removeWithin(t, tools.PeriodLabel(p.fy), words, key)
+			if listedWith(all, b.explained) {
+				// "sales & marketing and G&A both went down ... why did
+				// they fall?": each figure listed with the one explained
+				// is explained too.
+				b.planLabelExplanation(t, p, m, what, words, key, true)
+			}
 		})
 	}
+}
+
+// listedWith reports whether words, the figure explained (nil for none),
+// is one of the figures a question lists whole (all), with others.
+func listedWith(all [][]string, words []string) bool {
+	return len(words) > 0 && len(all) >= 2 && slices.ContainsFunc(all, func(w []string) bool { return slices.Equal(w, words) })
 }
 
 // planNamedFact plans a required figure named what for issuer t and

@@ -165,6 +165,9 @@ type builder struct {
 	periods  map[string][]filingPeriod
 	compared []comparison
 	nextNode int
+	// explained is the figure the question names by a label whose
+	// explanation the plan asks for (planLabelledFigure); nil for none.
+	explained []string
 }
 
 func (b *builder) addReq(r Requirement, m reqMeta) bool {
@@ -2585,7 +2588,7 @@ func figureClause(question string, words []string) bool {
 // pronounFigure matches a clause that asks the amount of what the
 // question named before it, by a pronoun or a noun of amount: "What was
 // it", "how much was that", "what were they", "— what was the amount".
-var pronounFigure = regexp.MustCompile(`(?i)(?:^|[.?!;:,—–]\s*|\s-\s+|\band\s+)(?:what|how\s+(?:much|big|large|high|many))\s+(?:was|is|were|are)\s+(?:it|that|this|they|those|these|the\s+(?:amount|figure|number|total|sum|value|size|level))\b`)
+var pronounFigure = regexp.MustCompile(`(?i)(?:^|[.?!;:,—–]\s*|\s-\s+|\band\s+)(?:what|how\s+(?:much|big|large|high|many))\s+(?:was|is|were|are)\s+(?:it|that|this|they|those|these|the\s+(?:(?:two|three|both)\s+)?(?:amount|figure|number|total|sum|value|size|level)s?)\b`)
 
 func (b *builder) plansFigure() bool {
 	return slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return r.Kind == KindFigure })
@@ -3208,7 +3211,9 @@ var sizeNouns = map[string]bool{"decline": true, "declines": true, "drop": true,
 	"ratio": true, "percentage": true, "percent": true, "share": true, "range": true, "hit": true, "it": true, "that": true,
 	"this": true, "they": true, "those": true, "these": true, "expansion": true, "contraction": true, "compression": true,
 	"estimate": true, "estimates": true, "guidance": true, "forecast": true, "projection": true, "expectation": true, "outlook": true,
-	"figures": true, "value": true, "answer": true, "result": true, "results": true}
+	"figures": true, "value": true, "answer": true, "result": true, "results": true,
+	// the figures named before, counted: "what were the two totals"
+	"totals": true, "amounts": true, "numbers": true, "values": true, "both": true, "two": true, "three": true}
 
 // sentenceSplit separates a question's sentences; bidsFigures finds one
 // that opens by bidding figures ("Give FY23 amortization and ...",
