@@ -273,3 +273,28 @@ func TestListedLabelsEachExplained(t *testing.T) {
 		t.Errorf("explained %q; want both figures listed", explained)
 	}
 }
+
+// TestRankedLabelEachIssuer: a figure named by a label that several
+// issuers' filings tag with one concept is looked up for each of them;
+// "rank them, with each number" asks figures, not a passage on the
+// words "rank" and "number".
+func TestRankedLabelEachIssuer(t *testing.T) {
+	t.Parallel()
+	cat := smallCatalog()
+	lease := []FigureEntry{{Key: "us-gaap:OperatingLeaseCost", Concept: "us-gaap:OperatingLeaseCost", Label: "Operating lease cost", Money: true}}
+	for _, id := range []string{"z24", "g24", "m24"} {
+		cat.SetFigures(id, lease)
+	}
+	q := "Operating lease cost in 2024 — Amazon vs Alphabet vs Meta. Rank them, with each number."
+	_, g := planFor(t, cat, q, 0)
+	for _, tk := range []string{"AMZN", "GOOGL", "META"} {
+		if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+			return r.Issuer == tk && slices.Contains(r.Completion.Concepts, "us-gaap:OperatingLeaseCost")
+		}) {
+			t.Errorf("requirements %v: %s's operating lease cost is not looked up", reqIDs(g), tk)
+		}
+	}
+	if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Aspect == "general" }) {
+		t.Errorf("requirements %v: a passage on the question's words", reqIDs(g))
+	}
+}

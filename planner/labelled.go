@@ -631,7 +631,13 @@ func (b *builder) planLabelledFigures() {
 			if !ok {
 				key, ok = b.aliasKey(t, p.doc.ID, words)
 			}
-			if !ok || slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool { return slices.Contains(r.Completion.Concepts, key) }) {
+			// A row another requirement of the issuer and period looks up
+			// already is planned; another issuer's of the same concept is
+			// not.
+			period := tools.PeriodLabel(p.fy)
+			if !ok || slices.ContainsFunc(b.g.Requirements, func(r Requirement) bool {
+				return r.Issuer == t && r.Period == period && slices.Contains(r.Completion.Concepts, key)
+			}) {
 				return
 			}
 			if b.plannedLonger(t, what) {
