@@ -962,6 +962,12 @@ func findCausal(lower string, aspects []span, taken claims) *Causal {
 		break
 	}
 	for _, m := range causalVerbs.FindAllStringIndex(lower, -1) {
+		if expectedBefore.MatchString(lower[:m[0]]) {
+			// "does management expect pressure on gross margins to
+			// persist": the word is the noun of what is expected, no
+			// cause claimed.
+			continue
+		}
 		if asksCause.MatchString(lower[:m[0]]) {
 			// "..., and what drove the leverage?": the question asks for
 			// the cause; nothing before the verb claims to be it.
@@ -973,6 +979,11 @@ func findCausal(lower string, aspects []span, taken claims) *Causal {
 	}
 	return nil
 }
+
+// expectedBefore matches the end of the words before a causal word that
+// make it the noun of what is expected: "expect pressure", "anticipate
+// continued pressure".
+var expectedBefore = regexp.MustCompile(`\b(expects?|expected|expecting|anticipates?|anticipated|foresees?|sees?)\s+(?:(?:more|continued|further|the|any|some|ongoing)\s+)?$`)
 
 // asksCause matches the end of the words before a causal verb that ask
 // what the cause was: "what drove", "what factors drove", "which

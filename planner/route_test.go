@@ -236,6 +236,8 @@ func TestRouteCausal(t *testing.T) {
 		{"How did revenue and margins increase?", nil, nil},
 		{"What drives Netflix's content amortization?", nil, nil},
 		{"Compare gross-margin pressure at AAPL and NVDA", nil, nil},
+		// What is expected, named by a noun, claims no cause.
+		{"From a risk angle: does Apple's management expect pressure on gross margins to persist?", nil, nil},
 	}
 	for _, tt := range tests {
 		rt := RouteQuestion(tt.q, cat, nil)
