@@ -590,3 +590,26 @@ func TestPeopleCountedAreTheHeadcount(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadcountOfAPlace: a count asked of a place ("employees based in
+// Germany") is met only by a sentence naming the place; the company's
+// count, or another country's, does not answer it.
+func TestHeadcountOfAPlace(t *testing.T) {
+	t.Parallel()
+	g := planOf(t, "How many XMPL employees were based in Ireland at the end of 2024?", "XMPL")
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return r.Aspect == "headcount" && r.Required })
+	if i < 0 {
+		t.Fatalf("requirements %v; want the headcount", reqIDs(g))
+	}
+	groups := g.Requirements[i].Completion.AllOf
+	if _, ok := SentenceMatch("Approximately 6,800 of our employees were located in the U.S.", groups); ok {
+		t.Errorf("groups %v: another country's count meets the place's", groups)
+	}
+	if _, ok := SentenceMatch("We had approximately 1,200 employees in Ireland.", groups); !ok {
+		t.Errorf("groups %v: the place's own count does not meet it", groups)
+	}
+	g = planOf(t, "How many people did XMPL employ at the end of December 2024?", "XMPL")
+	if i = slices.IndexFunc(g.Requirements, func(r Requirement) bool { return r.Aspect == "headcount" && r.Required }); i >= 0 && len(g.Requirements[i].Completion.AllOf) > 2 {
+		t.Errorf("groups %v: a month read as a place", g.Requirements[i].Completion.AllOf)
+	}
+}

@@ -1065,6 +1065,29 @@ func (b *builder) wordsBeyond(a Aspect) []string {
 	return nil
 }
 
+// placeAsked returns the place a question narrows its count to, a name
+// in capitals after "in", "based in" or "located in" ("How many eBay
+// employees were based in Germany"): "" when it names none. An issuer's
+// name, a month and a word of a period are no place.
+func (b *builder) placeAsked() string {
+	m := placeIn.FindStringSubmatch(b.question)
+	if m == nil {
+		return ""
+	}
+	skip := issuerWordSet(b.cat, b.rt.Issuers)
+	for _, w := range strings.Fields(m[1]) {
+		lw := strings.ToLower(w)
+		if skip[lw] || skip[strings.TrimSuffix(lw, "'s")] || periodWord(lw) || fiscalWord[lw] || monthWord.MatchString(lw) {
+			return ""
+		}
+	}
+	return strings.ToLower(m[1])
+}
+
+// placeIn matches a place named in capitals after "in" ("based in
+// Germany", "in the United Kingdom"): its words, group 1.
+var placeIn = regexp.MustCompile(`\b(?:based|located|employed|work(?:ed|ing)?)\s+in\s+(?:the\s+)?((?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?)\b`)
+
 // ratioWords returns the question's words, lower case, asides left out,
 // as the ratio nouns are looked for among them.
 func ratioWords(question string) []string {
@@ -1208,8 +1231,14 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		}
 		// A part's count ("Reality Labs headcount") is stated of the
 		// part: the issuer's whole count does not answer it.
-		if parts := b.partNames(t); len(parts) > 0 && a.Name != "segments" {
+		parts := b.partNames(t)
+		if len(parts) > 0 && a.Name != "segments" {
 			groups = append(groups, parts)
+		}
+		// So is a place's ("employees based in Germany"): the count of
+		// the whole, or of another country, does not answer it.
+		if place := b.placeAsked(); place != "" && len(parts) == 0 {
+			groups = append(groups, []string{place})
 		}
 	}
 	if !p.found {
