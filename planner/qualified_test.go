@@ -461,6 +461,11 @@ func TestClauseItem(t *testing.T) {
 		"what was the main reason":                                       "",
 		"What was Apple's revenue in fiscal 2024":                        "", // a figure's name alone: the figure asked
 		"What was the Google Cloud's revenue backlog at the end of 2024": "revenue backlog",
+		// The amount an issuer reported of a thing it names.
+		"What did Intel record as restructuring charges in 2020": "restructuring charges",
+		" and what expected return did it assume on plan assets": "expected return",
+		"what drove the increase":                                "",
+		"What did management say about pricing":                  "",
 	} {
 		if got := clauseItem(clause); got != want {
 			t.Errorf("clauseItem(%q) = %q, want %q", clause, got, want)

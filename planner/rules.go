@@ -2944,6 +2944,12 @@ var sizeAsked = regexp.MustCompile(`(?i)\bhow\s+(?:big|large|much|severe|sizable
 // is what follows, which clauseItem reads up to the clause's verb.
 var clauseAsks = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?(?:how\s+many|how\s+(?:big|large|much|severe|sizable|significant)\s+(?:was|were|is|are)|what\s+(?:was|were|is|are)\s+the)\s+(.+)$`)
 
+// clauseWhatReported finds a clause asking the amount an issuer reported
+// of a thing it names: "What did Oracle record as operating lease
+// expense", "what weighted average discount rate did it use". Its group is
+// the thing, read up to a period or a preposition.
+var clauseWhatReported = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?what\s+(?:did|does|do)\s+[\w.&'’-]+\s+(?:record|report|book|recognize|recognise|post)\s+(?:as|for)\s+(.+)$|^\W*(?:and\s+|but\s+|also\s+)?what\s+((?:[a-z&'-]+\s+){1,5}?)(?:did|does|do)\s+(?:it|they|the\s+company|(?-i:[A-Z][\w&.-]*))\s+(?:use|report|record|book|recognize|recognise|apply|assume)\b`)
+
 // plannedRowsHold reports whether, for every issuer and period asked,
 // the row label of a figure planned already holds every one of words
 // (plannedRowHolds).
@@ -3172,6 +3178,11 @@ func clauseItem(clause string) string {
 	m := clauseAsks.FindStringSubmatch(clause)
 	if m == nil {
 		m = clauseSubjectAsks.FindStringSubmatch(clause)
+	}
+	if m == nil {
+		if r := clauseWhatReported.FindStringSubmatch(clause); r != nil {
+			m = []string{r[0], cmp.Or(r[1], r[2])}
+		}
 	}
 	if m == nil {
 		return ""
