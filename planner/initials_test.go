@@ -298,3 +298,25 @@ func TestRankedLabelEachIssuer(t *testing.T) {
 		t.Errorf("requirements %v: a passage on the question's words", reqIDs(g))
 	}
 }
+
+// TestActualsAheadAreMissing: a figure asked as actually reported for a
+// year after the latest annual report is a requirement of its own, which
+// no filing of the corpus meets, beside what management expected for it.
+func TestActualsAheadAreMissing(t *testing.T) {
+	t.Parallel()
+	cat := smallCatalog()
+	cat.SetFigures("z24", []FigureEntry{{Key: "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
+		Concept: "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", Label: "Total net sales", Money: true}})
+	for q, want := range map[string]bool{
+		"Could you tell me what Amazon actually reported for net sales in Q1 2025, against its guidance?": true,
+		"What net sales did Amazon guide for Q1 2025?":                                                    false,
+	} {
+		_, g := planFor(t, cat, q, 0)
+		got := slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+			return r.Required && r.Period == "FY2025" && r.Kind == KindFigure && strings.Contains(r.Need, "no filing in the corpus reports that year")
+		})
+		if got != want {
+			t.Errorf("%q: requirements %v: the year's reported figure asked = %v, want %v", q, reqIDs(g), got, want)
+		}
+	}
+}

@@ -1279,6 +1279,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 	if p.ahead > 0 {
 		if !b.asksOwnYear(t, p) {
 			b.planAhead(t, p, a, m)
+			b.planUnreported(t, p, a, m)
 		}
 		return nil
 	}
@@ -2716,6 +2717,41 @@ func (b *builder) planAhead(t string, p filingPeriod, a Aspect, m reqMeta) {
 		// expected to be between $151.0 billion and $155.5 billion".
 		b.addNode(tools.SearchFilings, b.searchArgs(t, p, name+" guidance expected to be", "", 6), []string{id})
 	}
+}
+
+// actualAsked matches a question asking what was reported, not what was
+// expected: "what Amazon actually reported for net sales in Q1 2025".
+var actualAsked = regexp.MustCompile(`(?i)\bactual(?:ly|s)?\b|\breported\s+(?:results|figures|numbers)\b`)
+
+// planUnreported plans, for a figure asked as actually reported of a year
+// after the latest annual report (p.ahead), that figure as a requirement
+// no filing of the corpus can meet: what management expected for the
+// year (planAhead) is not what it reported, and the answer says so.
+func (b *builder) planUnreported(t string, p filingPeriod, a Aspect, m reqMeta) {
+	if !actualAsked.MatchString(b.question) || len(a.Metrics) == 0 {
+		return
+	}
+	mt, ok := tools.MetricByName(a.Metrics[0])
+	if !ok {
+		return
+	}
+	key, ok := b.cat.ResolveMetric(p.doc.ID, mt, "", b.question)
+	if !ok {
+		return
+	}
+	label := tools.PeriodLabel(p.ahead)
+	id := t + "-" + label + "-" + a.Name + "-reported"
+	if !b.addReq(Requirement{
+		ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: KindFigure, Required: true,
+		Need: fmt.Sprintf("%s's %s for fiscal %d as reported; no filing in the corpus reports that year (its latest annual report is for fiscal %d)",
+			b.cat.ShortName(t), mt.Label, p.ahead, p.doc.FiscalYear),
+		Completion: Condition{Kind: CondFact, Issuer: t, Period: label, Concepts: []string{key}},
+	}, m) {
+		return
+	}
+	// Looked up all the same: a filing of that year ingested later
+	// answers it.
+	b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: label}, []string{id})
 }
 
 // asksExpectedNumber reports whether a question about a year ahead asks
