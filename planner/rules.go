@@ -2728,7 +2728,11 @@ var actualAsked = regexp.MustCompile(`(?i)\bactual(?:ly|s)?\b|\breported\s+(?:re
 // no filing of the corpus can meet: what management expected for the
 // year (planAhead) is not what it reported, and the answer says so.
 func (b *builder) planUnreported(t string, p filingPeriod, a Aspect, m reqMeta) {
-	if !actualAsked.MatchString(b.question) || len(a.Metrics) == 0 {
+	if len(a.Metrics) == 0 || !slices.ContainsFunc(clauseBreak.Split(b.question, -1), func(c string) bool {
+		// The clause asking what was reported names the year ahead: "what
+		// they actually spent in FY23" asks another year.
+		return actualAsked.MatchString(c) && strings.Contains(c, strconv.Itoa(p.ahead))
+	}) {
 		return
 	}
 	mt, ok := tools.MetricByName(a.Metrics[0])
