@@ -127,7 +127,7 @@ func TestPageQuestionsEvidence(t *testing.T) {
 	for _, set := range []struct {
 		file string
 		min  int
-	}{{"pages.jsonl", 120}, {"pages_blind.jsonl", 60}, {"pages_blind2.jsonl", 72}} {
+	}{{"pages.jsonl", 120}, {"pages_blind.jsonl", 60}, {"pages_blind2.jsonl", 72}, {"pages_blind3.jsonl", 76}} {
 		t.Run(set.file, func(t *testing.T) { checkPageQuestions(t, set.file, set.min) })
 	}
 }
