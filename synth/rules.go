@@ -2399,6 +2399,11 @@ func nameLabel(n string) string {
 	if base, ok := strings.CutSuffix(n, "_prior"); ok {
 		return "prior-year " + nameLabel(base)
 	}
+	// A name made of initials joined by "&" ("g_a" of "G&A", "mg_a" of
+	// "MG&A") is written as the initials.
+	if parts := strings.Split(n, "_"); len(parts) >= 2 && !slices.ContainsFunc(parts, func(p string) bool { return p == "" || len(p) > 2 }) {
+		return strings.ToUpper(strings.Join(parts, "&"))
+	}
 	return strings.ReplaceAll(n, "_", " ")
 }
 

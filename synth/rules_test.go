@@ -1115,3 +1115,22 @@ func TestFragmentOfNames(t *testing.T) {
 		}
 	}
 }
+
+// TestNameLabel: a calculation's inputs are written as a reader knows them:
+// a catalogue figure by its label, initials joined by "&" as the initials,
+// a prior year's input as such, any other name in words.
+func TestNameLabel(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]string{
+		"revenue":          "revenue",
+		"revenue_prior":    "prior-year revenue",
+		"g_a":              "G&A",
+		"g_a_prior":        "prior-year G&A",
+		"mg_a":             "MG&A",
+		"content_spending": "content spending",
+	} {
+		if got := nameLabel(name); got != want {
+			t.Errorf("nameLabel(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
