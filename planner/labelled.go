@@ -24,7 +24,7 @@ import (
 // issuer reported, with the thing between "what" and the verb: "What gross
 // merchandise volume did eBay report for 2022?". What it names is a figure
 // only where a filing labels one so (planLabelledFigure).
-var whatReported = regexp.MustCompile(`(?i)\bwhat\s+[\pL\s'&-]{3,60}?\s+(did|does|do|has|have|had)\s+.{1,40}?\b(report|reported|record|recorded|post|posted|generate|generated|book|booked|earn|earned|spend|spent|pay|paid|deliver|delivered|ship|shipped|sell|sold|carry|carried|hold|held|use|used|apply|applied)\b`)
+var whatReported = regexp.MustCompile(`(?i)\bwhat\s+[\pL\s'&-]{3,60}?\s+(did|does|do|has|have|had)\s+.{1,40}?\b(report|reported|record|recorded|post|posted|generate|generated|book|booked|earn|earned|spend|spent|pay|paid|deliver|delivered|ship|shipped|sell|sold|carry|carried|hold|held)\b`)
 
 // labelledFigure returns the longest run of the question's words, within
 // one clause and of two words or more, that is exactly the label of a

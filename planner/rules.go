@@ -1068,7 +1068,7 @@ func (b *builder) wordsBeyond(a Aspect) []string {
 // placeAsked returns the place a question narrows its count to, a name
 // in capitals after "in", "based in" or "located in" ("How many eBay
 // employees were based in Germany"): "" when it names none. An issuer's
-// name, a month and a word of a period are no place.
+// name and a word of a period (a month among them) are no place.
 func (b *builder) placeAsked() string {
 	m := placeIn.FindStringSubmatch(b.question)
 	if m == nil {
@@ -1077,7 +1077,7 @@ func (b *builder) placeAsked() string {
 	skip := issuerWordSet(b.cat, b.rt.Issuers)
 	for _, w := range strings.Fields(m[1]) {
 		lw := strings.ToLower(w)
-		if skip[lw] || skip[strings.TrimSuffix(lw, "'s")] || periodWord(lw) || fiscalWord[lw] || monthWord.MatchString(lw) {
+		if skip[lw] || skip[strings.TrimSuffix(lw, "'s")] || periodWord(lw) || fiscalWord[lw] {
 			return ""
 		}
 	}
@@ -1086,7 +1086,7 @@ func (b *builder) placeAsked() string {
 
 // placeIn matches a place named in capitals after "in" ("based in
 // Germany", "in the United Kingdom"): its words, group 1.
-var placeIn = regexp.MustCompile(`\b(?:based|located|employed|work(?:ed|ing)?)\s+in\s+(?:the\s+)?((?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?)\b`)
+var placeIn = regexp.MustCompile(`\b(?:based|located|employed|work(?:ed|ing)?)\s+in\s+(?:the\s+)?([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b`)
 
 // ratioWords returns the question's words, lower case, asides left out,
 // as the ratio nouns are looked for among them.
@@ -2988,7 +2988,7 @@ var clauseAsks = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?(?:how\s+
 // of a thing it names: "What did Oracle record as operating lease
 // expense", "what weighted average discount rate did it use". Its group is
 // the thing, read up to a period or a preposition.
-var clauseWhatReported = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?what\s+(?:did|does|do)\s+[\w.&'’-]+\s+(?:record|report|book|recognize|recognise|post)\s+(?:as|for)\s+(.+)$|^\W*(?:and\s+|but\s+|also\s+)?what\s+((?:[a-z&'-]+\s+){1,5}?)(?:did|does|do)\s+(?:it|they|the\s+company|(?-i:[A-Z][\w&.-]*))\s+(?:use|report|record|book|recognize|recognise|apply|assume)\b`)
+var clauseWhatReported = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?` + recordedAs + `\s+(.+)$|^\W*(?:and\s+|but\s+|also\s+)?what\s+((?:[a-z&'-]+\s+){1,5}?)(?:did|does|do)\s+(?:it|they|the\s+company|(?-i:[A-Z][\w&.-]*))\s+(?:use|report|record|book|recognize|recognise|apply|assume)\b`)
 
 // plannedRowsHold reports whether, for every issuer and period asked,
 // the row label of a figure planned already holds every one of words

@@ -765,7 +765,11 @@ func asksRatioMove(question string) bool {
 // much", "how many", "what is the number of", "what share of", at the
 // start of the question or of a clause of it ("Netflix paid members at year-end: what was the
 // count?"), "rank them", "with each number".
-var figureShaped = regexp.MustCompile(`(?i)(^|[:;?!]|\.\s)\W*(what(\s+(was|were|is|are)\b|\s*['’]s\b)|how\s+(much|many)\b|give\s+me\b|tell\s+me\b|report\b|show\s+me\b)|\bhow\s+(much|many|big|large|small)\b|\b(number|amount|total|size)\s+of\b|\bwhat\s+(` + shareNouns + `)\s+of\b|(\by/y|\byoy|\byear[\s-]over[\s-]year|%|\bpercent(age)?)\s+change\b|\brank\s+(?:them|these|those|the\s+three|the\s+two)\b|\bwhat\s+did\s+[\w.&'’-]+\s+(?:record|report|book|recognize|recognise|post)\s+(?:as|for)\b|\bwith\s+each\s+(?:one['’]s\s+)?(?:number|figure|amount|total)\b`)
+var figureShaped = regexp.MustCompile(`(?i)(^|[:;?!]|\.\s)\W*(what(\s+(was|were|is|are)\b|\s*['’]s\b)|how\s+(much|many)\b|give\s+me\b|tell\s+me\b|report\b|show\s+me\b)|\bhow\s+(much|many|big|large|small)\b|\b(number|amount|total|size)\s+of\b|\bwhat\s+(` + shareNouns + `)\s+of\b|(\by/y|\byoy|\byear[\s-]over[\s-]year|%|\bpercent(age)?)\s+change\b|\brank\s+(?:them|these|those|the\s+three|the\s+two)\b|\b` + recordedAs + `\b|\bwith\s+each\s+(?:one['’]s\s+)?(?:number|figure|amount|total)\b`)
+
+// recordedAs is the asking of an amount an issuer recorded as a thing it
+// names: "what did Oracle record as operating lease expense".
+const recordedAs = `what\s+did\s+[\w.&'’-]+\s+(?:record|report|book|recognize|recognise|post)\s+(?:as|for)`
 
 // asksNumber reports whether a question asks for a number: it is shaped
 // as one (figureShaped), or it is a bare phrase naming what to look up

@@ -2400,8 +2400,9 @@ func nameLabel(n string) string {
 		return "prior-year " + nameLabel(base)
 	}
 	// A name made of initials joined by "&" ("g_a" of "G&A", "mg_a" of
-	// "MG&A") is written as the initials.
-	if parts := strings.Split(n, "_"); len(parts) >= 2 && !slices.ContainsFunc(parts, func(p string) bool { return p == "" || len(p) > 2 }) {
+	// "MG&A": a letter on one side at least) is written as the initials.
+	if parts := strings.Split(n, "_"); len(parts) >= 2 && !slices.ContainsFunc(parts, func(p string) bool { return p == "" || len(p) > 2 }) &&
+		slices.ContainsFunc(parts, func(p string) bool { return len(p) == 1 }) {
 		return strings.ToUpper(strings.Join(parts, "&"))
 	}
 	return strings.ReplaceAll(n, "_", " ")

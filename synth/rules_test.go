@@ -1128,6 +1128,7 @@ func TestNameLabel(t *testing.T) {
 		"g_a_prior":        "prior-year G&A",
 		"mg_a":             "MG&A",
 		"content_spending": "content spending",
+		"tv_ad":            "tv ad", // short words, no initials
 	} {
 		if got := nameLabel(name); got != want {
 			t.Errorf("nameLabel(%q) = %q, want %q", name, got, want)
