@@ -1204,6 +1204,9 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 			if isMetricName(name) || !namedIn(qWords, wordsOf(name)) && (named[m] || !defined[normalizeText(name)]) {
 				continue
 			}
+			if c.namesOwnRow(ticker, qWords, name) {
+				continue
+			}
 			key := strings.ToLower(name)
 			s := byName[key]
 			if s == nil {
@@ -1257,6 +1260,34 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 		merged = append(merged, s)
 	}
 	return merged
+}
+
+// namesOwnRow reports whether every place the question writes a part's
+// one-word name, the name and the figure word after it are the label of a
+// row of their own in one of the issuer's filings: "deferred revenue" is
+// the balance sheet's "Deferred revenue", not the revenue of a part
+// "Deferred" (a tax table's rows under "Federal:" and "State:"), while
+// "services revenue" names no row and asks the part's revenue.
+func (c *Catalog) namesOwnRow(ticker string, qWords []string, name string) bool {
+	nw := wordsOf(name)
+	if len(nw) != 1 {
+		return false
+	}
+	found := false
+	for i, w := range qWords {
+		if !strings.EqualFold(w, nw[0]) {
+			continue
+		}
+		if i+1 >= len(qWords) || !figureWords[strings.ToLower(qWords[i+1])] {
+			return false
+		}
+		label := []string{strings.ToLower(w), strings.ToLower(qWords[i+1])}
+		if !slices.ContainsFunc(c.filings[ticker], func(d corpus.Document) bool { return c.labels(d.ID, label) }) {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // totalAsked matches the words that ask a whole company's figure.

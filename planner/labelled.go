@@ -571,6 +571,14 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 		if b.plannedLonger(t, what) {
 			return
 		}
+		if total := "total " + what; ok && wordIn(normalizeText(b.question), total) && b.cat.stats.StatesTotal(t, words) &&
+			!b.cat.labels(p.doc.ID, append([]string{"total"}, words...)) {
+			// "Total deferred revenue", which a sentence states, where
+			// the row so labelled is a part of it (the balance sheet's
+			// current portion): the sentence's figure is asked.
+			b.planNamedFigure(t, p, m, total, "", false, [][]string{{total}, {FigureTerm}})
+			return
+		}
 		b.planNamedFigure(t, p, m, what, key, ok, [][]string{{what}, {FigureTerm}})
 		if explain {
 			b.explained = words

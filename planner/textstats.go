@@ -51,6 +51,11 @@ type TextStats struct {
 	// joined holds, per issuer, the pairs of words its filings join with
 	// "and" ("content and services"), by the hash of "a b", lower case.
 	joined map[string]map[uint64]struct{}
+	// totals holds, per issuer, the figures its filings' sentences state as
+	// a total that a row may print without the word ("the Company had
+	// total deferred revenue of $12.8 billion" beside the balance sheet's
+	// current "Deferred revenue"): the words after "total", lower case.
+	totals map[string]map[string]bool
 	// before counts, per issuer, the word its filings print right before
 	// a figure's name ("cash capital expenditures"): "cash capital
 	// expenditures" -> uses, lower case.
@@ -116,6 +121,15 @@ func NewTextStats(docs []StatsDoc) *TextStats {
 					s.segments[d.Issuer] = map[string]bool{}
 				}
 				s.segments[d.Issuer][n] = true
+			}
+			for _, n := range statedTotals(d.Text) {
+				if s.totals == nil {
+					s.totals = map[string]map[string]bool{}
+				}
+				if s.totals[d.Issuer] == nil {
+					s.totals[d.Issuer] = map[string]bool{}
+				}
+				s.totals[d.Issuer][n] = true
 			}
 			for _, a := range definedAliases(d.Text) {
 				if s.aliases == nil {
@@ -911,6 +925,33 @@ func (s *TextStats) CallsSegment(issuer, name string) bool {
 		return got[strings.TrimSpace(n[:i])] || got[n[i+2:len(n)-1]]
 	}
 	return false
+}
+
+// statedTotal matches a sentence stating a total in money: "total deferred
+// revenue of $12.8 billion", "total unrecognized compensation cost was
+// $1.2 billion". Group 1 is the figure's words after "total".
+var statedTotal = regexp.MustCompile(`\b[Tt]otal((?:\s+[a-z][a-z-]*){1,4}?)\s+(?:of|was|were|is|are|totaled|amounted to)\s+(?:approximately\s+|about\s+)?\$\s?\d`)
+
+// statedTotals returns the figures text states as totals in money
+// (statedTotal), their words lower case.
+func statedTotals(text string) []string {
+	var out []string
+	for _, m := range statedTotal.FindAllStringSubmatch(text, -1) {
+		if n := strings.Join(strings.Fields(m[1]), " "); !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// StatesTotal reports whether issuer's filings state, in a sentence, a
+// total of the figure named by words ("deferred revenue" in "total
+// deferred revenue of $12.8 billion").
+func (s *TextStats) StatesTotal(issuer string, words []string) bool {
+	if s == nil {
+		return false
+	}
+	return s.totals[issuer][strings.ToLower(strings.Join(words, " "))]
 }
 
 // figureNameStarts maps the first word of every catalogue figure's names of
