@@ -21,7 +21,7 @@ import (
 // the change of each figure the plan requires of one issuer for exactly
 // two periods, unless a calculation of it is planned already.
 func (b *builder) planPeriodChange() {
-	if !asksGrowth(normalizeText(b.question)) || len(b.rt.NotCovered) > 0 {
+	if !asksGrowth(normalizeText(b.reportedClauses())) || len(b.rt.NotCovered) > 0 {
 		return
 	}
 	// Across issuers, the periods a question names may be each issuer's
@@ -69,6 +69,33 @@ func (b *builder) planPeriodChange() {
 // grewFaster matches a comparison of how fast figures grew: "who grew
 // faster", "which grew the most", "faster-growing".
 var grewFaster = regexp.MustCompile(`(?i)\b(?:grew|grow|grows|growing|growth|increased|rose)\s+(?:the\s+)?(?:faster|quicker|more|most|fastest|slower|less|least)\b|\bfaster[- ]growing\b|\bgrowth\s+(?:rates?\s+)?(?:compare|comparison)\b`)
+
+// reportedClauses returns the question without its clauses that name
+// only years after every asked issuer's latest report: "AMZN FY24 cash
+// capex vs 2023, and does mgmt see it going up in 2025" asks the move
+// expected in 2025, not one between the two years reported.
+func (b *builder) reportedClauses() string {
+	ahead := map[int]bool{}
+	for _, t := range b.rt.Issuers {
+		for _, p := range b.periodsOf(t) {
+			if p.ahead > 0 {
+				ahead[p.ahead] = true
+			}
+		}
+	}
+	if len(ahead) == 0 {
+		return b.question
+	}
+	var kept []string
+	for _, c := range askClauses(b.question) {
+		years := findFiscalYears(c)
+		if len(years) > 0 && !slices.ContainsFunc(years, func(y int) bool { return !ahead[y] }) {
+			continue
+		}
+		kept = append(kept, c)
+	}
+	return strings.Join(kept, ", ")
+}
 
 // growthInClauseOf reports whether the clause of the question naming r's
 // figure asks how it grew ("... operating income and its growth"), not

@@ -1290,9 +1290,12 @@ func (b *builder) planQualifiedFigure(t string, p filingPeriod, q qualifiedFigur
 	// ("comparable sales growth") by any figure, in words of change:
 	// "Comparable sales increased 14% during 2022".
 	figure := FigureTerm
-	if _, derived := tools.DerivedByName(q.Metric); !derived && !strings.Contains(q.Metric, "shares") {
+	if _, derived := tools.DerivedByName(q.Metric); !derived && !strings.Contains(q.Metric, "shares") && !asksShare(b.question) {
 		// A ratio is stated by a rate; an amount by its level, not by
-		// the change ("LinkedIn revenue increased $3.5 billion").
+		// the change ("LinkedIn revenue increased $3.5 billion"). A
+		// part's share asked ("what share of net revenue came from its
+		// three largest customers") is stated by a rate: "accounted for
+		// 39% of our net revenue".
 		figure = LevelTerm
 	}
 	query := strings.Join(content, " ")
