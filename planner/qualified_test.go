@@ -464,6 +464,8 @@ func TestClauseItem(t *testing.T) {
 		// The amount an issuer reported of a thing it names.
 		"What did Intel record as restructuring charges in 2020": "restructuring charges",
 		" and what expected return did it assume on plan assets": "expected return",
+		// The filing as the subject: "what does the 10-K report for".
+		"What does the fiscal 2022 10-K report for membership fees and their growth": "membership fees",
 		"What were the two totals":                               "", // the figures named before
 		"what drove the increase":                                "",
 		"What did management say about pricing":                  "",

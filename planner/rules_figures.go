@@ -768,8 +768,9 @@ func asksRatioMove(question string) bool {
 var figureShaped = regexp.MustCompile(`(?i)(^|[:;?!]|\.\s)\W*(what(\s+(was|were|is|are)\b|\s*['’]s\b)|how\s+(much|many)\b|give\s+me\b|tell\s+me\b|report\b|show\s+me\b)|\bhow\s+(much|many|big|large|small)\b|\b(number|amount|total|size)\s+of\b|\bwhat\s+(` + shareNouns + `)\s+of\b|(\by/y|\byoy|\byear[\s-]over[\s-]year|%|\bpercent(age)?)\s+change\b|\brank\s+(?:them|these|those|the\s+three|the\s+two)\b|\b` + recordedAs + `\b|\bwith\s+each\s+(?:one['’]s\s+)?(?:number|figure|amount|total)\b`)
 
 // recordedAs is the asking of an amount an issuer recorded as a thing it
-// names: "what did Oracle record as operating lease expense".
-const recordedAs = `what\s+did\s+[\w.&'’-]+\s+(?:record|report|book|recognize|recognise|post)\s+(?:as|for)`
+// names: "what did Oracle record as operating lease expense", "what does
+// the fiscal 2022 10-K report for membership fees".
+const recordedAs = `what\s+(?:did|does|do)\s+(?:[\w.&'’-]+\s+){1,5}?(?:record|report|book|recognize|recognise|post|show)\s+(?:as|for)`
 
 // asksNumber reports whether a question asks for a number: it is shaped
 // as one (figureShaped), or it is a bare phrase naming what to look up
