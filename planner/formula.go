@@ -21,6 +21,26 @@ import (
 // operand, group 2 the operator, group 3 the second operand.
 var formulaAsked = regexp.MustCompile(`(?i)(?:\s[-–—]\s|:\s|\(|\b(?:i\.e\.,?|defined\s+as|calculated\s+as|computed\s+as|meaning)\s)\s*([a-z][^?();:]{1,80}?)\s+(minus|less|divided\s+by|over|/|plus|\+)\s+([a-z][^?();:,]{1,60})`)
 
+// issuerTail matches an operand's closing words that say whose figure it
+// is: "for Costco", "at Walmart and eBay". Group 1 is the first word after
+// the preposition.
+var issuerTail = regexp.MustCompile(`(?i)\s+(?:for|at|of)\s+([\w.&'’-]+)(?:\s.*)?$`)
+
+// withoutIssuerTail returns operand without closing words naming one of
+// the issuers asked (issuerTail): "total revenue for Costco" is "total
+// revenue"; "provision for income taxes" keeps its words.
+func (b *builder) withoutIssuerTail(operand string) string {
+	m := issuerTail.FindStringSubmatchIndex(operand)
+	if m == nil {
+		return operand
+	}
+	w := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(operand[m[2]:m[3]], "'s"), "’s"))
+	if !issuerWordSet(b.cat, b.rt.Issuers)[w] {
+		return operand
+	}
+	return operand[:m[0]]
+}
+
 // formulaOps are the calculate operators of formulaAsked's words.
 var formulaOps = map[string]string{"minus": "-", "less": "-", "divided by": "/", "over": "/", "/": "/", "plus": "+", "+": "+"}
 
@@ -52,6 +72,9 @@ func (b *builder) planFormula() bool {
 	// The period an operand ends with ("dividends paid in the quarter")
 	// says when, not what.
 	a, c = periodTail.ReplaceAllString(a, ""), periodTail.ReplaceAllString(c, "")
+	// Nor does the issuer an operand is asked of ("total revenue for
+	// Costco (fiscal 2022 ...) and Walmart").
+	a, c = b.withoutIssuerTail(a), b.withoutIssuerTail(c)
 	planned := false
 	for ii, t := range b.rt.Issuers {
 		for _, p := range b.periodsOf(t) {
@@ -212,7 +235,7 @@ func formulaName(before string, cat *Catalog, issuers []string) string {
 	var out []string
 	for _, w := range strings.Fields(normLabel(before)) {
 		switch {
-		case skip[w] || strings.TrimSuffix(w, "'s") != w && skip[strings.TrimSuffix(w, "'s")]:
+		case skip[w] || strings.TrimSuffix(w, "'s") != w && skip[strings.TrimSuffix(w, "'s")] || layoutNouns[w]:
 			out = nil
 		case labelBreaks[w] || questionStopwords[w] || strings.ContainsAny(w, "0123456789") || periodAcronyms[w] || periodWord(w):
 			if len(out) > 0 {
@@ -224,6 +247,11 @@ func formulaName(before string, cat *Catalog, issuers []string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// layoutNouns name the form an answer is asked in, not a figure: "give me
+// a table: operating income divided by total revenue".
+var layoutNouns = map[string]bool{"table": true, "chart": true, "list": true, "summary": true, "breakdown": true,
+	"rundown": true, "snapshot": true, "grid": true, "matrix": true}
 
 // operandsResolve reports whether each operand of a formula names a
 // figure the filing of p prints (as formulaOperand reads it), so that

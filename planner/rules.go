@@ -1975,7 +1975,7 @@ func init() {
 	its was has had did can may our per vs end day ytd yoy qoq ttm ltm fye
 	come came comes coming go goes went gone keep keeps kept seem seems seemed
 	look looks looked mean means meant happen happens happened even though although while despite whereas
-	roughly approximately approx around nearly almost circa`) {
+	roughly approximately approx around nearly almost circa true false correct accurate`) {
 		questionStopwords[w] = true
 	}
 }
