@@ -466,9 +466,9 @@ func TestClauseItem(t *testing.T) {
 		" and what expected return did it assume on plan assets": "expected return",
 		// The filing as the subject: "what does the 10-K report for".
 		"What does the fiscal 2022 10-K report for membership fees and their growth": "membership fees",
-		"What were the two totals":                               "", // the figures named before
-		"what drove the increase":                                "",
-		"What did management say about pricing":                  "",
+		"What were the two totals":              "", // the figures named before
+		"what drove the increase":               "",
+		"What did management say about pricing": "",
 	} {
 		if got := clauseItem(clause); got != want {
 			t.Errorf("clauseItem(%q) = %q, want %q", clause, got, want)
