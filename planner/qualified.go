@@ -1577,7 +1577,13 @@ func assertedRate(question string, sign int) (decimal.Decimal, bool) {
 // gross margin fall", "ETR dropped").
 func (b *builder) premiseRatio() (tools.Derived, bool) {
 	name := ""
-	figures := slices.DeleteFunc(slices.Clone(b.rt.Figures), func(f FigureAsk) bool { return f.Phrase != "" && afterTheMove(b.question, f.Phrase) })
+	asserting := normalizeText(assertingSentence(b.question))
+	figures := slices.DeleteFunc(slices.Clone(b.rt.Figures), func(f FigureAsk) bool {
+		// A figure named after the move, or as the denominator of the
+		// ratio that moved ("gross margin as a share of net sales
+		// slipped"), is not what moved.
+		return f.Phrase != "" && (afterTheMove(b.question, f.Phrase) || denominatorOf(asserting, normalizeText(f.Phrase)))
+	})
 	switch len(figures) {
 	case 0:
 		// A ratio an aspect plans ("gross margin"), named by its label
@@ -1829,6 +1835,28 @@ func (b *builder) ratioPremise() (tools.Derived, int, bool) {
 // exprNames matches a name in a derived figure's expression.
 var exprNames = regexp.MustCompile(`[a-z_][a-z0-9_]*`)
 
+// ratioOfBefore matches, at the end of normalised text, the words that
+// make the figure after them a ratio's denominator: "as a share of", "%
+// of", "divided by", "relative to".
+var ratioOfBefore = regexp.MustCompile(`(?:\b(?:share|percent(?:age)?|proportion|fraction|portion)\s+of|%\s*of|\bdivided\s+by|\brelative\s+to|\bover)\s*$`)
+
+// denominatorOf reports whether, in the normalised sentence, the figure
+// phrase is written only as a ratio's denominator (ratioOfBefore).
+func denominatorOf(sentence, phrase string) bool {
+	found := false
+	for from := 0; ; {
+		i := strings.Index(sentence[from:], phrase)
+		if i < 0 {
+			return found
+		}
+		if !ratioOfBefore.MatchString(sentence[:from+i]) {
+			return false
+		}
+		found = true
+		from += i + len(phrase)
+	}
+}
+
 // planPremises plans the premise check of a one-issuer question that names
 // one reported figure, or a part of one ("iPhone sales"), and asserts its
 // change over the period of a filing: an annual report's year against the
@@ -1852,6 +1880,11 @@ func (b *builder) planPremises() {
 			// move asserted of another, is not the one the move is
 			// asserted of.
 			continue
+		}
+		if f.Phrase != "" && denominatorOf(asserting, normalizeText(f.Phrase)) {
+			// "Gross margin as a share of net sales slipped": the move is
+			// the ratio's, whose denominator net sales is.
+			return
 		}
 		if base, ok := strings.CutSuffix(f.Derived, "_growth"); ok {
 			// A growth rate's sign is its figure's change: "what drove
