@@ -165,6 +165,9 @@ type builder struct {
 	periods  map[string][]filingPeriod
 	compared []comparison
 	nextNode int
+	// shareParts holds, per issuer, the names of the parts whose share of
+	// a whole the plan computes (planShareOf), in the question's words.
+	shareParts map[string][]string
 	// explained is the figure the question names by a label whose
 	// explanation the plan asks for (planLabelledFigure); nil for none.
 	explained []string
@@ -1482,6 +1485,19 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 				parts = append(parts, b.partAliases(t, seg)...)
 			}
 		}
+		if len(parts) == 0 && a.Name != "segments" && len(a.Metrics) > 0 && refersToShare.MatchString(strings.ToLower(b.expectingClause(b.question, true))) {
+			// "What share of revenue came from cloud services, and does
+			// management expect that share to keep rising?": the share
+			// pointed back to is the part's, named before.
+			for _, seg := range b.cat.SegmentsIn(b.question, t) {
+				parts = append(parts, b.partAliases(t, seg)...)
+			}
+			if len(parts) == 0 {
+				// A part the filing prints as a row of its own, not a
+				// segment ("Cloud services").
+				parts = append(parts, b.shareParts[t]...)
+			}
+		}
 		if len(parts) > 0 {
 			groups = [][]string{parts, termsAsked(a, b.question), OutlookWords}
 			what, topic = asWritten(b.question, strings.Fields(parts[0]))+" "+a.Label, asWritten(b.question, strings.Fields(parts[0]))+" "+a.Label+" outlook"
@@ -1515,6 +1531,10 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 	}
 	return figures
 }
+
+// refersToShare matches, in a lower-case clause, words pointing back to a
+// share named before: "that share", "this mix", "the proportion".
+var refersToShare = regexp.MustCompile(`\b(?:that|this|the|its|their)\s+(?:share|proportion|mix|percentage|portion|slice)\b`)
 
 // ownLabel returns the words the filing prints for the aspect's figure,
 // to search for what it says of the figure in its own words ("Net revenues
@@ -2853,6 +2873,12 @@ func (b *builder) planShareOf(t string, p filingPeriod, aspect, metric, segName 
 		return
 	}
 	what := fmt.Sprintf("%s share of %s", segName, mt.Label)
+	if b.shareParts == nil {
+		b.shareParts = map[string][]string{}
+	}
+	if !slices.Contains(b.shareParts[t], segName) {
+		b.shareParts[t] = append(b.shareParts[t], segName)
+	}
 	partName, wholeName := slugName(segName+" "+metric), "total_"+metric
 	id := t + "-" + label + "-" + metric + "-share-" + slug(segName)
 	b.addReq(Requirement{
@@ -2864,6 +2890,10 @@ func (b *builder) planShareOf(t string, p filingPeriod, aspect, metric, segName 
 		partName:  {Ticker: t, Concept: part.key, Period: label},
 		wholeName: {Ticker: t, Concept: whole.key, Period: label},
 	}}, []string{id}, part.node, whole.node)
+	// The share as the filing prints it, where it does ("cloud services
+	// revenues represented 32% ... of our total revenues"), beside the one
+	// computed.
+	b.planPrintedAs(t, p, what, []string{strings.ToLower(segName)}, segName+" "+mt.Label+" represented percentage of total", id, m)
 }
 
 // slugName makes a calculation's name of words: lower case letters and
