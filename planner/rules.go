@@ -1485,6 +1485,13 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 				parts = append(parts, b.partAliases(t, seg)...)
 			}
 		}
+		if ec := strings.ToLower(b.expectingClause(b.question, true)); len(parts) == 0 && a.Name != "segments" && len(a.Metrics) > 0 &&
+			expectsClause.MatchString(ec) && shareIn.MatchString(ec) {
+			// A share of a row of the issuer's the clause names ("Is
+			// Oracle expecting cloud services to keep taking a bigger
+			// slice of its total revenue"): the expectation is the row's.
+			parts = b.rowsNamedIn(b.expectingClause(b.question, true))
+		}
 		if len(parts) == 0 && a.Name != "segments" && len(a.Metrics) > 0 && refersToShare.MatchString(strings.ToLower(b.expectingClause(b.question, true))) {
 			// "What share of revenue came from cloud services, and does
 			// management expect that share to keep rising?": the share
@@ -1496,6 +1503,12 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 				// A part the filing prints as a row of its own, not a
 				// segment ("Cloud services").
 				parts = append(parts, b.shareParts[t]...)
+			}
+			if len(parts) == 0 {
+				// "ORCL cloud services were ~32% of FY23 revenue. Does
+				// management expect that mix shift to keep going?": the
+				// row named before.
+				parts = b.rowsNamedIn(b.question)
 			}
 		}
 		if len(parts) > 0 {
@@ -1531,6 +1544,30 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 	}
 	return figures
 }
+
+// rowsNamedIn returns, lower case, the rows of the asked issuers' filings
+// that text names by their labels (labelledRuns), other than a catalogue
+// figure's name ("total revenue"): "cloud services" in "Is Oracle
+// expecting cloud services to keep taking a bigger slice of its total
+// revenue".
+func (b *builder) rowsNamedIn(text string) []string {
+	nb := *b
+	nb.question = text
+	var out []string
+	for _, l := range nb.labelledRuns(false) {
+		if len(l.words) < 2 || namesCatalogueFigure(l.words) {
+			continue
+		}
+		if n := strings.ToLower(strings.Join(l.words, " ")); !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// shareIn matches, in a lower-case clause, a share of a whole asked: "a
+// bigger slice of its total revenue", "the mix of".
+var shareIn = regexp.MustCompile(`\b(?:share|proportion|portion|slice|percentage|fraction|mix)\s+of\b`)
 
 // refersToShare matches, in a lower-case clause, words pointing back to a
 // share named before: "that share", "this mix", "the proportion".

@@ -29,3 +29,33 @@ func TestOutlookOfShareNamedBefore(t *testing.T) {
 		t.Errorf("share computed %v, printed share planned %v, outlook of the part %v\n%v", share, printed, outlook, g.Requirements)
 	}
 }
+
+// A share of a row the expecting clause names ("cloud services ... a bigger
+// slice of its total revenue"), or that a sentence before names ("cloud
+// services were ~32% of revenue ... that mix shift"), is the expectation's
+// subject; a row the clause lists beside the figure ("for the revenue gap
+// and for interest expense") is not.
+func TestOutlookOfRowShare(t *testing.T) {
+	cat := textFilingCatalog("Cloud services", "License support", "Total revenues", "Interest expense")
+	for _, tt := range []struct {
+		question string
+		part     bool
+	}{
+		{"Is SHTX expecting cloud services to keep taking a bigger slice of its total revenue after FY22?", true},
+		{"SHTX cloud services were ~32% of FY22 revenue. Does management expect that mix shift toward cloud to keep going?", true},
+		{"SHTX FY22: what does management expect for revenue and for interest expense in 2023?", false},
+	} {
+		g := planOver(t, cat, tt.question)
+		part := false
+		for _, r := range g.Requirements {
+			if r.Kind == KindOutlook && strings.Contains(r.ID, "revenue") {
+				part = part || slices.ContainsFunc(r.Completion.AllOf, func(g []string) bool {
+					return slices.Contains(g, "cloud services") || slices.Contains(g, "interest expense")
+				})
+			}
+		}
+		if part != tt.part {
+			t.Errorf("%q: revenue outlook of a row %v, want %v\n%v", tt.question, part, tt.part, g.Requirements)
+		}
+	}
+}
