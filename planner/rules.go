@@ -82,9 +82,43 @@ func (p *RulesPlanner) Plan(ctx context.Context, question string, rt Route, cat 
 	b.shortForms()
 	b.trim((&Limits{MaxNodes: p.MaxNodes}).maxNodes())
 	b.finish()
-	causalCore(g)
+	if !asksBesideClaim(question) {
+		causalCore(g)
+	}
 	return g, nil
 }
+
+// claimLinks are the words that link a cause to its effect in a claim.
+var claimLinks = regexp.MustCompile(`(?i)\b(because|thanks\s+to|due\s+to|driven\s+by|caused|led\s+to|result(?:ed)?\s+(?:of|from|in)|on\s+the\s+back\s+of)\b`)
+
+// asksBesideClaim reports whether a question states a causal claim in a
+// sentence of its own and asks, in another sentence, what a filing
+// reports: "A newsletter says Apple's Products gross margin improved
+// because suppliers absorbed the new tariffs. What does the 10-Q report
+// for that percentage, and what reasons does it give?". What the second
+// sentence asks is asked whatever the claim's link: the claim does not
+// make it context.
+func asksBesideClaim(question string) bool {
+	claim, asks := false, false
+	for _, m := range sentenceWithEnd.FindAllString(question, -1) {
+		s := strings.TrimSpace(m)
+		switch {
+		case !strings.HasSuffix(s, "?") && claimLinks.MatchString(s):
+			claim = true
+		case strings.HasSuffix(s, "?") && !claimLinks.MatchString(s) && asksWhat.MatchString(s):
+			asks = true
+		}
+	}
+	return claim && asks
+}
+
+// sentenceWithEnd matches a sentence of a question with the mark that
+// ends it; asksWhat a sentence that asks what, how much, how many, which
+// or why.
+var (
+	sentenceWithEnd = regexp.MustCompile(`[^.?!]+(?:[.?!]+|$)`)
+	asksWhat        = regexp.MustCompile(`(?i)^\W*(?:and\s+|so\s+|then\s+)?(?:what|how|which|why|give|provide|list)\b`)
+)
 
 // newBuilder returns the builder of a plan for question as routed, over
 // cat (not nil).
