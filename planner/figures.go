@@ -1194,14 +1194,14 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 	named := map[string]bool{}
 	for _, m := range members {
 		for _, name := range names[m] {
-			if !isMetricName(name) && namedIn(qWords, wordsOf(name)) {
+			if !isMetricName(name) && namesPart(qWords, name) {
 				named[m] = true
 			}
 		}
 	}
 	for _, m := range members {
 		for _, name := range names[m] {
-			if isMetricName(name) || !namedIn(qWords, wordsOf(name)) && (named[m] || !defined[normalizeText(name)]) {
+			if isMetricName(name) || !namesPart(qWords, name) && (named[m] || !defined[normalizeText(name)]) {
 				continue
 			}
 			if c.namesOwnRow(ticker, qWords, name) {
@@ -1260,6 +1260,65 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 		merged = append(merged, s)
 	}
 	return merged
+}
+
+// namesPart reports whether the question's words name a part by name:
+// its words (namedIn), with or without the abbreviation in parentheses
+// that closes it, or, for a name of three words or more, its words
+// with a run of two or three capitalised ones written as their initials
+// ("US & Canada", "us and canada" for "United States and Canada (UCAN)",
+// the abbreviation in parentheses left out).
+func namesPart(qWords []string, name string) bool {
+	if namedIn(qWords, wordsOf(name)) {
+		return true
+	}
+	if i := strings.LastIndex(name, " ("); i > 0 && strings.HasSuffix(name, ")") {
+		name = name[:i]
+		if len(wordsOf(name)) >= 2 && namedIn(qWords, wordsOf(name)) {
+			return true
+		}
+	}
+	words := slices.DeleteFunc(wordsOf(name), isAnd)
+	if len(words) < 3 {
+		return false
+	}
+	q := slices.DeleteFunc(slices.Clone(qWords), isAnd)
+	for start := range q {
+		if initialsMatch(q[start:], words, false, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// initialsMatch reports whether q opens with words, a word matching
+// itself or a run of two or three capitalised words matching their
+// initials (two letters or more); used reports whether initials stood for
+// a run already, which a match needs, and matched how many of q's words
+// matched before, of which a match needs two: initials standing for the
+// whole name ("FoA") name it another way (abbreviates, partAbbreviation).
+func initialsMatch(q, words []string, used bool, matched int) bool {
+	if len(words) == 0 {
+		return used && matched >= 2
+	}
+	if len(q) == 0 {
+		return false
+	}
+	if strings.EqualFold(q[0], words[0]) && initialsMatch(q[1:], words[1:], used, matched+1) {
+		return true
+	}
+	var ini strings.Builder
+	for n := 1; n <= min(3, len(words)); n++ {
+		r := []rune(words[n-1])
+		if len(r) == 0 || !unicode.IsUpper(r[0]) {
+			return false
+		}
+		ini.WriteRune(r[0])
+		if n >= 2 && strings.EqualFold(q[0], ini.String()) && initialsMatch(q[1:], words[n:], true, matched+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // namesOwnRow reports whether every place the question writes a part's

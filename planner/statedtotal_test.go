@@ -80,3 +80,32 @@ func TestStatedTotals(t *testing.T) {
 		t.Errorf("statedTotals = %q", got)
 	}
 }
+
+// A part's name is named with a run of its capitalised words written as
+// their initials ("US & Canada", "us and canada" for "United States and
+// Canada (UCAN)"); words that are not the name's do not name it.
+func TestNamesPartByInitials(t *testing.T) {
+	for _, tt := range []struct {
+		question, name string
+		want           bool
+	}{
+		{"what percentage of streaming revenue came from the US & Canada region?", "United States and Canada (UCAN)", true},
+		{"how much revenue did netflix get from its us and canada region in 2022?", "United States And Canada", true},
+		{"how much revenue did netflix get from the United States and Canada?", "United States and Canada (UCAN)", true},
+		{"what did it tell us about Canada?", "United States and Canada (UCAN)", false},
+		{"Latin America revenue in 2022?", "Europe, Middle East, and Africa (EMEA)", false},
+	} {
+		if got := namesPart(wordsOf(tt.question), tt.name); got != tt.want {
+			t.Errorf("namesPart(%q, %q) = %v, want %v", tt.question, tt.name, got, tt.want)
+		}
+	}
+}
+
+// Initials standing for a whole name ("FoA" for "Family Of Apps") are not
+// this rule's: the name is named by its abbreviation where the filing
+// defines it.
+func TestNamesPartInitialsNotWhole(t *testing.T) {
+	if namesPart(wordsOf("Meta FoA revenue 2024"), "Family Of Apps") {
+		t.Error(`namesPart("Meta FoA revenue 2024", "Family Of Apps") = true, want false`)
+	}
+}
