@@ -618,9 +618,10 @@ func (r *tableReader) endTable() {
 			continue
 		}
 		// A row at the end of the period is an instant, whatever the
-		// header. Under "As of/ Year Ended" a row of an average or of
-		// additions is the year's; a row that says neither ("Paid
-		// members", "Cash") may be either, and is left out.
+		// header. Under "As of/ Year Ended" a row of an average, of
+		// additions, or of revenues, sales or expenses is the year's; a
+		// row that says none of these ("Paid members", "Cash") may be
+		// either, and is left out.
 		atEnd := tableEndOfPeriod.MatchString(row.label)
 		if h.mixed && !atEnd && !tableFlowRow.MatchString(row.label) {
 			continue
@@ -1698,7 +1699,7 @@ var (
 	tablePeriodPhrase  = regexp.MustCompile(`(?i)\b(?:(three|six|nine|twelve|3|6|9|12)[- ]months?|(\d{1,2}|thirteen|fourteen|twenty-six|twenty-seven|thirty-nine|forty|fifty-two|fifty-three)[- ]weeks?|quarters? ended|(?:fiscal )?years? ended|fiscal years?|for the years?)\b`)
 	tableInstantPhrase = regexp.MustCompile(`(?i)\bas (?:of|at)\b`)
 	tableMixedPhrase   = regexp.MustCompile(`(?i)\bas of ?(?:/|and) ?(?:for the )?(?:fiscal )?years? ended\b`)
-	tableFlowRow       = regexp.MustCompile(`(?i)\baverage\b|\badditions?\b|\bnet adds\b`)
+	tableFlowRow       = regexp.MustCompile(`(?i)\baverage\b|\badditions?\b|\bnet adds\b|\brevenues?\b|\bsales\b|\bexpenses?\b`)
 	tableEndOfPeriod   = regexp.MustCompile(`(?i)\b(?:at|as of) (?:the )?end of (?:the )?(?:period|year|fiscal year)\b`)
 	tableIntroInstant  = regexp.MustCompile(`(?i)\bas (?:of|at)\b|\bat the end of\b|\bbalances? (?:at|as)\b|\bat (?:fiscal )?year[- ]end\b`)
 	tableIntroDuration = regexp.MustCompile(`(?i)\bfor the (?:fiscal )?(?:years?|periods?)\b|\b(?:years?|months|periods?) ended\b|\bduring\b|\bfor (?:fiscal )?(?:19|20)\d\d\b`)

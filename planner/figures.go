@@ -1204,7 +1204,7 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 			if isMetricName(name) || !namesPart(qWords, name) && (named[m] || !defined[normalizeText(name)]) {
 				continue
 			}
-			if c.namesOwnRow(ticker, qWords, name) {
+			if c.namesOwnRow(ticker, qWords, name, m) {
 				continue
 			}
 			key := strings.ToLower(name)
@@ -1327,9 +1327,29 @@ func initialsMatch(q, words []string, used bool, matched int) bool {
 // the balance sheet's "Deferred revenue", not the revenue of a part
 // "Deferred" (a tax table's rows under "Federal:" and "State:"), while
 // "services revenue" names no row and asks the part's revenue.
-func (c *Catalog) namesOwnRow(ticker string, qWords []string, name string) bool {
+func (c *Catalog) namesOwnRow(ticker string, qWords []string, name, member string) bool {
 	nw := wordsOf(name)
 	if len(nw) != 1 {
+		return false
+	}
+	// A part whose own figures name the word ("Streaming" and its
+	// tagged revenues, beside the row "Streaming revenues") is asked its
+	// figure.
+	reports := func(word string) bool {
+		stem := stem5(strings.ToLower(word))
+		for _, d := range c.filings[ticker] {
+			for _, e := range c.figures[d.ID] {
+				if !slices.Contains(strings.Split(e.Member, ","), member) {
+					continue
+				}
+				_, local, _ := strings.Cut(e.Concept, ":")
+				for _, w := range append(wordsOf(strings.ToLower(e.Label)), splitCamelWords(local)...) {
+					if stem5(strings.ToLower(w)) == stem {
+						return true
+					}
+				}
+			}
+		}
 		return false
 	}
 	found := false
@@ -1341,7 +1361,7 @@ func (c *Catalog) namesOwnRow(ticker string, qWords []string, name string) bool 
 			return false
 		}
 		label := []string{strings.ToLower(w), strings.ToLower(qWords[i+1])}
-		if !slices.ContainsFunc(c.filings[ticker], func(d corpus.Document) bool { return c.labels(d.ID, label) }) {
+		if !slices.ContainsFunc(c.filings[ticker], func(d corpus.Document) bool { return c.labels(d.ID, label) }) || reports(qWords[i+1]) {
 			return false
 		}
 		found = true

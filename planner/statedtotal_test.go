@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -107,5 +108,24 @@ func TestNamesPartByInitials(t *testing.T) {
 func TestNamesPartInitialsNotWhole(t *testing.T) {
 	if namesPart(wordsOf("Meta FoA revenue 2024"), "Family Of Apps") {
 		t.Error(`namesPart("Meta FoA revenue 2024", "Family Of Apps") = true, want false`)
+	}
+}
+
+// A part whose own figures are the figure asked ("Streaming" and its
+// revenues) stays the part, though a row is labelled with its name and the
+// figure's word ("Streaming revenues").
+func TestPartReportingFigureBeforeOwnRow(t *testing.T) {
+	cat := textCatalog("n22", "NFLX", "Netflix, Inc.", 2022, "2022-12-31")
+	cat.SetFigures("n22", partRows("2022-01-01", "2022-12-31",
+		[3]string{"Revenues", "Streaming", "31469852000"},
+		[3]string{"Revenues", "DVD", "145698000"},
+		[3]string{"Streaming revenues", "", "31469852000"},
+	))
+	var got []string
+	for _, s := range cat.SegmentsIn("What was Netflix's streaming revenue in 2022?", "NFLX") {
+		got = append(got, s.Name)
+	}
+	if !slices.Contains(got, "Streaming") {
+		t.Errorf("SegmentsIn = %v, want the part Streaming", got)
 	}
 }
