@@ -57,6 +57,10 @@ func (b *builder) labelledFigures() [][]string {
 	return out
 }
 
+// labelAside matches a word in parentheses that a label prints within
+// its name: "Other income (expense), net", "Net income (loss)".
+var labelAside = regexp.MustCompile(`(?i)^\((?:loss|losses|expense|expenses|income|benefit|gain|gains|deficit)\)[,.;:?!]?$`)
+
 // labelledRun is a run of the question's words naming a figure a filing
 // labels: the label's words (an acronym for a spelled-out name), how many
 // of the question's words it stands for, and whether those are the whole
@@ -130,7 +134,7 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 			prev = f
 			continue
 		}
-		if strings.ContainsAny(f, "(\"“[") && run.words != nil {
+		if strings.ContainsAny(f, "(\"“[") && run.words != nil && !labelAside.MatchString(f) {
 			flush()
 		}
 		if run.words == nil && strings.HasPrefix(f, "(") {
@@ -285,7 +289,10 @@ func (c *Catalog) labelKey(documentID string, words []string, atEnd bool) (strin
 	if atEnd {
 		ch = idx.atEnd
 	}
-	key := ch[strings.Join(stems(words), " ")].key
+	key := ch[orderedKey(words)].key
+	if key == "" {
+		key = ch[strings.Join(stems(words), " ")].key
+	}
 	if key == "" && len(words) == 1 {
 		// "S&M" for the row "Sales and marketing": initials joined by
 		// "&" name the words they join.
@@ -407,6 +414,12 @@ func newLabelIndex(entries []FigureEntry) *labelIndex {
 		if ch.rank > m[k].rank {
 			m[k] = ch
 		}
+		// The words in their order too: "Other income (expense), net"
+		// and the cash flow statement's "Other expense (income), net"
+		// (its sign the other way) hold the same words.
+		if o := orderedKey(words); ch.rank > m[o].rank {
+			m[o] = ch
+		}
 	}
 	for _, e := range entries {
 		if e.Member != "" {
@@ -433,6 +446,12 @@ func newLabelIndex(entries []FigureEntry) *labelIndex {
 		}
 		keep(idx.plain, strings.Fields(label), ch)
 		keep(idx.atEnd, strings.Fields(label), ch)
+		if f := strings.Fields(label); len(f) > 2 && f[len(f)-1] == "net" && strings.HasSuffix(strings.TrimSpace(strings.ToLower(e.Label)), ", net") {
+			// "Other income (expense), net" is asked as "other income
+			// (expense)": the closing ", net" says how it is summed.
+			keep(idx.plain, f[:len(f)-1], ch)
+			keep(idx.atEnd, f[:len(f)-1], ch)
+		}
 		keep(idx.atEnd, strings.Fields(labelCore(label)), ch)
 		if !e.Table {
 			_, local, _ := strings.Cut(e.Concept, ":")
@@ -522,6 +541,16 @@ func stems(words []string) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// orderedKey is a label index's key of words in their order: their
+// stems, after a mark no sorted key holds.
+func orderedKey(words []string) string {
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		out = append(out, stem5(w))
+	}
+	return "=" + strings.Join(out, " ")
 }
 
 // plannedLonger reports whether the plan holds a figure of issuer t under
