@@ -1158,6 +1158,26 @@ func (b *builder) planNamedRatio() {
 	}
 }
 
+// issuerWords returns words without those that are another asked
+// issuer's own (TextStats.OwnIssuer): of "what share of the purchase
+// price went to goodwill in Oracle's Cerner acquisition versus
+// Microsoft's Nuance acquisition", Oracle's passage is asked for "cerner",
+// not "nuance". Words are kept as they are when dropping would leave none.
+func (b *builder) issuerWords(t string, words []string) []string {
+	stats := b.cat.TextStats()
+	if stats == nil || len(b.rt.Issuers) < 2 {
+		return words
+	}
+	kept := slices.DeleteFunc(slices.Clone(words), func(w string) bool {
+		o := stats.OwnIssuer(w)
+		return o != "" && o != t && slices.Contains(b.rt.Issuers, o)
+	})
+	if len(kept) == 0 {
+		return words
+	}
+	return kept
+}
+
 // ratioNouns name a measure that relates two figures; perUnit finds one
 // written "per" a unit ("dividends per share").
 var (
@@ -1173,7 +1193,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 	company := b.cat.ShortName(t)
 	groups, query, topic := a.ExplainGroups(), a.Query, a.Label
 	if a.Name == "general" {
-		if words := b.questionWords(); len(words) > 0 {
+		if words := b.issuerWords(t, b.questionWords()); len(words) > 0 {
 			groups, query = b.topicGroups(words), strings.Join(words, " ")
 			if asksWhy(b.question) {
 				// Why, of the question's own topic ("Alphabet's TAC rate
@@ -1191,7 +1211,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		// The subject is the clause that asks the expectation ("Is Oracle
 		// signalling that growth in cloud services & license support
 		// expenses continues into FY24", not "or was FY23 the peak").
-		if words := b.expectedTopic(); len(words) >= 1 {
+		if words := b.issuerWords(t, b.expectedTopic()); len(words) >= 1 {
 			tg := b.topicGroups(words)
 			groups = append(tg, groups...)
 			var named []string
@@ -1690,7 +1710,7 @@ func (b *builder) topicGroups(words []string) [][]string {
 	// the topic moved or what is asked of it, not what it is: a sentence
 	// on the topic need not repeat them.
 	rare := slices.DeleteFunc(slices.Clone(words), func(w string) bool {
-		return fallWords.MatchString(w) || riseWords.MatchString(w) || causingWords[w] || affecting[w] || askingWords[w]
+		return fallWords.MatchString(w) || riseWords.MatchString(w) || causingWords[w] || affecting[w] || askingWords[w] || comparatives[w]
 	})
 	if len(rare) < 2 {
 		rare = slices.Clone(words)
@@ -2770,7 +2790,7 @@ func (b *builder) planAhead(t string, p filingPeriod, a Aspect, m reqMeta) {
 		groups = a.ExplainGroups()
 		what = "its business"
 	case a.Name == "general":
-		if words := b.questionWords(); len(words) > 0 {
+		if words := b.issuerWords(t, b.questionWords()); len(words) > 0 {
 			groups = append(b.topicGroups(words), OutlookWords)
 		}
 		what = "the question's topic"
@@ -3302,7 +3322,7 @@ func (b *builder) subjectlessItem(clause string) string {
 
 // comparatives ask by how much one figure exceeds another.
 var comparatives = map[string]bool{"more": true, "fewer": true, "less": true, "higher": true, "lower": true,
-	"bigger": true, "smaller": true, "larger": true, "greater": true}
+	"bigger": true, "smaller": true, "larger": true, "greater": true, "faster": true, "slower": true, "quicker": true}
 
 // clauseSubjectAsks finds a clause asking how much of a thing there was,
 // the thing the subject of a form of "be": "how much senior notes face
