@@ -11,7 +11,9 @@ import (
 // comparative ("faster") names no topic.
 func TestIssuerWordsAndComparatives(t *testing.T) {
 	cat := sampleCatalog(t)
-	own := func(word string, n int) string { return strings.Repeat("We completed the acquisition of "+word+". ", n) }
+	own := func(word string, n int) string {
+		return strings.Repeat("We completed the acquisition of "+word+". ", n)
+	}
 	cat.SetTextStats(NewTextStats([]StatsDoc{
 		{ID: "o", Issuer: "ORCL", Text: own("Cerner", 5) + "Goodwill was recorded. Membership grew."},
 		{ID: "m", Issuer: "MSFT", Text: own("Nuance", 5) + "Goodwill was recorded. Membership grew."},
