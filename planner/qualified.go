@@ -1838,7 +1838,7 @@ var exprNames = regexp.MustCompile(`[a-z_][a-z0-9_]*`)
 // ratioOfBefore matches, at the end of normalised text, the words that
 // make the figure after them a ratio's denominator: "as a share of", "%
 // of", "divided by", "relative to".
-var ratioOfBefore = regexp.MustCompile(`(?:\b(?:share|percent(?:age)?|proportion|fraction|portion)\s+of|%\s*of|\bdivided\s+by|\brelative\s+to|\bover)\s*$`)
+var ratioOfBefore = regexp.MustCompile(`(?:\b(?:` + shareNouns + `)\s+of|%\s*of|\bdivided\s+by|\brelative\s+to|\bover)\s*$`)
 
 // denominatorOf reports whether, in the normalised sentence, the figure
 // phrase is written only as a ratio's denominator (ratioOfBefore).

@@ -1621,7 +1621,7 @@ func (b *builder) rowsNamedIn(text string) []string {
 
 // shareIn matches, in a lower-case clause, a share of a whole asked: "a
 // bigger slice of its total revenue", "the mix of".
-var shareIn = regexp.MustCompile(`\b(?:share|proportion|portion|slice|percentage|fraction|mix)\s+of\b`)
+var shareIn = regexp.MustCompile(`\b(?:` + shareNouns + `|slice|mix)\s+of\b`)
 
 // refersToShare matches, in a lower-case clause, words pointing back to a
 // share named before: "that share", "this mix", "the proportion".
