@@ -412,16 +412,50 @@ func (m matcher) bestPair(text string) (sentence string, score int, ok bool) {
 			own = append(own, g)
 		}
 	}
-	if single == 0 {
-		return "", 0, false
-	}
+	// With no word of the question's own, only a sentence that opens by
+	// taking a part of what the one before it counted ("Of these,
+	// approximately 9,000 (70%) were located in the United States and
+	// Canada") takes its subject from there; its number counts what that
+	// one named.
+	partitiveOnly := single == 0
 	one := matcher{groups: own, forward: m.forward}
+	// Such a sentence states the number and narrows it by one group at
+	// least ("located in the United States and Canada"); the sentence
+	// before names the rest ("12,800 full-time employees").
+	number := slices.Clone(own[0])
+	for i, t := range number {
+		if t == CountTerm {
+			number[i] = FigureTerm
+		}
+	}
+	partOf := func(second string) bool {
+		if _, ok := (matcher{groups: [][]string{number}, forward: m.forward}).score(second); !ok {
+			return false
+		}
+		for i, g := range m.groups {
+			if i == figure {
+				continue
+			}
+			if _, ok := (matcher{groups: [][]string{g}, forward: m.forward}).score(second); ok {
+				return true
+			}
+		}
+		return false
+	}
 	bestScore := -1
 	for _, b := range blocks(text) {
 		spans := sentenceSpans(text[b[0]:b[1]])
 		for i := 1; i < len(spans); i++ {
 			second := text[b[0]+spans[i][0] : b[0]+spans[i][1]]
-			if _, has := one.score(second); !has || !PointsBack(second) && !refersBack(second) {
+			partitive := partitiveBack.MatchString(second)
+			if partitiveOnly && !partitive {
+				continue
+			}
+			if partitive {
+				if !partOf(second) {
+					continue
+				}
+			} else if _, has := one.score(second); !has || !PointsBack(second) && !refersBack(second) {
 				continue
 			}
 			for j := i - 1; j >= max(0, i-pairReach); j-- {
@@ -446,8 +480,13 @@ func (m matcher) bestPair(text string) (sentence string, score int, ok bool) {
 // that its subject is named there.
 func PointsBack(sentence string) bool {
 	first, _, _ := strings.Cut(strings.TrimSpace(sentence), " ")
-	return pointingBack[strings.ToLower(first)]
+	return pointingBack[strings.ToLower(first)] || partitiveBack.MatchString(sentence)
 }
+
+// partitiveBack matches a sentence opening with a part of what the one
+// before it named: "Of these,", "Of this amount", "Of which", "Of the
+// total".
+var partitiveBack = regexp.MustCompile(`(?i)^\W*of\s+(?:these|those|this|that|which|them|the\s+total)\b`)
 
 // refersBack reports whether a sentence holds a determiner pointing back
 // to what a sentence before named ("the effect of this change in

@@ -1085,6 +1085,20 @@ func (b *builder) partNames(t string) []string {
 	return out
 }
 
+// wholeCountAsked reports whether the question asks a count in a clause
+// naming none of issuer t's parts, beside a clause naming one: "How many
+// full-time employees did Netflix have at the end of 2022, and roughly how
+// many of them sat in the US and Canada?" asks both counts.
+func (b *builder) wholeCountAsked(t string) bool {
+	whole, part := false, false
+	for _, c := range askClauses(b.question) {
+		named := len(b.cat.SegmentsIn(c, t)) > 0
+		part = part || named
+		whole = whole || !named && howMany.MatchString(c)
+	}
+	return whole && part
+}
+
 // wordsBeyond returns the words a question names a measure by beyond an
 // aspect's topic, a ratio of its figures ("the debt-to-equity ratio",
 // "inventory turnover", "dividends per share"), as one group a sentence
@@ -1262,6 +1276,7 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		}
 	}
 	countOf := false
+	var wholeGroups [][]string // a count of the whole asked beside a part's (wholeCountAsked)
 	asksCount := b.rt.AsksFigure && figureShaped.MatchString(b.question) || anyTerm(normalizeText(b.question), a.Counts) || perHead.MatchString(b.question)
 	if len(a.Metrics) == 0 && a.Kind == KindExplanation && asksCount && !asksWhy(b.question) && !b.rt.Outlook {
 		// "How many employees", "headcount at year-end": a topic the
@@ -1290,6 +1305,9 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		// part: the issuer's whole count does not answer it.
 		parts := b.partNames(t)
 		if len(parts) > 0 && a.Name != "segments" {
+			if b.wholeCountAsked(t) {
+				wholeGroups = slices.Clone(groups)
+			}
 			groups = append(groups, parts)
 		}
 		// So is a place's ("employees based in Germany"): the count of
@@ -1464,6 +1482,18 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: topic, AllOf: groups},
 	}, m)
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, a.Section, 8), []string{id})
+	if wholeGroups != nil {
+		// "How many full-time employees did Netflix have at the end of
+		// 2022, and roughly how many of them sat in the US and Canada?":
+		// the whole's count is asked as well as the part's.
+		wid := id + "-whole"
+		b.addReq(Requirement{
+			ID: wid, Issuer: t, Period: label, Aspect: a.Name, Kind: a.Kind, Required: true,
+			Need:       fmt.Sprintf("the figure %s's %s %s states for its %s", company, label, form, a.Label),
+			Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: topic, AllOf: wholeGroups},
+		}, m)
+		b.addNode(tools.SearchFilings, b.searchArgs(t, p, query, a.Section, 8), []string{wid})
+	}
 	if countOf && len(groups) > 0 && len(b.periodsOf(t)) == 1 && asksGrowth(normalizeText(b.question)) {
 		// "Meta headcount at Dec 31, 2024 and YoY change?": the count's
 		// change is asked with it, stated by a sentence naming the topic,

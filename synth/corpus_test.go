@@ -527,6 +527,13 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 			"- Paid memberships, FY2022: 230,747,000",
 			"- Paid net membership additions, FY2022: 8,903,000",
 		}},
+		// A count of the whole and of a region of it, the region's in a
+		// sentence taking a part of the one before ("Of these, ..."): the
+		// whole's sentence, quoted within that run, is not quoted again.
+		{"How many full-time employees did Netflix have at the end of 2022, and roughly how many of them sat in the US and Canada?", []string{
+			"in 65 countries. Of these, approximately 9,000 (70%) were located in the United States and Canada",
+			"- Employees, FY2022, as the filing states it: the sentence quoted above [",
+		}},
 		// A share computed over the whole the filing's own rate names.
 		{"COST FY22 SG&A as a % of sales improved — what was the ratio, and what drove the leverage?", []string{
 			"= 19,779 / 222,730 (millions) = 8.9% [",

@@ -1345,7 +1345,7 @@ func (w *writer) passage(r planner.Requirement) []string {
 		if slices.ContainsFunc(chosen, func(o cand) bool {
 			m := strings.ToLower(validator.Normalize(o.sentence))
 			return strings.Contains(m, n) || strings.Contains(n, m)
-		}) || w.quoted[n] {
+		}) || w.quotedWithin(n) {
 			continue
 		}
 		// Quotations about different things before a second one about
@@ -1374,7 +1374,7 @@ func (w *writer) passage(r planner.Requirement) []string {
 		// Every sentence meeting it is quoted above already (or the
 		// topic's quotations are spent): point to the best one.
 		for _, c := range cands {
-			if w.quoted[strings.ToLower(validator.Normalize(c.sentence))] {
+			if w.quotedWithin(strings.ToLower(validator.Normalize(c.sentence))) {
 				return []string{"- " + w.passageLabel(r) + ": the sentence quoted above " + w.cite(c.id, strings.TrimSpace(c.sentence)) + "."}
 			}
 		}
@@ -2582,3 +2582,18 @@ func (w *writer) blankRow(r planner.Requirement) (string, bool) {
 // brackets ("1,855 Higher gross margin", "(1,360) Lower", "$ 412 Higher"),
 // not a year ("2024 was a record year").
 var opensWithAmount = regexp.MustCompile(`^\s*\(?\$?\s?(\d{1,3}(,\d{3})+|\d+\.\d+|\d{1,3})\)?\s+[A-Z]`)
+
+// quotedWithin reports whether the normalised sentence n is quoted
+// already, alone or within a longer quotation ("... in 65 countries. Of
+// these, approximately 9,000 ..."): no sentence is quoted twice.
+func (w *writer) quotedWithin(n string) bool {
+	if w.quoted[n] {
+		return true
+	}
+	for q := range w.quoted {
+		if strings.Contains(q, n) {
+			return true
+		}
+	}
+	return false
+}
