@@ -973,12 +973,22 @@ func findCausal(lower string, aspects []span, taken claims) *Causal {
 			// the cause; nothing before the verb claims to be it.
 			continue
 		}
+		if lower[m[0]:m[1]] == "lower" && adjectiveBefore.MatchString(lower[:m[0]]) {
+			// "Both Netflix and eBay booked lower interest expense": a
+			// figure lower than before, not one thing lowering another.
+			continue
+		}
 		if c := try(m[0], m[1], true); c != nil {
 			return c
 		}
 	}
 	return nil
 }
+
+// adjectiveBefore matches the end of the words before "lower" that make it
+// an adjective of the figure after it: "booked lower", "reported a lower",
+// "had much lower".
+var adjectiveBefore = regexp.MustCompile(`\b(book(s|ed)?|report(s|ed)?|post(s|ed)?|record(s|ed)?|show(s|ed)?|saw|see|sees|ha[sd]|have|with|an?|the|its|their|much|slightly|significantly|far)\s+$`)
 
 // expectedBefore matches the end of the words before a causal word that
 // make it the noun of what is expected: "expect pressure", "anticipate
