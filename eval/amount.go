@@ -28,8 +28,9 @@ type Amount struct {
 }
 
 // amountExpr finds numbers with an optional "$", sign or opening
-// parenthesis before, and a scale word or percent sign after.
-var amountExpr = regexp.MustCompile(`(?i)(\$\s?)?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\s?%|\s?(?:percent|per\s+cent)\b|\s?(?:trillion|billion|million|thousand|bn|mln)\b|[BMK]\b)?`)
+// parenthesis before, and a scale word or percent sign after (a percent
+// sign after the closing parenthesis of a negative one too: "(15)%").
+var amountExpr = regexp.MustCompile(`(?i)(\$\s?)?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\)?\s?%|\s?(?:percent|per\s+cent)\b|\s?(?:trillion|billion|million|thousand|bn|mln)\b|[BMK]\b)?`)
 
 // citationMarker is an answer's "[3]" or "[3][4]": not figures.
 var citationMarker = regexp.MustCompile(`\[\d+\]`)
@@ -77,7 +78,9 @@ func ParseAmounts(text string) []Amount {
 			a.Step = math.Pow(10, -float64(len(num)-i-1))
 		}
 		if m[6] >= 0 {
-			suffix := strings.ToLower(strings.TrimSpace(clean[m[6]:m[7]]))
+			// A percentage a table prints negative in parentheses keeps
+			// its sign outside the sign: "(15)%".
+			suffix := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(clean[m[6]:m[7]], ")")))
 			switch {
 			case suffix == "%" || strings.HasPrefix(suffix, "per"):
 				a.Percent = true

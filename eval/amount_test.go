@@ -71,6 +71,7 @@ func TestParseAmounts(t *testing.T) {
 		{"[3][12] 7.5%", []float64{7.5}},
 		{"$1.2M and 300K and 4 thousand", []float64{1.2e6, 300e3, 4000}},
 		{"1.5 trillion", []float64{1.5e12}},
+		{"the filing prints (15)% and (2,722)", []float64{15, 2722}},
 	}
 	for _, tt := range tests {
 		got := ParseAmounts(tt.text)
@@ -116,4 +117,13 @@ func FuzzParseAmounts(f *testing.F) {
 		// Finding a figure never panics, whatever the text.
 		FindFigure(s, Figure{Label: "x", Value: 1e9, Unit: UnitUSD, Period: "2024"})
 	})
+}
+
+// A negative percentage printed in parentheses ("(15)%", as the filings'
+// tables print a fall) is a percentage.
+func TestParseAmountsParenthesisedPercent(t *testing.T) {
+	got := ParseAmounts("GMV fell; the filing prints (15)% [2]")
+	if len(got) != 1 || got[0].Value != 15 || !got[0].Percent {
+		t.Errorf("ParseAmounts = %+v, want one percentage of 15", got)
+	}
 }

@@ -882,6 +882,23 @@ func (b *builder) planNamedChange(t string, p filingPeriod, m reqMeta, what, key
 	}, m) {
 		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: expr, Facts: facts}, []string{id}, levelNode)
 	}
+	if topic == what+" change" && !b.cat.isChangeRate(p.doc.ID, key) && !anyTerm(norm, []string{"points", "basis points", "bps", "$", "dollar", "dollars", "amount"}) {
+		// "What was the change", no unit asked: the rate of the change
+		// too, as the filing's tables print it beside the amounts ("GMV
+		// ... (15)%"), optional.
+		rid := levelID + "-growth"
+		if b.addReq(Requirement{
+			ID: rid, Issuer: t, Period: period, Aspect: "figures", Kind: KindCalculation, Required: false,
+			Need: fmt.Sprintf("the rate at which %s's %s changed over the year to the period of its %s %s, from the figure it prints and the one a year before",
+				b.cat.ShortName(t), what, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: period, Topic: what + " growth", Of: []string{levelID}},
+		}, m) {
+			b.addNode(tools.Calculate, tools.CalculateArgs{Expression: fmt.Sprintf("(%s - %s_prior) / %s_prior", name, name, name), Facts: facts}, []string{rid}, levelNode)
+			if p.doc.FiscalYear == p.fy {
+				b.planPrintedAs(t, p, what+" growth", []string{strings.ToLower(what)}, what+" change", rid, m)
+			}
+		}
+	}
 	// A move the question asserts of the figure ("Costco's membership fee
 	// income fell in FY22 ... why?") is a premise its rate of change bears
 	// out or refutes.

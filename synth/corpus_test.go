@@ -534,6 +534,14 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 			"in 65 countries. Of these, approximately 9,000 (70%) were located in the United States and Canada",
 			"- Employees, FY2022, as the filing states it: the sentence quoted above [",
 		}},
+		// "What was the change", no unit asked, of a figure named by its
+		// label: the amount and, beside it, the rate the filing's table
+		// prints.
+		{"Is it true that eBay's gross merchandise volume kept growing in 2022? What GMV does the 2022 10-K report, and what was the change?", []string{
+			"- GMV change, FY2022 = gmv - prior-year gmv = 73,900 - 87,365 (millions) = -$13.47 billion",
+			"= (73,900 - 87,365) / 87,365 (millions) = -15.4% [",
+			"the filing prints (15)% [",
+		}},
 		// A share computed over the whole the filing's own rate names.
 		{"COST FY22 SG&A as a % of sales improved — what was the ratio, and what drove the leverage?", []string{
 			"= 19,779 / 222,730 (millions) = 8.9% [",
