@@ -569,10 +569,17 @@ func (b *builder) planUncoveredItems() {
 	// was the FX hit?") asks it as an item of its own, whatever else the
 	// question asks; one naming only what every figure is ("how big was
 	// the decline") asks the size of the figure asked already.
+	sized := map[string]bool{} // items a clause asks the size of by name (sizeAsked)
 	for _, m := range sizeAsked.FindAllStringSubmatch(b.question, -1) {
-		words := strings.Fields(strings.ToLower(m[1]))
+		// "How big was that fee hike?": the thing pointed back to, by
+		// its own words, each of which a requirement must name.
+		item := pointingDeterminer.ReplaceAllString(m[1], "")
+		words := strings.Fields(strings.ToLower(item))
 		if slices.ContainsFunc(words, func(w string) bool { return !figureWords[w] && !sizeNouns[w] }) {
-			parts = append(parts, m[1])
+			parts = append(parts, item)
+			if item != m[1] {
+				sized[item] = true
+			}
 		}
 	}
 	// A clause of a list asking a number or a size ("..., and how many
@@ -692,7 +699,7 @@ func (b *builder) planUncoveredItems() {
 			// A thing narrowed by its clause is covered by a figure
 			// named so, not by a passage's words ("due to").
 			covered = !slices.ContainsFunc(own, func(w string) bool { return !saidOfFigures[stem5(w)] })
-		case strict[part]:
+		case strict[part] || sized[part]:
 			covered = !slices.ContainsFunc(own, func(w string) bool { return !said[stem5(w)] })
 		}
 		if clause || len(item) == 0 || covered || b.plannedRowsHold(item) || b.plannedMetricNamed(item) {
@@ -3129,6 +3136,10 @@ var irregularParticiples = map[string]bool{"paid": true, "spent": true, "made": 
 // was the FX hit", "how large were the impairment charges"; its group is
 // the thing's name, to the clause's end.
 var sizeAsked = regexp.MustCompile(`(?i)\bhow\s+(?:big|large|much|severe|sizable|significant)\s+(?:was|were|is|are)\s+(?:the\s+|its\s+|their\s+)?([a-z][a-z&' -]{1,60}?)\s*(?:[?.;,]|$)`)
+
+// pointingDeterminer matches the word that opens a thing a clause points
+// back to: "that fee hike", "this charge".
+var pointingDeterminer = regexp.MustCompile(`(?i)^(?:that|this|these|those)\s+`)
 
 // clauseAsks finds a clause asking a number or a size by name: "how many
 // new warehouses", "how big were NVIDIA's inventory provisions"; its group
