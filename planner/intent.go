@@ -215,7 +215,8 @@ func buildIntentWords() map[string]wordClass {
 		exceed unlock unlocking reset change changing stop-following turn-off go-past set`)
 	add(wRule, `instruction instructions rule rules guideline guidelines policy policies restriction
 		restrictions constraint constraints programming directive directives configuration config
-		settings setting parameters limitation limitations filter filters safety`)
+		settings setting parameters limitation limitations filter filters safety requirement requirements
+		citation citations`)
 	add(wConfig, `prompt prompts system-prompt system-message developer-message guardrails guardrail
 		api-key`)
 	add(wResource, `budget budgets limit limits quota quotas cap caps tokens token-budget tool-calls
@@ -682,6 +683,10 @@ func (c clause) actorOf(k int) actor {
 			if i >= 0 && c.is(i, wUser) {
 				return actorUser
 			}
+			if i >= 0 && c.is(i, wYou) {
+				// The assistant's own: "your best guess".
+				return actorAssistant
+			}
 			return actorThird
 		}
 	}
@@ -975,12 +980,13 @@ func recommendFrame(c clause) intentKind {
 		if rankedByFigure(c, k) {
 			continue // "rank the three issuers by free cash flow": a table of figures
 		}
+		if (who == actorAssistant || c.imperative(k)) && !c.past() &&
+			(c.any(wSecurity|wMoney|wMerit|wBeneficiary|wTrade) || k+1 < len(c.words) && c.words[k+1] == "me") {
+			return intentAdvice
+		}
 		switch {
-		case (who == actorAssistant || c.imperative(k)) && !c.past():
-			if c.any(wSecurity|wMoney|wMerit|wBeneficiary|wTrade) || k+1 < len(c.words) && c.words[k+1] == "me" {
-				return intentAdvice
-			}
-		case w == "picks" || w == "pick" || w == "tips" || w == "tip" || strings.HasPrefix(w, "recommendation"):
+		case (who == actorAssistant || c.imperative(k)) && !c.past() && !adviceNoun(w):
+		case adviceNoun(w):
 			// nouns: "your top picks", "stock tips", "any stock tips"
 			for j := max(0, k-3); j < k; j++ {
 				if c.is(j, wYou|wSecurity|wEval) || c.words[j] == "hot" {
@@ -996,6 +1002,12 @@ func recommendFrame(c clause) intentKind {
 		}
 	}
 	return intentResearch
+}
+
+// adviceNoun reports whether w names advice given: "picks", "tips",
+// "recommendations".
+func adviceNoun(w string) bool {
+	return w == "picks" || w == "pick" || w == "tips" || w == "tip" || strings.HasPrefix(w, "recommendation")
 }
 
 // rankedByFigure reports whether the advice word at k ranks by a figure a
