@@ -306,7 +306,11 @@ func (s *TextStats) AliasTerms(issuer string, words []string) [][]string {
 	for _, a := range s.aliases[issuer] {
 		// The other name itself, or with one more word that qualifies it
 		// ("paid streaming subscribers" of "paid subscription").
-		if a.key != key && !(len(asked) == len(strings.Fields(a.key))+1 && allIn(strings.Fields(a.key), asked)) {
+		// Or its head noun alone ("subscribers" of "paid subscription"),
+		// where the other name qualifies it.
+		ak := strings.Fields(a.key)
+		head := len(asked) == 1 && len(ak) >= 2 && ak[len(ak)-1] == asked[0]
+		if a.key != key && !(len(asked) == len(ak)+1 && allIn(ak, asked)) && !head {
 			continue
 		}
 		for n := len(a.term); n >= 1; n-- {

@@ -170,6 +170,14 @@ func TestDefinedAliases(t *testing.T) {
 	if terms := stats.AliasTerms("AAPL", []string{"paid", "subscribers"}); terms != nil {
 		t.Errorf("another issuer's alias: %q", terms)
 	}
+	// The other name's head noun alone ("subscribers") names it too; a word
+	// that only qualifies it ("paid") does not.
+	if terms := stats.AliasTerms("NFLX", []string{"subscribers"}); len(terms) == 0 || !slices.Equal(terms[0], []string{"paid", "membership"}) {
+		t.Errorf("AliasTerms(subscribers) = %q; want [paid membership] first", terms)
+	}
+	if terms := stats.AliasTerms("NFLX", []string{"paid"}); terms != nil {
+		t.Errorf("AliasTerms(paid) = %q; want none", terms)
+	}
 }
 
 // A short form a filing defines for another company's name, in a list
