@@ -16,6 +16,8 @@ func TestAsksBesideClaim(t *testing.T) {
 	}{
 		{"A newsletter says Apple's Products gross margin improved in the June 2025 quarter because suppliers absorbed the new tariffs. What does the 10-Q report for that percentage, and what reasons does it give?", true},
 		{"A blog claims Intel's revenue grew because of PC demand. How much did revenue grow in 2020?", true},
+		// A decimal ends no sentence.
+		{"A post says Intel's revenue grew in 2020 because of PC demand. What made up the 8.2% growth, per the 10-K?", true},
 		{"Did AI spending drive Microsoft's margin expansion in fiscal 2022?", false},
 		{"AMZN posted a net loss in 2022 — that was driven by AWS turning unprofitable, right?", false},
 		{"Meta's tax rate fell in 2024. Was that because of the OECD minimum tax?", false},

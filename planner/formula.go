@@ -21,24 +21,25 @@ import (
 // operand, group 2 the operator, group 3 the second operand.
 var formulaAsked = regexp.MustCompile(`(?i)(?:\s[-–—]\s|:\s|\(|\b(?:i\.e\.,?|defined\s+as|calculated\s+as|computed\s+as|meaning)\s)\s*([a-z][^?();:]{1,80}?)\s+(minus|less|divided\s+by|over|/|plus|\+)\s+([a-z][^?();:,]{1,60})`)
 
-// issuerTail matches an operand's closing words that say whose figure it
-// is: "for Costco", "at Walmart and eBay". Group 1 is the first word after
-// the preposition.
-var issuerTail = regexp.MustCompile(`(?i)\s+(?:for|at|of)\s+([\w.&'’-]+)(?:\s.*)?$`)
+// issuerTail matches a preposition that may open an operand's closing
+// words saying whose figure it is ("for Costco", "at Walmart and eBay");
+// group 1 is the word after it.
+var issuerTail = regexp.MustCompile(`(?i)\s+(?:for|at|of)\s+([\w.&'’-]+)`)
 
 // withoutIssuerTail returns operand without closing words naming one of
 // the issuers asked (issuerTail): "total revenue for Costco" is "total
 // revenue"; "provision for income taxes" keeps its words.
 func (b *builder) withoutIssuerTail(operand string) string {
-	m := issuerTail.FindStringSubmatchIndex(operand)
-	if m == nil {
-		return operand
+	skip := issuerWordSet(b.cat, b.rt.Issuers)
+	for _, m := range issuerTail.FindAllStringSubmatchIndex(operand, -1) {
+		// "cost of revenue for Costco": the first "of" names no issuer;
+		// the words from the one that does are cut.
+		w := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(operand[m[2]:m[3]], "'s"), "’s"))
+		if skip[w] {
+			return operand[:m[0]]
+		}
 	}
-	w := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(operand[m[2]:m[3]], "'s"), "’s"))
-	if !issuerWordSet(b.cat, b.rt.Issuers)[w] {
-		return operand
-	}
-	return operand[:m[0]]
+	return operand
 }
 
 // formulaOps are the calculate operators of formulaAsked's words.

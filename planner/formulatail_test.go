@@ -11,13 +11,15 @@ import (
 // of the answer ("Give me a table:"): the operands are the figures' names,
 // and the figure computed is named by its formula, not "table".
 func TestFormulaOperandIssuerTail(t *testing.T) {
-	cat := textFilingCatalog("Operating income", "Total revenue", "Provision for income taxes")
+	cat := textFilingCatalog("Operating income", "Total revenue", "Provision for income taxes", "Cost of revenue")
 	for _, tt := range []struct {
 		question, topic string
 	}{
 		{"Give me a table: operating income divided by total revenue for SHTX (fiscal 2022).", "operating income divided by total revenue"},
 		// "for" inside a row's name stays.
 		{"SHTX FY22 tax burden: provision for income taxes divided by operating income?", "tax burden"},
+		// The issuer's "for" after another "of" in the operand.
+		{"Give me a table: cost of revenue for SHTX divided by total revenue for SHTX (fiscal 2022).", "cost of revenue divided by total revenue"},
 	} {
 		g := planOver(t, cat, tt.question)
 		if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool {

@@ -984,9 +984,7 @@ func recommendFrame(c clause) intentKind {
 			(c.any(wSecurity|wMoney|wMerit|wBeneficiary|wTrade) || k+1 < len(c.words) && c.words[k+1] == "me") {
 			return intentAdvice
 		}
-		switch {
-		case (who == actorAssistant || c.imperative(k)) && !c.past() && !adviceNoun(w):
-		case adviceNoun(w):
+		if adviceNoun(w) {
 			// nouns: "your top picks", "stock tips", "any stock tips"
 			for j := max(0, k-3); j < k; j++ {
 				if c.is(j, wYou|wSecurity|wEval) || c.words[j] == "hot" {

@@ -109,6 +109,11 @@ var innerHyphens = regexp.MustCompile(`(\pL)-(\pL)`)
 // for the figures the issuers' filings label; atEnd also lets a label's
 // words at the end of the period go unsaid.
 func (b *builder) labelledRuns(atEnd bool) []labelledRun {
+	return b.labelledRunsIn(b.question, atEnd)
+}
+
+// labelledRunsIn is labelledRuns of text, a part of the question.
+func (b *builder) labelledRunsIn(text string, atEnd bool) []labelledRun {
 	skip := issuerWordSet(b.cat, b.rt.Issuers)
 	var runs []wordRun
 	var run wordRun
@@ -121,7 +126,7 @@ func (b *builder) labelledRuns(atEnd bool) []labelledRun {
 		run = wordRun{}
 	}
 	prev := "" // the token before, as the question writes it
-	for _, f := range strings.FieldsFunc(innerHyphens.ReplaceAllString(strings.ReplaceAll(b.question, "’", "'"), "$1 $2"), unicode.IsSpace) {
+	for _, f := range strings.FieldsFunc(innerHyphens.ReplaceAllString(strings.ReplaceAll(text, "’", "'"), "$1 $2"), unicode.IsSpace) {
 		w := strings.ToLower(strings.TrimRight(strings.TrimLeft(f, "(\"'“‘["), ".,;:?!)\"'”’]"))
 		possessive := strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "s'")
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
@@ -600,7 +605,7 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 		if b.plannedLonger(t, what) {
 			return
 		}
-		if total := "total " + what; ok && wordIn(normalizeText(b.question), total) && b.cat.stats.StatesTotal(t, words) &&
+		if total := "total " + what; ok && wordIn(normalizeText(b.question), total) && b.cat.TextStats().StatesTotal(t, words) &&
 			!b.cat.labels(p.doc.ID, append([]string{"total"}, words...)) {
 			// "Total deferred revenue", which a sentence states, where
 			// the row so labelled is a part of it (the balance sheet's

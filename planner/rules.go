@@ -113,10 +113,10 @@ func asksBesideClaim(question string) bool {
 }
 
 // sentenceWithEnd matches a sentence of a question with the mark that
-// ends it; asksWhat a sentence that asks what, how much, how many, which
+// ends it (a dot inside "$1.2B" or "U.S." ends none); asksWhat a sentence that asks what, how much, how many, which
 // or why.
 var (
-	sentenceWithEnd = regexp.MustCompile(`[^.?!]+(?:[.?!]+|$)`)
+	sentenceWithEnd = regexp.MustCompile(`(?:[^.?!]|\.[^\s.?!])+(?:[.?!]+|$)`)
 	asksWhat        = regexp.MustCompile(`(?i)^\W*(?:and\s+|so\s+|then\s+)?(?:what|how|which|why|give|provide|list)\b`)
 )
 
@@ -1642,10 +1642,8 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 // expecting cloud services to keep taking a bigger slice of its total
 // revenue".
 func (b *builder) rowsNamedIn(text string) []string {
-	nb := *b
-	nb.question = text
 	var out []string
-	for _, l := range nb.labelledRuns(false) {
+	for _, l := range b.labelledRunsIn(text, false) {
 		if len(l.words) < 2 || namesCatalogueFigure(l.words) {
 			continue
 		}
@@ -1662,7 +1660,7 @@ var shareIn = regexp.MustCompile(`\b(?:` + shareNouns + `|slice|mix)\s+of\b`)
 
 // refersToShare matches, in a lower-case clause, words pointing back to a
 // share named before: "that share", "this mix", "the proportion".
-var refersToShare = regexp.MustCompile(`\b(?:that|this|the|its|their)\s+(?:share|proportion|mix|percentage|portion|slice)\b`)
+var refersToShare = regexp.MustCompile(`\b(?:that|this|the|its|their)\s+(?:` + shareNouns + `|mix|slice)\b`)
 
 // ownLabel returns the words the filing prints for the aspect's figure,
 // to search for what it says of the figure in its own words ("Net revenues
