@@ -164,6 +164,18 @@ func TestFigureAskedLater(t *testing.T) {
 			t.Errorf("%q: \"what's\" not read as asking a figure", q)
 		}
 	}
+	// A dollar sign standing for the amount asked; not a dollar figure
+	// the question states.
+	for q, want := range map[string]bool{
+		"GOOGL FY24: TAC $ and TAC rate vs FY23, and what drove the rate lower?": true,
+		"NVDA FY23 Data Center end-market revenue, $mm":                          true,
+		"Meta capex ($bn) in 2024":                                               true,
+		"Revenue was $5 billion in 2024; why did it rise?":                       false,
+	} {
+		if got := figureShaped.MatchString(q); got != want {
+			t.Errorf("figureShaped(%q) = %v, want %v", q, got, want)
+		}
+	}
 	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
 	row := func(label string, v int64) corpus.Fact {
 		return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(v), Unit: "USD",

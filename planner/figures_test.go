@@ -582,6 +582,11 @@ func TestQuestionWordsWithoutAsides(t *testing.T) {
 		{"I've been a subscriber since the DVD days and friends keep telling me everyone is cancelling, but what I actually want to know is: how many paid memberships did Netflix have in 2022?",
 			[]string{"paid", "memberships", "netflix"}},
 		{"My question is short", []string{"question", "short"}},
+		// Dates written with hyphens, and the asker's own attempt.
+		{"Interest expense: Intel FY2020 vs NVIDIA FY2023 (Jan-23 FYE)", []string{"interest", "expense", "intel", "nvidia"}},
+		{"COST lease book at FYE Aug-28-2022: discount rate?", []string{"cost", "lease", "book", "discount", "rate"}},
+		{"Oracle at FYE May-2023: commercial paper", []string{"oracle", "commercial", "paper"}},
+		{"senior notes vs fair value? trying to see how far below par the stack trades", []string{"senior", "notes", "fair", "value", "par", "stack", "trades"}},
 	}
 	for _, tt := range tests {
 		if got := QuestionWords(tt.q, nil, nil); !slices.Equal(got, tt.want) {

@@ -1086,6 +1086,12 @@ func predictionFrame(c clause) intentKind {
 		case (w == "upside" || w == "downside") && c.any(wSecurity):
 			return intentPrediction
 		case w == "how-high":
+			// "How high can the stock go", "how high can palantir go":
+			// asked of ahead (a modal, the future, "go"); "how far below
+			// par the stack trades" asks where it stands now.
+			if !c.any(wModal|wFuture) && !c.has("go") && !c.futureTime() {
+				continue
+			}
 			if c.any(wSecurity | wPriceNoun) {
 				return intentPrediction
 			}

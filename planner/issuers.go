@@ -1104,9 +1104,10 @@ func findIssuers(question string, cat *Catalog, explicit []string) (issuers, not
 			continue
 		}
 		written := strings.TrimSuffix(strings.TrimSuffix(r.q[m.start:m.end], "'s"), "’s")
-		if m.corpus == "" && initialsWrittenBefore(r.q[:m.start], written, issuerWordSet(cat, covered)) {
-			// "commercial paper ... CP programs": the short form of words
-			// the question wrote out before it, not another's ticker.
+		if skip := issuerWordSet(cat, covered); m.corpus == "" && (initialsWritten(r.q[:m.start], written, skip) || initialsWritten(r.q[m.end:], written, skip)) {
+			// "commercial paper ... CP programs", "CP usage: ...
+			// commercial paper outstanding": the short form of words the
+			// question writes out, not another's ticker.
 			continue
 		}
 		if m.corpus == "" && cat.defines(covered, written) {
@@ -1149,16 +1150,16 @@ func findIssuers(question string, cat *Catalog, explicit []string) (issuers, not
 	return issuers, notCovered, taken
 }
 
-// initialsWrittenBefore reports whether short, two to five capitals, is
-// the initials of a run of words the text before it writes out
-// ("commercial paper" before "CP"), none of them a word of an issuer's
-// name (skip): "Apple makes devices" spells no AMD.
-func initialsWrittenBefore(before, short string, skip map[string]bool) bool {
+// initialsWritten reports whether short, two to five capitals, is the
+// initials of a run of words text writes out (the question before it or
+// after it: "commercial paper" beside "CP"), none of them a word of an
+// issuer's name (skip): "Apple makes devices" spells no AMD.
+func initialsWritten(text, short string, skip map[string]bool) bool {
 	n := len(short)
 	if n < 2 || n > 5 || strings.ToUpper(short) != short || strings.IndexFunc(short, func(r rune) bool { return r < 'A' || r > 'Z' }) >= 0 {
 		return false
 	}
-	words := strings.FieldsFunc(strings.ToLower(before), func(r rune) bool { return !unicode.IsLetter(r) })
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) })
 	want := strings.ToLower(short)
 	for i := 0; i+n <= len(words); i++ {
 		match := true

@@ -599,7 +599,8 @@ func TestCaselessBesideMonthAndI(t *testing.T) {
 }
 
 // A short form in capitals whose letters are the initials of words the
-// question wrote out before it ("commercial paper ... CP programs") is
+// question writes out before or after it ("commercial paper ... CP
+// programs", "CP usage: ... commercial paper outstanding") is
 // that phrase, not another company's ticker; initials spelt by an
 // issuer's name and other words ("Apple makes devices ... AMD") are not.
 func TestInitialsOfWordsWritten(t *testing.T) {
@@ -607,6 +608,11 @@ func TestInitialsOfWordsWritten(t *testing.T) {
 	rt := RouteQuestion("Commercial paper outstanding at Apple and Oracle in 2023, plus the size of Oracle's CP program?", cat, nil)
 	if len(rt.NotCovered) > 0 {
 		t.Errorf("not covered %v: CP is commercial paper", rt.NotCovered)
+	}
+	// Written before the words it stands for.
+	rt = RouteQuestion("CP usage: Apple at FYE Sep-2022 vs Oracle at FYE May-2023 — commercial paper outstanding and the effective rate on it", cat, nil)
+	if len(rt.NotCovered) > 0 || !slices.Equal(rt.Issuers, []string{"AAPL", "ORCL"}) {
+		t.Errorf("issuers %v, not covered %v: CP is commercial paper", rt.Issuers, rt.NotCovered)
 	}
 	rt = RouteQuestion("Apple makes devices; how do its 2024 margins compare with AMD?", cat, nil)
 	if !slices.ContainsFunc(rt.NotCovered, func(s string) bool { return strings.HasPrefix(s, "AMD (") }) {

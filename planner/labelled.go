@@ -212,6 +212,11 @@ func (b *builder) labelledRunsIn(text string, atEnd bool) []labelledRun {
 				}) {
 					out = append(out, labelledRun{words, n, n == len(r) && !wr.aside})
 					found = true
+				} else if total := b.statedTotal(words); total != nil {
+					// A total an issuer's sentence states and no row
+					// labels ("total deferred revenue").
+					out = append(out, labelledRun{total, n, n == len(r) && !wr.aside})
+					found = true
 				} else if ac := initialsOf(words); ac != "" && !slices.ContainsFunc(words, periodWord) && b.acronymInUse(ac, docs) &&
 					slices.ContainsFunc(docs, func(d string) bool { _, ok := b.cat.labelKey(d, []string{ac}, atEnd); return ok }) {
 					// Spelled out, a figure the filings asked label by its
@@ -605,7 +610,7 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 		if b.plannedLonger(t, what) {
 			return
 		}
-		if total := "total " + what; ok && wordIn(normalizeText(b.question), total) && b.cat.TextStats().StatesTotal(t, words) &&
+		if total := "total " + what; (ok || !b.cat.KnowsFigures(p.doc.ID) || b.cat.TextStats().StatesTotal(t, words)) && wordIn(normalizeText(b.question), total) && b.cat.TextStats().StatesTotal(t, words) &&
 			!b.cat.labels(p.doc.ID, append([]string{"total"}, words...)) {
 			// "Total deferred revenue", which a sentence states, where
 			// the row so labelled is a part of it (the balance sheet's
@@ -620,6 +625,23 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 		}
 	})
 	return true
+}
+
+// statedTotal returns, where b.stated allows it, the words of a figure one
+// of the asked issuers' sentences state a total of ("Total deferred
+// revenue was $772 million"), words being that figure's name, "total"
+// before it or not; nil where none states it.
+func (b *builder) statedTotal(words []string) []string {
+	if !b.stated {
+		return nil
+	}
+	if len(words) > 0 && words[0] == "total" {
+		words = words[1:]
+	}
+	if len(words) < 2 || !slices.ContainsFunc(b.rt.Issuers, func(t string) bool { return b.cat.TextStats().StatesTotal(t, words) }) {
+		return nil
+	}
+	return words
 }
 
 // planLabelExplanation plans management's explanation of the figure words

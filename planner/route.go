@@ -321,6 +321,9 @@ type compounds struct {
 	names    []string        // the catalogue's names, normalised, padded with spaces
 	labels   []string        // every filing's row labels, normalised, padded with spaces
 	labelSet map[string]bool // labels with "&" read as "and", built on first use
+	// stated reports whether an issuer's filings state a total of the
+	// figure the words name in a sentence (TextStats.StatesTotal).
+	stated func(words []string) bool
 }
 
 func newCompounds(question string, cat *Catalog, issuers []string) *compounds {
@@ -352,6 +355,9 @@ func newCompounds(question string, cat *Catalog, issuers []string) *compounds {
 		}
 	}
 	c.labels = cat.rowLabels()
+	c.stated = func(words []string) bool {
+		return slices.ContainsFunc(issuers, func(t string) bool { return cat.TextStats().StatesTotal(t, words) })
+	}
 	return c
 }
 
@@ -375,7 +381,7 @@ func (c *Catalog) rowLabels() []string {
 // question lower-cased up to the name.
 func (c *compounds) head(text, name string) bool {
 	before := strings.Fields(normLabel(text))
-	if len(before) == 0 || strings.Contains(name, " ") || len(c.labels) == 0 {
+	if len(before) == 0 || strings.Contains(name, " ") {
 		return false
 	}
 	w := before[len(before)-1]
@@ -387,7 +393,11 @@ func (c *compounds) head(text, name string) bool {
 	if slices.ContainsFunc(c.names, func(n string) bool { return strings.Contains(n, item) }) {
 		return false
 	}
-	return slices.ContainsFunc(c.labels, func(l string) bool { return strings.HasPrefix(l, item) })
+	// A row label opening so, or a total an issuer's sentence states
+	// ("Total deferred revenue was $772 million", where no row is
+	// labelled so).
+	return slices.ContainsFunc(c.labels, func(l string) bool { return strings.HasPrefix(l, item) }) ||
+		c.stated != nil && c.stated(strings.Fields(item))
 }
 
 // inLonger reports whether name, with words of the question on either

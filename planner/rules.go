@@ -205,6 +205,11 @@ type builder struct {
 	// explained is the figure the question names by a label whose
 	// explanation the plan asks for (planLabelledFigure); nil for none.
 	explained []string
+	// stated lets a total an issuer's sentence states name a figure as a
+	// label does (statedTotal), while a figure asked beside an aspect is
+	// planned; elsewhere the question's own words plan such a figure,
+	// qualifiers and all (planPhraseFigure).
+	stated bool
 }
 
 func (b *builder) addReq(r Requirement, m reqMeta) bool {
@@ -481,8 +486,12 @@ func (b *builder) build() {
 		// is an asked item of its own, gathered or named as a gap; so is
 		// one asked in a clause of its own beside the aspect's figures
 		// ("... What was the 2022 take rate?"), when a filing asked labels
-		// a row so and no figure planned is that row.
+		// a row so and no figure planned is that row; or, with no row so
+		// labelled, a total a sentence states ("Meta's total deferred
+		// revenue, and how much does it expect to realize within a year").
+		b.stated = true
 		b.planLabelledFigure(false)
+		b.stated = false
 	}
 	if aspects != nil && rt.Causal == nil {
 		b.planLabelledFigures()
@@ -1736,6 +1745,11 @@ func (b *builder) planFigureStatement(t string, p filingPeriod, a Aspect, m reqM
 // word between equals); without statistics, or with one word, that word.
 // "Meta's quantum computing roadmap" needs "quantum" and "computing", so
 // a sentence on its AI roadmap does not meet it.
+// quantityWords say how much of a figure is asked ("total deferred
+// revenue", "the amount of"), not what it is: a sentence on the topic need
+// not use them.
+var quantityWords = map[string]bool{"total": true, "amount": true, "number": true, "figure": true, "value": true, "sum": true}
+
 func (b *builder) topicGroups(words []string) [][]string {
 	stats := b.cat.TextStats()
 	if stats == nil || len(words) < 2 {
@@ -1745,7 +1759,7 @@ func (b *builder) topicGroups(words []string) [][]string {
 	// the topic moved or what is asked of it, not what it is: a sentence
 	// on the topic need not repeat them.
 	rare := slices.DeleteFunc(slices.Clone(words), func(w string) bool {
-		return fallWords.MatchString(w) || riseWords.MatchString(w) || causingWords[w] || affecting[w] || askingWords[w] || comparatives[w]
+		return fallWords.MatchString(w) || riseWords.MatchString(w) || causingWords[w] || affecting[w] || askingWords[w] || comparatives[w] || quantityWords[w]
 	})
 	if len(rare) < 2 {
 		rare = slices.Clone(words)
@@ -2121,7 +2135,8 @@ func init() {
 	its was has had did can may our per vs end day ytd yoy qoq ttm ltm fye
 	come came comes coming go goes went gone keep keeps kept seem seems seemed
 	look looks looked mean means meant happen happens happened even though although while despite whereas
-	roughly approximately approx around nearly almost circa true false correct accurate`) {
+	roughly approximately approx around nearly almost circa true false correct accurate
+	try tries tried trying wanted wanting needing hoping wondering curious understand`) {
 		questionStopwords[w] = true
 	}
 }
@@ -2155,12 +2170,13 @@ func QuestionWords(question string, cat *Catalog, issuers []string) []string {
 }
 
 // Asides of a question that say nothing of what it asks: a date written
-// out ("FYE Aug 28, 2022", "the year ended January 29, 2023"), which the
+// out ("FYE Aug 28, 2022", "the year ended January 29, 2023", "Jan-29-2023",
+// "Jan-23 FYE", "May-2023"), which the
 // router reads as a period, and a sentence granting a format ("Billions is
 // fine.", "Count in millions is fine"), besides the instruction clauses
 // corpus.StripInstructions knows.
 var (
-	datePhrase    = regexp.MustCompile(`(?i)\b(?:fye|fiscal\s+year\s+end(?:ed|ing)?|(?:fiscal\s+)?years?\s+end(?:ed|ing)|period\s+end(?:ed|ing)|quarter\s+end(?:ed|ing))\b|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s*(?:19|20)\d{2})?`)
+	datePhrase    = regexp.MustCompile(`(?i)\b(?:fye|fiscal\s+year\s+end(?:ed|ing)?|(?:fiscal\s+)?years?\s+end(?:ed|ing)|period\s+end(?:ed|ing)|quarter\s+end(?:ed|ing))\b|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?:\s+|-)\d{1,2}(?:st|nd|rd|th)?\b(?:(?:,?\s*|-)(?:19|20)?\d{2}\b)?|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)-(?:19|20)\d{2}\b`)
 	grantedFormat = regexp.MustCompile(`(?i)(?:^|[.?!;]\s*|\s[-–—]\s*)[^.?!;]{0,40}?\b(?:is|are)\s+(?:fine|ok|okay|good|enough|acceptable)\b[.!]?`)
 )
 

@@ -764,8 +764,9 @@ func asksRatioMove(question string) bool {
 // figureShaped shows that a question asks for a number: "what was", "how
 // much", "how many", "what is the number of", "what share of", at the
 // start of the question or of a clause of it ("Netflix paid members at year-end: what was the
-// count?"), "rank them", "with each number".
-var figureShaped = regexp.MustCompile(`(?i)(^|[:;?!]|\.\s)\W*(what(\s+(was|were|is|are)\b|\s*['’]s\b)|how\s+(much|many)\b|give\s+me\b|tell\s+me\b|report\b|show\s+me\b)|\bhow\s+(much|many|big|large|small)\b|\b(number|amount|total|size)\s+of\b|\bwhat\s+(` + shareNouns + `)\s+of\b|(\by/y|\byoy|\byear[\s-]over[\s-]year|%|\bpercent(age)?)\s+change\b|\brank\s+(?:them|these|those|the\s+three|the\s+two)\b|\b` + recordedAs + `\b|\bwith\s+each\s+(?:one['’]s\s+)?(?:number|figure|amount|total)\b`)
+// count?"), "rank them", "with each number", or a dollar sign standing for
+// the amount asked ("TAC $ and TAC rate", "revenue, $mm").
+var figureShaped = regexp.MustCompile(`(?i)(^|[:;?!]|\.\s)\W*(what(\s+(was|were|is|are)\b|\s*['’]s\b)|how\s+(much|many)\b|give\s+me\b|tell\s+me\b|report\b|show\s+me\b)|\bhow\s+(much|many|big|large|small)\b|\b(number|amount|total|size)\s+of\b|\bwhat\s+(` + shareNouns + `)\s+of\b|(\by/y|\byoy|\byear[\s-]over[\s-]year|%|\bpercent(age)?)\s+change\b|\brank\s+(?:them|these|those|the\s+three|the\s+two)\b|\b` + recordedAs + `\b|\bwith\s+each\s+(?:one['’]s\s+)?(?:number|figure|amount|total)\b|(?:^|[\s(,])\$(?:mm|m|bn|b|k)?(?:[\s),?]|$)`)
 
 // recordedAs is the asking of an amount an issuer recorded as a thing it
 // names: "what did Oracle record as operating lease expense", "what does

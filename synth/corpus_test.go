@@ -551,6 +551,12 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 			"(MG&A), FY2020: $6.18 billion",
 			"= (13,556 + 6,180) / 77,867 (millions) = 25.3% [",
 		}},
+		// A total a sentence states where no row is labelled so, beside
+		// what the issuer expects of it.
+		{"What was Meta's total deferred revenue at the end of 2024, and how much of it does Meta expect to realize within a year?", []string{
+			"\"Total deferred revenue was $772 million and $675 million as of December 31, 2024 and 2023, respectively.\"",
+			"we expect $721 million of our deferred revenue to be realized in less than a year.\"",
+		}},
 	} {
 		t.Run(tc.question, func(t *testing.T) {
 			in := gather(t, store, tc.question)
