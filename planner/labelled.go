@@ -118,6 +118,11 @@ func (b *builder) labelledRunsIn(text string, atEnd bool) []labelledRun {
 	var runs []wordRun
 	var run wordRun
 	flush := func() {
+		// A run the asking ends after a joining word ("what was interest
+		// expense and does mgmt expect ...") names what is before it.
+		for n := len(run.words); n > 0 && listJoins[run.words[n-1]]; n-- {
+			run.words, run.acr = run.words[:n-1], run.acr[:n-1]
+		}
 		// One word names a figure where the question writes it as an
 		// acronym a filing labels a row by ("compare their 2022 GMV").
 		if len(run.words) >= 2 || len(run.words) == 1 && run.acronym {

@@ -479,7 +479,7 @@ func (b *builder) build() {
 	b.planFigureWhy()
 	b.planByParts()
 	b.planSplitParts()
-	if aspects != nil && !general && rt.Causal == nil && !b.asksAhead() && (!b.plansFigure() || b.asksUnplannedLabel()) {
+	if aspects != nil && !general && rt.Causal == nil && (!b.asksAhead() || b.asksReportedLabel()) && (!b.plansFigure() || b.asksUnplannedLabel()) {
 		// "Total deferred revenue at quarter-end, and what % did Apple
 		// expect to realize within a year?": an outlook (or a risk, an
 		// explanation) asked beside a figure the filings label. The figure
@@ -827,6 +827,22 @@ func (b *builder) subjectWords() []string {
 	return rarest(words, 5, b.cat.TextStats())
 }
 
+// expectsPronoun matches an expectation asked of a pronoun: "expect it
+// to", "see them rising".
+var expectsPronoun = regexp.MustCompile(`\b(?:expect|expects|expected|expecting|anticipate|anticipates|see|sees)\s+(?:it|them)\s+(?:to|rising|falling|growing|increasing|decreasing|declining)\b`)
+
+// expectedOfPronoun returns the figure an expectation is asked of by a
+// pronoun, as the question names it before ("What was interest expense
+// and does mgmt expect it to keep rising into 2023 after refinancing":
+// "interest expense"); "" when the question asks none so.
+func (b *builder) expectedOfPronoun() string {
+	norm := normalizeText(b.question)
+	if loc := expectsPronoun.FindStringIndex(norm); loc != nil {
+		return b.figureNamedIn(norm[:loc[0]])
+	}
+	return ""
+}
+
 // expectedTopic returns the words of what the question asks management's
 // expectation of: the subject words of the clause that asks it ("Is Oracle
 // signalling that growth in cloud services & license support expenses
@@ -835,6 +851,13 @@ func (b *builder) subjectWords() []string {
 // expecting ("going forward"), each as its stem ("costs": "cost of
 // shipping").
 func (b *builder) expectedTopic() []string {
+	if topic := b.expectedOfPronoun(); topic != "" {
+		var words []string
+		for _, w := range strings.Fields(topic) {
+			words = append(words, termStem(w))
+		}
+		return words
+	}
 	clause := normalizeText(b.expectingClause(strings.ToLower(b.question), false))
 	for _, w := range OutlookWords {
 		if strings.Contains(w, " ") {
@@ -897,7 +920,14 @@ func (b *builder) figureNamedBefore(clause string) string {
 	if at < 0 {
 		return ""
 	}
-	before := norm[:at]
+	return b.figureNamedIn(norm[:at])
+}
+
+// figureNamedIn returns the topic of the last figure the question names
+// in before, a normalised stretch of it from its start: a figure planned,
+// the catalogue's or a row's the filings label, or one a sentence asserts
+// a move of; "" when none is.
+func (b *builder) figureNamedIn(before string) string {
 	topic := b.plannedFigureIn(before)
 	if topic == "" {
 		// Before the figures are planned: the catalogue's figures and
@@ -1547,8 +1577,12 @@ func (b *builder) planAspect(t string, p filingPeriod, a Aspect, m reqMeta) []st
 		// for that year ("we expect this growth to continue during fiscal
 		// 2024"): the question's subject with the year it names.
 		for _, y := range b.rt.FiscalYears {
-			if words := b.subjectWords(); y == p.doc.FiscalYear+1 && len(words) > 0 {
-				b.addNode(tools.SearchFilings, b.searchArgs(t, p, fmt.Sprintf("%s fiscal %d", strings.Join(words, " "), y), "", 10), []string{id})
+			subject := b.expectedOfPronoun() // "expect it to keep rising into 2023"
+			if subject == "" {
+				subject = strings.Join(b.subjectWords(), " ")
+			}
+			if y == p.doc.FiscalYear+1 && subject != "" {
+				b.addNode(tools.SearchFilings, b.searchArgs(t, p, fmt.Sprintf("%s fiscal %d", subject, y), "", 10), []string{id})
 			}
 		}
 	}
@@ -2562,6 +2596,31 @@ func ownReport(d corpus.Document, found bool, fy int) bool {
 func (b *builder) asksAhead() bool {
 	for _, t := range b.rt.Issuers {
 		if slices.ContainsFunc(b.periodsOf(t), func(p filingPeriod) bool { return p.ahead > 0 }) {
+			return true
+		}
+	}
+	return false
+}
+
+// askedInPast matches a figure asked in the past tense, its words after:
+// "what was", "how much did".
+var askedInPast = regexp.MustCompile(`(?i)\b(?:what|how\s+(?:much|many|big|large))\s+(?:was|were|did)\s+`)
+
+// asksReportedLabel reports whether the question asks in the past tense
+// the amount of a figure a filing labels ("eBay FY22: what was interest
+// expense and does mgmt expect it to keep rising into 2023"): a figure
+// reported, asked beside an expectation of the year ahead.
+func (b *builder) asksReportedLabel() bool {
+	words := b.labelledFigure()
+	if len(words) == 0 {
+		return false
+	}
+	what := strings.ToLower(asWritten(b.question, words))
+	lower := strings.ToLower(b.question)
+	for _, loc := range askedInPast.FindAllStringIndex(lower, -1) {
+		// The figure's words within a few of the asking: "what was
+		// interest expense", "what was eBay's 2022 take rate".
+		if i := strings.Index(lower[loc[1]:], what); i >= 0 && len(strings.Fields(lower[loc[1]:loc[1]+i])) <= 3 {
 			return true
 		}
 	}

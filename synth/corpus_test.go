@@ -551,6 +551,12 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 			"(MG&A), FY2020: $6.18 billion",
 			"= (13,556 + 6,180) / 77,867 (millions) = 25.3% [",
 		}},
+		// A figure asked as reported beside what is expected of it in the
+		// year ahead, the expectation asked of by a pronoun.
+		{"eBay FY22: what was interest expense and does mgmt expect it to keep rising into 2023 after refinancing the 2022 maturities?", []string{
+			"- Interest expense, FY2022: -$235.00 million for the fiscal year ended 2022-12-31 [",
+			"\"As a result, we expect continued upward pressure on interest expense to continue into 2023.\"",
+		}},
 		// A total a sentence states where no row is labelled so, beside
 		// what the issuer expects of it.
 		{"What was Meta's total deferred revenue at the end of 2024, and how much of it does Meta expect to realize within a year?", []string{
