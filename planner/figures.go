@@ -1146,8 +1146,15 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 	for _, w := range strings.FieldsFunc(question, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&' && r != '\'' && r != '’'
 	}) {
-		if long := c.stats.LongForm(ticker, strings.TrimSuffix(strings.TrimSuffix(strings.Trim(w, "'’"), "'s"), "’s")); long != "" {
+		short := strings.TrimSuffix(strings.TrimSuffix(strings.Trim(w, "'’"), "'s"), "’s")
+		if long := c.stats.LongForm(ticker, short); long != "" {
 			defined[normalizeText(long)] = true
+		} else if lower := strings.ToLower(short); lower == short && len(short) >= 2 && len(short) <= 5 && !ordinaryWord(short) {
+			// Typed in lower case ("intc dcg operating income"): the
+			// short form, where it is no English word.
+			if long := c.stats.LongForm(ticker, strings.ToUpper(short)); long != "" {
+				defined[normalizeText(long)] = true
+			}
 		}
 		// A word no filing uses, written as a part's word clipped ("intl"
 		// for "International"): see below.

@@ -266,7 +266,7 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 	if len(years) > 1 && !b.rt.Outlook {
 		// "Amazon's 2023 net income according to its 2022 10-K": 2022
 		// names the report read, not a period asked.
-		if s, ok := namedReportYear(b.question); ok && slices.Contains(years, s) && !slices.Contains(yearsBesideReport(b.question), s) {
+		if s, ok := namedReportYear(b.question); ok && slices.Contains(years, s) && !slices.Contains(yearsBesideReport(b.question), s) && len(reportYears(b.question)) < 2 {
 			if d, found := b.cat.Filing(t, s, "10-K"); found && d.FiscalYear == s {
 				source = s
 				years = slices.DeleteFunc(slices.Clone(years), func(y int) bool { return y == s })
@@ -2556,6 +2556,29 @@ func termsAsked(a Aspect, question string) []string {
 // "according to its 2022 10-K", "per Apple's FY2021 10-K", "in the fiscal
 // 2023 annual report", "I only have Alphabet's 2024 10-K".
 var namedReport = regexp.MustCompile(`(?i)\b(?:according\s+to|per|in|from|using|use|based\s+on|(?:only\s+)?(?:have|has|got))\s+(?:(?:its|the|their|[a-z][\w.&-]*['’]s)\s+)?(?:fy\s?|fiscal\s+(?:year\s+)?)?['’]?(\d{4}|\d{2})\s+(?:10-?k|annual\s+report|form\s+10-?k)\b|(?:^|[^\w\s])?\s*(?:[a-z][\w.&-]*['’]s\s+|[a-z][\w.&-]*\s+)?(?:fy\s?|fiscal\s+)?(\d{4})\s+10-?k\s*[:—–]`)
+
+// reportMention matches an annual report named by its fiscal year: "the
+// FY2022 10-K", "its 2021 annual report".
+var reportMention = regexp.MustCompile(`(?i)\b(?:fy\s?|fiscal\s+(?:year\s+)?)?['’]?(\d{4}|\d{2})\s+(?:10-?k|annual\s+report|form\s+10-?k)\b`)
+
+// reportYears returns the distinct fiscal years of the annual reports a
+// question names. Two or more ("gaming growth in the FY2021 10-K vs the
+// FY2022 10-K") compare the reports, each read for its own year; none is
+// the one source of the years asked.
+func reportYears(question string) []int {
+	var out []int
+	for _, m := range reportMention.FindAllStringSubmatch(question, -1) {
+		y, err := strconv.Atoi(m[1])
+		if err != nil {
+			continue
+		}
+		if y < 100 {
+			y += 2000
+		}
+		out = appendNewInts(out, y)
+	}
+	return out
+}
 
 // namedReportYear returns the fiscal year of the annual report a question
 // names as its source (namedReport).

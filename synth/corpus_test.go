@@ -551,6 +551,16 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 			"(MG&A), FY2020: $6.18 billion",
 			"= (13,556 + 6,180) / 77,867 (millions) = 25.3% [",
 		}},
+		// Two annual reports named side by side: each read for its own
+		// year, neither the source of the other's.
+		{"Microsoft gaming revenue growth in the FY2021 10-K vs the FY2022 10-K - how much did it slow, and what reasons does each filing give?", []string{
+			"Gaming revenue increased $3.8 billion or 33% driven by growth in Xbox content and services and Xbox hardware.\"",
+			"Gaming revenue increased $860 million or 6% on a strong prior year comparable",
+		}},
+		// A part's short form typed in lower case.
+		{"intc dcg operating income 2020 + op margin", []string{
+			"- Data Center Group operating income, FY2020: $10.57 billion (10,571 million) for the fiscal year ended 2020-12-26 [",
+		}},
 		// A figure asked as reported beside what is expected of it in the
 		// year ahead, the expectation asked of by a pronoun.
 		{"eBay FY22: what was interest expense and does mgmt expect it to keep rising into 2023 after refinancing the 2022 maturities?", []string{
