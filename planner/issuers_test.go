@@ -619,3 +619,18 @@ func TestInitialsOfWordsWritten(t *testing.T) {
 		t.Errorf("not covered %v: want AMD outside the corpus", rt.NotCovered)
 	}
 }
+
+// A word that heads a rate or ratio no catalogue name is ("turnover
+// rate") names that ratio, not the topic the word alone triggers
+// (revenue's "turnover"); "tax rate" is the tax topic's.
+func TestRatioNamedByTopicWord(t *testing.T) {
+	cat := sampleCatalog(t)
+	rt := RouteQuestion("How many employees did NVIDIA have at the end of fiscal 2023, and what was its overall turnover rate that year?", cat, nil)
+	if slices.Contains(rt.Aspects, "revenue") {
+		t.Errorf("aspects %v: a turnover rate is no revenue", rt.Aspects)
+	}
+	rt = RouteQuestion("What was NVIDIA's turnover in fiscal 2023?", cat, nil)
+	if !slices.Contains(rt.Aspects, "revenue") {
+		t.Errorf("aspects %v: turnover alone is revenue", rt.Aspects)
+	}
+}

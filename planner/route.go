@@ -185,6 +185,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	// margins, not what the filing says about segments).
 	aspects := findAspects(lower, claimFigures(lower, rt.Figures, taken), func(start, end int) bool {
 		return comp.head(lower[:start], strings.TrimSpace(lower[start:end])) || comp.inLonger(lower[:start], lower[start:end], lower[end:]) ||
+			comp.namesRatio(lower[start:end], lower[end:]) ||
 			rt.AsksFigure && (statementBefore.MatchString(lower[:start]) || statementAfter.MatchString(lower[end:])) ||
 			qualifiesFigure(lower[start:end], lower[end:], rt.Figures) ||
 			rt.AsksFigure && namesSourcePart.MatchString(lower[end:])
@@ -398,6 +399,22 @@ func (c *compounds) head(text, name string) bool {
 	// labelled so).
 	return slices.ContainsFunc(c.labels, func(l string) bool { return strings.HasPrefix(l, item) }) ||
 		c.stated != nil && c.stated(strings.Fields(item))
+}
+
+// ratioAfter matches a rate or ratio named right after a word.
+var ratioAfter = regexp.MustCompile(`^\s*(?:rate|rates|ratio|ratios)\b`)
+
+// namesRatio reports whether name, followed by after in the question,
+// heads a rate or ratio no catalogue name is ("turnover rate", an
+// employee figure, not revenue's "turnover"); "tax rate" is a catalogue
+// name, the tax topic's.
+func (c *compounds) namesRatio(name, after string) bool {
+	m := ratioAfter.FindString(after)
+	if m == "" {
+		return false
+	}
+	item := " " + normLabel(name) + " " + strings.TrimSpace(m) + " "
+	return !slices.ContainsFunc(c.names, func(n string) bool { return strings.Contains(n, item) })
 }
 
 // inLonger reports whether name, with words of the question on either

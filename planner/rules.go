@@ -1154,9 +1154,19 @@ func (b *builder) wordsBeyond(a Aspect) []string {
 	if m := perUnit.FindStringSubmatch(normalizeText(b.question)); m != nil {
 		return []string{"per " + m[1]}
 	}
-	for _, w := range ratioWords(b.question) {
-		if ratioNouns[w] && !slices.ContainsFunc(append(slices.Clone(a.Terms), a.Triggers...), func(t string) bool { return strings.Contains(strings.ToLower(t), w) }) {
-			return wordForms(w)
+	names := append(slices.Clone(a.Terms), a.Triggers...)
+	clauses := askClauses(b.question)
+	for _, c := range clauses {
+		if len(clauses) > 1 && !slices.ContainsFunc(names, func(t string) bool { return termIn(normalizeText(c), normalizeTerm(t)) }) {
+			// A ratio asked in a clause of its own ("How many employees
+			// ..., and what was its overall turnover rate") is an item of
+			// its own (planNamedRatio), not a measure of the topic.
+			continue
+		}
+		for _, w := range ratioWords(c) {
+			if ratioNouns[w] && !slices.ContainsFunc(names, func(t string) bool { return strings.Contains(strings.ToLower(t), w) }) {
+				return wordForms(w)
+			}
 		}
 	}
 	return nil

@@ -551,6 +551,12 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 			"(MG&A), FY2020: $6.18 billion",
 			"= (13,556 + 6,180) / 77,867 (millions) = 25.3% [",
 		}},
+		// A count and a rate asked in clauses of their own: each its own
+		// item, the rate no revenue ("turnover").
+		{"How many employees did NVIDIA have at the end of fiscal 2023, and what was its overall turnover rate that year?", []string{
+			"\"In fiscal year 2023, our overall turnover rate was 5.3%.\"",
+			"we had 26,196 employees in 35 countries",
+		}},
 		// Two annual reports named side by side: each read for its own
 		// year, neither the source of the other's.
 		{"Microsoft gaming revenue growth in the FY2021 10-K vs the FY2022 10-K - how much did it slow, and what reasons does each filing give?", []string{
