@@ -1146,15 +1146,8 @@ func (c *Catalog) SegmentsIn(question, ticker string) []Segment {
 	for _, w := range strings.FieldsFunc(question, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&' && r != '\'' && r != '’'
 	}) {
-		short := strings.TrimSuffix(strings.TrimSuffix(strings.Trim(w, "'’"), "'s"), "’s")
-		if long := c.stats.LongForm(ticker, short); long != "" {
+		if long := c.longForm(ticker, strings.TrimSuffix(strings.TrimSuffix(strings.Trim(w, "'’"), "'s"), "’s")); long != "" {
 			defined[normalizeText(long)] = true
-		} else if lower := strings.ToLower(short); lower == short && len(short) >= 2 && len(short) <= 5 && !ordinaryWord(short) {
-			// Typed in lower case ("intc dcg operating income"): the
-			// short form, where it is no English word.
-			if long := c.stats.LongForm(ticker, strings.ToUpper(short)); long != "" {
-				defined[normalizeText(long)] = true
-			}
 		}
 		// A word no filing uses, written as a part's word clipped ("intl"
 		// for "International"): see below.
@@ -1484,6 +1477,20 @@ func innerUpper(w string) bool {
 		}
 	}
 	return !unicode.IsUpper([]rune(w)[0])
+}
+
+// longForm returns the long form ticker's filings define the short form
+// w for ("Data Center Group" for "DCG"), w written as the filing writes
+// it or, where it is no English word, typed in lower case ("intc dcg
+// operating income"); "" when they define none.
+func (c *Catalog) longForm(ticker, w string) string {
+	if long := c.stats.LongForm(ticker, w); long != "" {
+		return long
+	}
+	if strings.ToLower(w) == w && len(w) >= 2 && len(w) <= 5 && !ordinaryWord(w) {
+		return c.stats.LongForm(ticker, strings.ToUpper(w))
+	}
+	return ""
 }
 
 // ordinaryWord reports whether w is an English word of the common lists.

@@ -634,3 +634,23 @@ func TestRatioNamedByTopicWord(t *testing.T) {
 		t.Errorf("aspects %v: turnover alone is revenue", rt.Aspects)
 	}
 }
+
+// Money said to be lost asks the loss: the issuer's net loss where no part
+// is named.
+func TestLostMoneyAsksTheLoss(t *testing.T) {
+	cat := sampleCatalog(t)
+	for q, want := range map[string]string{
+		"Did Amazon lose money in 2022?":                       "net_income",
+		"Did Amazon really lose more than $2 billion in 2022?": "net_income",
+		"Did Amazon lose customers in 2022?":                   "",
+	} {
+		rt := RouteQuestion(q, cat, nil)
+		got := ""
+		if len(rt.Figures) > 0 {
+			got = rt.Figures[0].Metric
+		}
+		if got != want {
+			t.Errorf("%q: figures %v, want %q", q, rt.Figures, want)
+		}
+	}
+}

@@ -1714,7 +1714,7 @@ func (b *builder) planRatioPremise(d tools.Derived, sign int) {
 func (b *builder) namesDefinedPart(t, text string) bool {
 	own := issuerWordSet(b.cat, []string{t})
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&' }) {
-		if len(w) >= 2 && strings.ToUpper(w) == w && !own[strings.ToLower(w)] && b.cat.TextStats().LongForm(t, w) != "" {
+		if len(w) >= 2 && (strings.ToUpper(w) == w || strings.ToLower(w) == w) && !own[strings.ToLower(w)] && b.cat.longForm(t, w) != "" {
 			return true
 		}
 	}

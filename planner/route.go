@@ -97,6 +97,29 @@ var cashMoved = regexp.MustCompile(`(?i)\bcash\b(?:\s+[\w'’]+){0,3}?\s+(?:retu
 // operating activities".
 var cashFromOperations = regexp.MustCompile(`(?i)\bcash\b.{0,40}?\bgenerat(?:e|ed)\s+(?:from|by|in)\s+(?:its\s+|their\s+)?operat(?:ions|ing activities)\b`)
 
+// losingMoney matches money said to be lost: "lose money", "lost more
+// than $17 billion", "losing about $2B".
+var losingMoney = regexp.MustCompile(`(?i)\b(?:lose|loses|lost|losing)\s+(?:(?:more|less)\s+than\s+|over\s+|under\s+|about\s+|around\s+|nearly\s+|almost\s+|roughly\s+|some\s+)?(?:money|\$\s?\d[\d.,]*)`)
+
+// lostMoney returns the figure a question asks by saying money was lost
+// ("Did Reality Labs really lose more than $17 billion in 2024?"): a
+// part's operating loss, its segments' measure of profit, where it names
+// a part of an issuer's; else the issuer's net loss. Nil where it says
+// no such thing.
+func lostMoney(question string, cat *Catalog, issuers []string) []FigureAsk {
+	loc := losingMoney.FindStringIndex(question)
+	if loc == nil {
+		return nil
+	}
+	metric := "net_income"
+	if slices.ContainsFunc(issuers, func(t string) bool { return len(cat.SegmentsIn(question, t)) > 0 }) {
+		metric = "operating_income"
+	}
+	word := strings.Fields(question[loc[0]:loc[1]])[0]
+	norm := " " + strings.Join(strings.Fields(normLabel(strings.ReplaceAll(question, "%", " percent "))), " ") + " "
+	return []FigureAsk{{Metric: metric, Phrase: strings.ToLower(word), at: max(strings.Index(norm, " "+strings.ToLower(word)+" ")+1, 0)}}
+}
+
 // span is a matched part of the question, [start, end) in bytes.
 type span struct {
 	start, end int
@@ -169,6 +192,9 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 		if m := cashFromOperations.FindString(question); m != "" && !slices.ContainsFunc(rt.Figures, func(f FigureAsk) bool { return f.Metric == "operating_cash_flow" }) {
 			rt.Figures = append(rt.Figures, FigureAsk{Metric: "operating_cash_flow", Phrase: strings.ToLower(m)})
 		}
+	}
+	if len(rt.Figures) == 0 {
+		rt.Figures = lostMoney(question, cat, rt.Issuers)
 	}
 	rt.Figures = dropNarrowing(rt.Figures, cat, rt.Issuers)
 	rt.Figures = dropSummands(question, rt.Figures)

@@ -551,6 +551,15 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 			"(MG&A), FY2020: $6.18 billion",
 			"= (13,556 + 6,180) / 77,867 (millions) = 25.3% [",
 		}},
+		// Money said to be lost: a part's operating loss.
+		{"Did Reality Labs really lose more than $17 billion in 2024?", []string{
+			"- Reality Labs operating income, FY2024: -$17.73 billion (17,729 million) for the fiscal year ended 2024-12-31 [",
+		}},
+		// A part's move, its short form in lower case: the part's own
+		// sentence, not the company's revenue held against the part's fall.
+		{"why did intel iotg rev fall ~21% in 2020", []string{
+			"\"IOTG revenue decreased $814 million, or 21%, primarily driven by the economic impacts of COVID-19",
+		}},
 		// A count and a rate asked in clauses of their own: each its own
 		// item, the rate no revenue ("turnover").
 		{"How many employees did NVIDIA have at the end of fiscal 2023, and what was its overall turnover rate that year?", []string{
@@ -589,6 +598,25 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A move asserted of a part the question names by its short form, typed
+// in lower case, is the part's: the company's revenue is not held against
+// it.
+func TestPartMoveByLowerCaseShortForm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests the whole sample corpus")
+	}
+	store := corpustest.Store(t)
+	in := gather(t, store, "why did intel iotg rev fall ~21% in 2020")
+	for _, r := range in.Graph.Requirements {
+		if strings.Contains(r.ID, "-premise-revenue") {
+			t.Errorf("requirement %s: the company's revenue tested against the part's fall", r.ID)
+		}
+	}
+	if ans := synthesize(t, in); strings.Contains(ans.Answer, "do not bear out") {
+		t.Errorf("answer refutes the part's move with the company's figure:\n%s", ans.Answer)
 	}
 }
 
