@@ -1104,10 +1104,17 @@ func findIssuers(question string, cat *Catalog, explicit []string) (issuers, not
 			continue
 		}
 		written := strings.TrimSuffix(strings.TrimSuffix(r.q[m.start:m.end], "'s"), "’s")
-		if skip := issuerWordSet(cat, covered); m.corpus == "" && (initialsWritten(r.q[:m.start], written, skip) || initialsWritten(r.q[m.end:], written, skip)) {
+		skip := issuerWordSet(cat, covered)
+		if m.corpus == "" && (initialsWritten(r.q[:m.start], written, skip) || initialsWritten(r.q[m.end:], written, skip)) {
 			// "commercial paper ... CP programs", "CP usage: ...
 			// commercial paper outstanding": the short form of words the
 			// question writes out, not another's ticker.
+			continue
+		}
+		if m.corpus == "" && clippedAfterNoun(r.q[:m.start], written, cat.TextStats(), skip) {
+			// "anything on interest exp": typed in lower case after the
+			// noun it completes, a word the filings use clipped, not an
+			// outside issuer's ticker.
 			continue
 		}
 		if m.corpus == "" && cat.defines(covered, written) {
@@ -1148,6 +1155,29 @@ func findIssuers(question string, cat *Catalog, explicit []string) (issuers, not
 		}
 	}
 	return issuers, notCovered, taken
+}
+
+// clippedAfterNoun reports whether w, typed in lower case, is the first
+// letters of a word most filings use ("exp" of "expense") right after a
+// content word it completes ("interest exp"), not after a list's
+// separator, a function word or an issuer's name ("nflx vs dis").
+func clippedAfterNoun(before, w string, stats *TextStats, skip map[string]bool) bool {
+	if strings.ToLower(w) != w || len(w) < 3 || len(w) > 4 || stats == nil {
+		return false
+	}
+	if t := strings.TrimRight(before, " "); t == "" || len(t) < len(before)-1 || strings.ContainsAny(t[len(t)-1:], ",;:&/-–—(") {
+		return false
+	}
+	words := strings.Fields(strings.ToLower(before))
+	if len(words) == 0 {
+		return false
+	}
+	prev := words[len(words)-1]
+	if strings.IndexFunc(prev, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 || len(prev) < 3 ||
+		skip[prev] || questionStopwords[prev] || listJoins[prev] {
+		return false
+	}
+	return stats.CommonPrefix(w)
 }
 
 // initialsWritten reports whether short, two to five capitals, is the

@@ -496,6 +496,7 @@ func (b *builder) build() {
 	if aspects != nil && rt.Causal == nil {
 		b.planLabelledFigures()
 	}
+	b.planTailAsk()
 	b.planPremises()
 	b.planLossPremise()
 	b.planDifference()

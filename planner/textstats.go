@@ -316,6 +316,22 @@ func (s *TextStats) Unclipped(w string) string {
 	return best
 }
 
+// CommonPrefix reports whether prefix, a word no filing uses, begins a
+// word (by its key) that at least half the documents use: "exp" of
+// "expense".
+func (s *TextStats) CommonPrefix(prefix string) bool {
+	prefix = strings.ToLower(prefix)
+	if s == nil || s.Documents() == 0 || s.DocumentFrequency(prefix) > 0 {
+		return false
+	}
+	for k, df := range s.df {
+		if len(k) > len(prefix) && strings.HasPrefix(k, prefix) && int(df)*2 >= s.Documents() {
+			return true
+		}
+	}
+	return false
+}
+
 // OwnIssuer returns the issuer a word (by its WordKey) is a name of, such
 // as a product's ("Azure"): the issuer whose documents use it at least
 // ownerMinUses times and ownerShare times as often as every other
