@@ -110,6 +110,9 @@ func TestAsksGrowth(t *testing.T) {
 		"services revenue vs the prior year":                  true,
 		"q3 sales against the same quarter last year":         true,
 		"how does apple's margin compare with microsoft's":    false,
+		// shorthand for a year-over-year change
+		"family of apps income from operations ($mm) and y/y %": true,
+		"greater china net sales, yr/yr":                        true,
 	} {
 		if got := asksGrowth(normalizeText(q)); got != want {
 			t.Errorf("asksGrowth(%q) = %v, want %v", q, got, want)
