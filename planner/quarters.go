@@ -33,6 +33,8 @@ type quarterAsk struct {
 var (
 	// "Q2 FY25", "Q3 2023", "Q3 fiscal 2024", "3Q23".
 	quarterNumbered = regexp.MustCompile(`(?i)\b(?:q([1-4])|([1-4])q)[\s-]*(?:of\s+)?(?:fy|fiscal\s*(?:year\s*)?)?\s*'?(\d{2}|\d{4})\b`)
+	// "FY25 Q4", "FY25 (Q4, ended ...)", "fiscal 2024 Q1": the year first.
+	quarterAfterYear = regexp.MustCompile(`(?i)\b(?:fy|fiscal\s*(?:year\s*)?)\s*'?(\d{2}|\d{4})\s*[(,]?\s*(?:q([1-4])|([1-4])q)\b`)
 	// "second quarter of fiscal 2025", "the third fiscal quarter of 2023".
 	quarterOrdinal = regexp.MustCompile(`(?i)\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:fy|fiscal\s*(?:year\s*)?)?\s*'?(\d{2}|\d{4})\b`)
 	// "the March-2025 quarter", "June 2023 quarter", "the quarter ended
@@ -57,6 +59,10 @@ func askedQuarters(question string) []quarterAsk {
 		}
 		fq, _ := strconv.Atoi(sub(question, ix, 1) + sub(question, ix, 2))
 		add(quarterAsk{fq: fq, fy: fullYear(sub(question, ix, 3))})
+	}
+	for _, m := range quarterAfterYear.FindAllStringSubmatch(question, -1) {
+		fq, _ := strconv.Atoi(m[2] + m[3])
+		add(quarterAsk{fq: fq, fy: fullYear(m[1])})
 	}
 	for _, m := range quarterOrdinal.FindAllStringSubmatch(question, -1) {
 		add(quarterAsk{fq: ordinalQuarter(m[1]), fy: fullYear(m[2])})

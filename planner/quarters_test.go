@@ -22,6 +22,9 @@ func TestAskedQuarters(t *testing.T) {
 		"What was Apple's revenue in fiscal 2024?":                        nil,
 		"What did Apple say in its latest quarter?":                       nil,
 		"Did Apple's Q1 25% services growth hold?":                        nil, // a rate, not a year
+		// the year first
+		"AAPL Sept-qtr FY25 (Q4, ended Sep-27-2025) iPhone rev": {{fq: 4, fy: 2025}},
+		"fiscal 2024 Q1 services revenue":                       {{fq: 1, fy: 2024}},
 	} {
 		if got := askedQuarters(q); !slices.Equal(got, want) {
 			t.Errorf("askedQuarters(%q) = %+v, want %+v", q, got, want)

@@ -608,6 +608,22 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 	}
 }
 
+// A quarter the corpus holds no report of, its year written first ("FY25
+// (Q4, ...)"), is a gap: the 10-Q of another quarter of the year does not
+// answer it.
+func TestQuarterNotHeldYearFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests the whole sample corpus")
+	}
+	store := corpustest.Store(t)
+	in := gather(t, store, "AAPL Sept-qtr FY25 (Q4, ended Sep-27-2025) iPhone rev and FY25 full-year total net sales? need to close out the model")
+	ans := synthesize(t, in)
+	out, _ := validator.Validate(&validator.Input{Answer: ans, Ledger: in.Ledger, Requirements: in.Graph.Requirements, Met: in.Met})
+	if out.Status == ledger.StatusSupported || strings.Contains(ans.Answer, "44.58 billion") {
+		t.Errorf("status %s: the June quarter's figures answer the September quarter:\n%s", out.Status, ans.Answer)
+	}
+}
+
 // A word typed in lower case after the noun it completes, the first
 // letters of a word most filings use ("interest exp"), is no outside
 // issuer's ticker (Eagle Materials' EXP).
