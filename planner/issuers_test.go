@@ -654,3 +654,20 @@ func TestLostMoneyAsksTheLoss(t *testing.T) {
 		}
 	}
 }
+
+// A cause named by the effect a noun says it had ("the impact of X on Y")
+// or as the subject of a verb taking an amount from a figure ("how many $
+// of Y did X take out") is read as a causal claim to test, in the
+// question's own words.
+func TestCauseNamedByItsEffect(t *testing.T) {
+	cat := sampleCatalog(t)
+	for _, q := range []string{
+		"NVDA FY23: how many $ of Data Center revenue growth did the Arm termination cost take out?",
+		"What was the impact of the Arm termination cost on NVIDIA's Data Center revenue in fiscal 2023?",
+	} {
+		rt := RouteQuestion(q, cat, nil)
+		if rt.Causal == nil || !slices.Contains(rt.Causal.CauseWords, "termination") {
+			t.Errorf("%q: causal %+v, want the Arm termination cost as the cause", q, rt.Causal)
+		}
+	}
+}

@@ -999,6 +999,17 @@ func findCausal(lower string, aspects []span, taken claims) *Causal {
 			return c
 		}
 	}
+	for _, re := range []*regexp.Regexp{effectOfOn, causeTookOut} {
+		// "the impact of the Arm termination cost on Data Center
+		// revenue", "how many $ of Data Center revenue growth did the Arm
+		// termination cost take out": the cause named in its own words,
+		// the effect the aspects outside them.
+		if m := re.FindStringSubmatchIndex(lower); m != nil {
+			if c := causeBetween(lower, m[2], m[3], aspects, taken); c != nil {
+				return c
+			}
+		}
+	}
 	owners := map[int]bool{}
 	for _, m := range ownersShareOf.FindAllStringIndex(lower, -1) {
 		owners[m[1]] = true
@@ -1058,6 +1069,16 @@ var asksCause = regexp.MustCompile(`\b(what|which|who)(\s+[a-z]+){0,2}\s*$`)
 // the percentage, and what does management point to as the reason" names
 // no cause).
 var causeNoun = regexp.MustCompile(`\b(?:was|were|is|are)\s+([^,;:?!.]+?)\s+(?:the|a|one\s+of\s+the)\s+(?:main\s+|primary\s+|real\s+|key\s+|biggest\s+|only\s+)?(?:reason|reasons|cause|causes|driver|drivers)\b`)
+
+// effectOfOn names a cause by the effect a noun says it had on a figure:
+// "the impact of X on Y", "the hit from X to Y"; the cause is group 1.
+// causeTookOut names it as the subject of a verb that takes an amount
+// from a figure or adds one: "how much of Y did X take out", "how many
+// dollars did X add to Y".
+var (
+	effectOfOn   = regexp.MustCompile(`\b(?:impact|impacts|effect|effects|hit|drag|boost|lift|contribution|headwind|tailwind)\s+(?:of|from)\s+([^,;:?!.]+?)\s+(?:on|to)\s+\S`)
+	causeTookOut = regexp.MustCompile(`\b(?:did|does|do|will|would|could)\s+([^,;:?!.]+?)\s+(?:take|takes|took|shave|shaved|knock|knocked|wipe|wiped)\s+(?:out|off)\b`)
+)
 
 // causeBetween reads a causal question whose cause is lower[from:to]:
 // the aspects there, or its own words, cause the aspects outside it.
