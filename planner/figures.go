@@ -1380,11 +1380,23 @@ var includedPart = regexp.MustCompile(`\b(?:[Ii]ncl\.?|[Ii]ncluding|[Ii]nclusive
 // company's figure names only as included in it ("total company incl.
 // International"): the total is asked, not the part.
 func withoutIncludedParts(question string) string {
+	// "the market-platform number, not the Compute & Networking segment":
+	// a part named to say it is not the one asked.
+	question = blankPart(negatedPart, question)
 	if !totalAsked.MatchString(question) {
 		return question
 	}
-	return includedPart.ReplaceAllStringFunc(question, func(m string) string {
-		sub := includedPart.FindStringSubmatchIndex(m)
+	return blankPart(includedPart, question)
+}
+
+// negatedPart matches a capitalised name a question says is not what it
+// asks: "not the Compute & Networking segment", "rather than Graphics".
+var negatedPart = regexp.MustCompile(`\b(?:[Nn]ot|[Rr]ather\s+than|[Ii]nstead\s+of)\s+(?:the\s+|its\s+)?((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&))*)`)
+
+// blankPart blanks, in question, the name re's first group matches.
+func blankPart(re *regexp.Regexp, question string) string {
+	return re.ReplaceAllStringFunc(question, func(m string) string {
+		sub := re.FindStringSubmatchIndex(m)
 		return m[:sub[2]] + strings.Repeat(" ", sub[3]-sub[2])
 	})
 }

@@ -745,3 +745,24 @@ func TestOwnPeriodEnd(t *testing.T) {
 		}
 	}
 }
+
+// A part the question says is not the one asked ("not the Compute &
+// Networking segment") is no part asked; nor is one included in a total
+// asked; one asked stays.
+func TestWithoutIncludedParts(t *testing.T) {
+	for q, gone := range map[string]string{
+		"Data Center end-market revenue — the market-platform number, not the Compute & Networking segment": "Compute & Networking",
+		"Walmart total company net sales incl. International":                                               "International",
+		"Graphics revenue rather than Compute & Networking":                                                 "Compute & Networking",
+	} {
+		if got := withoutIncludedParts(q); strings.Contains(got, gone) {
+			t.Errorf("withoutIncludedParts(%q) = %q: %q still named", q, got, gone)
+		}
+	}
+	if q := "Data Center revenue, not the total"; withoutIncludedParts(q) != q {
+		t.Errorf("withoutIncludedParts(%q) = %q: nothing capitalised is negated", q, withoutIncludedParts(q))
+	}
+	if q := "Compute & Networking revenue in fiscal 2023"; withoutIncludedParts(q) != q {
+		t.Errorf("withoutIncludedParts(%q) = %q: the part asked is kept", q, withoutIncludedParts(q))
+	}
+}

@@ -558,6 +558,10 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 			"\"We expect the divergence between net revenues and GMV to continue to a lesser extent into 2023.\"",
 			"\"As a result, we expect continued upward pressure on interest expense to continue into 2023.\"",
 		}},
+		// A part named to say it is not the one asked.
+		{"NVDA FY23 (ended Jan-29-2023) Data Center end-market revenue, $mm — the market-platform number, not the Compute & Networking segment", []string{
+			"- Data Center end market revenue, FY2023: $15.01 billion (15,005 million) for the fiscal year ended 2023-01-29 [",
+		}},
 		// Money said to be lost: a part's operating loss.
 		{"Did Reality Labs really lose more than $17 billion in 2024?", []string{
 			"- Reality Labs operating income, FY2024: -$17.73 billion (17,729 million) for the fiscal year ended 2024-12-31 [",
