@@ -174,6 +174,9 @@ func TestBaseYears(t *testing.T) {
 		"net sales rose from $5.2 billion in 2021 to $6 billion in 2022":      {2021},
 		"NSG flipped from a $1.2B operating loss in 2019 to a profit in 2020": {2019},
 		"cash from operations in 2022 against 2024":                           {2024},
+		// the period compared with, by the date it ended
+		"Mac revenue for the 9M ended July 1 2023 + the y/y change vs the 9M ended June 25 2022":       {2022},
+		"iPhone sales in the quarter ended July 1, 2023 compared with the quarter ended June 25, 2022": {2022},
 	} {
 		if got := findBaseYears(q, findFiscalYears(q)); !slices.Equal(got, want) {
 			t.Errorf("findBaseYears(%q) = %v, want %v", q, got, want)

@@ -285,6 +285,15 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 			if b.rt.Quarterly && len(years) > 1 && b.onlyDatesQuarter(t, fy) {
 				continue
 			}
+			if b.rt.Quarterly && slices.Contains(b.rt.BaseYears, fy) && slices.ContainsFunc(years, func(y int) bool {
+				d, held := b.cat.Filing(t, y, "10-Q")
+				return y > fy && held && d.FiscalYear == y
+			}) {
+				// "Mac revenue for the 9M ended July 1 2023 vs the 9M ended
+				// June 25 2022": the period compared with, whose figures
+				// the later 10-Q prints beside its own.
+				continue
+			}
 			if b.rt.Quarterly {
 				d, ok = b.cat.Filing(t, fy, "10-Q")
 				// The quarters named: each from the 10-Q that reports it,

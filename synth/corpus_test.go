@@ -628,6 +628,22 @@ func TestQuarterNotHeldYearFirst(t *testing.T) {
 	}
 }
 
+// The period a 10-Q compares with, named by the date it ended, is read
+// from the 10-Q's comparatives: no report of it is asked, so the answer is
+// not held partial by a quarter the corpus lacks.
+func TestComparedPeriodByItsDate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests the whole sample corpus")
+	}
+	store := corpustest.Store(t)
+	in := gather(t, store, "need AAPL Mac revenue Q3 FY23 YTD (9M ended July 1 2023) + the y/y change vs the 9M ended June 25 2022")
+	ans := synthesize(t, in)
+	out, _ := validator.Validate(&validator.Input{Answer: ans, Ledger: in.Ledger, Requirements: in.Graph.Requirements, Met: in.Met})
+	if out.Status != ledger.StatusSupported || !strings.Contains(ans.Answer, "(21,743 - 28,669) / 28,669 (millions) = -24.2%") {
+		t.Errorf("status %s, want supported with the nine months' change:\n%s", out.Status, ans.Answer)
+	}
+}
+
 // A word typed in lower case after the noun it completes, the first
 // letters of a word most filings use ("interest exp"), is no outside
 // issuer's ticker (Eagle Materials' EXP).
