@@ -1630,11 +1630,18 @@ func buildFigureCands(number bool) []figureCand {
 	return cands
 }
 
+// figureText is question as figure names are found in it: normalised
+// as labels are (normLabel), "%" read as "percent", single-spaced and
+// padded with a space each side. FigureAsk.at indexes it.
+func figureText(question string) string {
+	return " " + strings.Join(strings.Fields(normLabel(strings.ReplaceAll(question, "%", " percent "))), " ") + " "
+}
+
 // FindFigures returns the figures of the catalogues (tools.Metrics and
 // tools.DerivedMetrics) a question names, in the order named; a longer
 // name wins over one it holds ("operating margin" over "margin").
 func FindFigures(question string) []FigureAsk {
-	norm := " " + strings.Join(strings.Fields(normLabel(strings.ReplaceAll(question, "%", " percent "))), " ") + " "
+	norm := figureText(question)
 	// A question that asks for a number ("how much cash") names its figure
 	// with the broad words too.
 	cands := figureCands(asksNumber(question))

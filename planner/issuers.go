@@ -1159,13 +1159,10 @@ func findIssuers(question string, cat *Catalog, explicit []string) (issuers, not
 
 // clippedAfterNoun reports whether w, typed in lower case, is the first
 // letters of a word most filings use ("exp" of "expense") right after a
-// content word it completes ("interest exp"), not after a list's
-// separator, a function word or an issuer's name ("nflx vs dis").
+// content word it completes ("interest exp"), not after punctuation, a
+// list's separator, a function word or an issuer's name ("nflx vs dis").
 func clippedAfterNoun(before, w string, stats *TextStats, skip map[string]bool) bool {
 	if strings.ToLower(w) != w || len(w) < 3 || len(w) > 4 || stats == nil {
-		return false
-	}
-	if t := strings.TrimRight(before, " "); t == "" || len(t) < len(before)-1 || strings.ContainsAny(t[len(t)-1:], ",;:&/-–—(") {
 		return false
 	}
 	words := strings.Fields(strings.ToLower(before))

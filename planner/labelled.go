@@ -615,7 +615,7 @@ func (b *builder) planLabelledFigure(explain bool) bool {
 		if b.plannedLonger(t, what) {
 			return
 		}
-		if total := "total " + what; (ok || !b.cat.KnowsFigures(p.doc.ID) || b.cat.TextStats().StatesTotal(t, words)) && wordIn(normalizeText(b.question), total) && b.cat.TextStats().StatesTotal(t, words) &&
+		if total := "total " + what; wordIn(normalizeText(b.question), total) && b.cat.TextStats().StatesTotal(t, words) &&
 			!b.cat.labels(p.doc.ID, append([]string{"total"}, words...)) {
 			// "Total deferred revenue", which a sentence states, where
 			// the row so labelled is a part of it (the balance sheet's

@@ -116,7 +116,7 @@ func lostMoney(question string, cat *Catalog, issuers []string) []FigureAsk {
 		metric = "operating_income"
 	}
 	word := strings.Fields(question[loc[0]:loc[1]])[0]
-	norm := " " + strings.Join(strings.Fields(normLabel(strings.ReplaceAll(question, "%", " percent "))), " ") + " "
+	norm := figureText(question)
 	return []FigureAsk{{Metric: metric, Phrase: strings.ToLower(word), at: max(strings.Index(norm, " "+strings.ToLower(word)+" ")+1, 0)}}
 }
 
@@ -548,7 +548,7 @@ func (c *compounds) anyTermOutside(text string, terms []string) bool {
 // dropStatementNames leaves out the figures whose names the question
 // writes only as part of a statement's name.
 func dropStatementNames(question string, asks []FigureAsk) []FigureAsk {
-	norm := " " + strings.Join(strings.Fields(normLabel(strings.ReplaceAll(question, "%", " percent "))), " ") + " "
+	norm := figureText(question)
 	return slices.DeleteFunc(asks, func(a FigureAsk) bool {
 		// Every place the question writes the name: "per the statement
 		// of cash flows, what was its cash" asks the cash.
@@ -571,7 +571,7 @@ func dropStatementNames(question string, asks []FigureAsk) []FigureAsk {
 // dropCompounds leaves out the figures the question names only as the
 // head of another noun, or within a longer row label (compounds).
 func dropCompounds(question string, asks []FigureAsk, c *compounds) []FigureAsk {
-	norm := " " + strings.Join(strings.Fields(normLabel(strings.ReplaceAll(question, "%", " percent "))), " ") + " "
+	norm := figureText(question)
 	out := asks[:0:0]
 	for _, a := range asks {
 		if a.at <= len(norm) && (c.head(norm[:a.at], a.Phrase) || a.at+len(a.Phrase) <= len(norm) && c.inLonger(norm[:a.at], a.Phrase, norm[a.at+len(a.Phrase):])) {
@@ -1076,8 +1076,7 @@ var causeNoun = regexp.MustCompile(`\b(?:was|were|is|are)\s+([^,;:?!.]+?)\s+(?:t
 // effectOfOn names a cause by the effect a noun says it had on a figure:
 // "the impact of X on Y", "the hit from X to Y"; the cause is group 1.
 // causeTookOut names it as the subject of a verb that takes an amount
-// from a figure or adds one: "how much of Y did X take out", "how many
-// dollars did X add to Y".
+// from a figure: "how much of Y did X take out", "did X shave off".
 var (
 	effectOfOn   = regexp.MustCompile(`\b(?:impact|impacts|effect|effects|hit|drag|boost|lift|contribution|headwind|tailwind)\s+(?:of|from)\s+([^,;:?!.]+?)\s+(?:on|to)\s+\S`)
 	causeTookOut = regexp.MustCompile(`\b(?:did|does|do|will|would|could)\s+([^,;:?!.]+?)\s+(?:take|takes|took|shave|shaved|knock|knocked|wipe|wiped)\s+(?:out|off)\b`)

@@ -862,11 +862,7 @@ func (b *builder) expectedOfPronoun() string {
 // shipping").
 func (b *builder) expectedTopic() []string {
 	if topic := b.expectedOfPronoun(); topic != "" {
-		var words []string
-		for _, w := range strings.Fields(topic) {
-			words = append(words, termStem(w))
-		}
-		return words
+		return termStems(topic)
 	}
 	clause := normalizeText(b.expectingClause(strings.ToLower(b.question), false))
 	for _, w := range OutlookWords {
@@ -891,9 +887,7 @@ func (b *builder) expectedTopic() []string {
 	}
 	if len(words) == 0 && len(referring) > 0 {
 		topic := b.figureNamedBefore(clause)
-		for _, w := range strings.Fields(topic) {
-			words = append(words, termStem(w))
-		}
+		words = termStems(topic)
 		if topic == "" {
 			// Nothing named before: the noun is the topic after all.
 			for _, w := range b.subjectWords() {
@@ -1793,17 +1787,17 @@ func (b *builder) planFigureStatement(t string, p filingPeriod, a Aspect, m reqM
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, "total "+strings.Join(labels, " "), "", 10), []string{id})
 }
 
+// quantityWords say how much of a figure is asked ("total deferred
+// revenue", "the amount of"), not what it is: a sentence on the topic need
+// not use them.
+var quantityWords = map[string]bool{"total": true, "amount": true, "number": true, "figure": true, "value": true, "sum": true}
+
 // topicGroups is the condition on a passage about the question's own
 // words: a sentence naming each of its two rarest words in the filings
 // (by the document frequency of the corpus's statistics, the earlier
 // word between equals); without statistics, or with one word, that word.
 // "Meta's quantum computing roadmap" needs "quantum" and "computing", so
 // a sentence on its AI roadmap does not meet it.
-// quantityWords say how much of a figure is asked ("total deferred
-// revenue", "the amount of"), not what it is: a sentence on the topic need
-// not use them.
-var quantityWords = map[string]bool{"total": true, "amount": true, "number": true, "figure": true, "value": true, "sum": true}
-
 func (b *builder) topicGroups(words []string) [][]string {
 	stats := b.cat.TextStats()
 	if stats == nil || len(words) < 2 {
@@ -2588,14 +2582,7 @@ var reportMention = regexp.MustCompile(`(?i)\b(?:fy\s?|fiscal\s+(?:year\s+)?)?['
 func reportYears(question string) []int {
 	var out []int
 	for _, m := range reportMention.FindAllStringSubmatch(question, -1) {
-		y, err := strconv.Atoi(m[1])
-		if err != nil {
-			continue
-		}
-		if y < 100 {
-			y += 2000
-		}
-		out = appendNewInts(out, y)
+		out = appendNewInts(out, fullYear(m[1]))
 	}
 	return out
 }
@@ -3162,6 +3149,15 @@ var (
 	clauseSplit   = regexp.MustCompile(`[?.;!]\s+|[?.;!]$|,\s*or\s+`)
 	expectsClause = regexp.MustCompile(`\b(expect|anticipat|signal|plan|guid|think|believe|see|forecast|project|keep|continu|persist|outlook)`)
 )
+
+// termStems returns the stem of each word of text (termStem).
+func termStems(text string) []string {
+	var out []string
+	for _, w := range strings.Fields(text) {
+		out = append(out, termStem(w))
+	}
+	return out
+}
 
 // termStem returns the part of a word its other forms share, for a
 // condition term (which matches longer words by prefix): "investing" reads
