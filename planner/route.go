@@ -1365,17 +1365,20 @@ func dropNarrowing(asks []FigureAsk, cat *Catalog, issuers []string) []FigureAsk
 var namesSourcePart = regexp.MustCompile(`^\s*(?:notes?|tables?|footnotes?|disclosures?|schedules?)\b`)
 
 // estimateVerb is a verb of estimating a figure ("what uplift did it
-// estimate", "the projected savings"), or of seeing it ahead ("does
-// management see it going up or down in 2025").
-var estimateVerb = regexp.MustCompile(`(?i)\b(estimat\w*|predict\w*|project(s|ed|ing)?|sees?|think\w*|believ\w*)\b`)
+// estimate", "the projected savings"), of seeing it ahead ("does
+// management see it going up or down in 2025"), or of deciding it ahead
+// ("what annual dividend did the board approve for fiscal 2023").
+var estimateVerb = regexp.MustCompile(`(?i)\b(estimat\w*|predict\w*|project(s|ed|ing)?|sees?|think\w*|believ\w*|approv(e|es|ed|ing)|authori[sz](e|es|ed|ing)|budget(s|ed|ing)?)\b`)
 
 // estimatesAhead reports whether a question asks what an issuer estimated
 // for a year after its latest annual report in the corpus ("NVIDIA ...
 // what uplift to FY2024 operating income did it estimate", the latest
 // report being fiscal 2023's): that report's expectation for the year, as
-// "expect" would ask it. An estimate of a year the corpus reports (an
-// estimated useful life, a tax estimate) asks what that year's report
-// says.
+// "expect" would ask it; so is what its board approved or authorized, or
+// what it budgeted, for that year. (Not what it announced: an
+// announcement is as often an event of that year as a decision for it.)
+// An estimate of a year the corpus reports (an estimated useful life, a
+// tax estimate) asks what that year's report says.
 func estimatesAhead(question string, cat *Catalog, rt Route) bool {
 	if !estimateVerb.MatchString(question) || len(rt.Issuers) == 0 || len(rt.FiscalYears) == 0 {
 		return false

@@ -415,8 +415,8 @@ func TestOwnersShareIsNotACause(t *testing.T) {
 }
 
 // An estimate asked for a year after the issuer's latest annual report is
-// that report's expectation; an estimate of a year the corpus reports is
-// not.
+// that report's expectation, and so is what its board approved for that
+// year; an estimate of a year the corpus reports is not.
 func TestEstimateAheadIsOutlook(t *testing.T) {
 	t.Parallel()
 	cat := smallCatalog()
@@ -424,6 +424,9 @@ func TestEstimateAheadIsOutlook(t *testing.T) {
 		"NVIDIA extended depreciation lives after FY23 — what uplift to FY2024 operating income did it estimate?": true,
 		"What did NVIDIA estimate as the useful life of its servers in fiscal 2023?":                              false,
 		"What was NVIDIA's operating income in fiscal 2024?":                                                      false,
+		"What dividend did NVIDIA's board approve for fiscal 2024?":                                               true,
+		"How large a buyback did NVIDIA authorize for FY2024?":                                                    true,
+		"What dividends did NVIDIA's board approve in fiscal 2023?":                                               false,
 	} {
 		if got := RouteQuestion(q, cat, nil).Outlook; got != want {
 			t.Errorf("%q: outlook %v, want %v", q, got, want)
