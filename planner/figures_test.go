@@ -587,6 +587,13 @@ func TestQuestionWordsWithoutAsides(t *testing.T) {
 		{"COST lease book at FYE Aug-28-2022: discount rate?", []string{"cost", "lease", "book", "discount", "rate"}},
 		{"Oracle at FYE May-2023: commercial paper", []string{"oracle", "commercial", "paper"}},
 		{"senior notes vs fair value? trying to see how far below par the stack trades", []string{"senior", "notes", "fair", "value", "par", "stack", "trades"}},
+		// Who said what the question checks, when not the issuer.
+		{"A newsletter I get says Netflix ended 2024 with about 301.6 million paid memberships. Correct?", []string{"netflix", "ended", "million", "paid", "memberships"}},
+		{"Quick check: someone told me Costco's renewal rate was 90%", []string{"quick", "check", "costco", "renewal", "rate"}},
+		{"Saw a tweet saying NVIDIA's data center revenue doubled", []string{"nvidia", "data", "center", "revenue", "doubled"}},
+		{"What revenue was reported for Netflix in 2024?", []string{"revenue", "netflix"}},
+		{"Apple said services grew; by how much?", []string{"apple", "services", "grew"}},
+		{"Management said margins would fall", []string{"management", "margins", "fall"}},
 	}
 	for _, tt := range tests {
 		if got := QuestionWords(tt.q, nil, nil); !slices.Equal(got, tt.want) {

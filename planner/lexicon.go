@@ -317,7 +317,7 @@ var Lexicon = []Aspect{
 	},
 	{
 		Name: "capital_return", Label: "share repurchases and dividends", Kind: KindExplanation,
-		Triggers:   []string{"buyback", "buy back", "repurchas", "dividend", "capital return", "return capital", "returning capital"},
+		Triggers:   []string{"buyback", "buy back", "buys back", "buying back", "bought back", "repurchas", "dividend", "capital return", "return capital", "returning capital"},
 		Terms:      []string{"repurchas", "dividend", "buyback"},
 		Explain:    [][]string{{"repurchas", "dividend", "buyback"}},
 		Query:      "share repurchase dividends",

@@ -1368,7 +1368,14 @@ var namesSourcePart = regexp.MustCompile(`^\s*(?:notes?|tables?|footnotes?|discl
 // estimate", "the projected savings"), of seeing it ahead ("does
 // management see it going up or down in 2025"), or of deciding it ahead
 // ("what annual dividend did the board approve for fiscal 2023").
-var estimateVerb = regexp.MustCompile(`(?i)\b(estimat\w*|predict\w*|project(s|ed|ing)?|sees?|think\w*|believ\w*|approv(e|es|ed|ing)|authori[sz](e|es|ed|ing)|budget(s|ed|ing)?)\b`)
+var estimateVerb = regexp.MustCompile(`(?i)\b(estimat\w*|predict\w*|project(s|ed|ing)?|sees?|think\w*|believ\w*)\b|` + decisionVerb.String())
+
+// decisionVerb is a verb of deciding a figure for a period: what a board
+// approved or authorized, what was budgeted.
+var decisionVerb = regexp.MustCompile(`(?i)\b(approv(e|es|ed|ing)|authori[sz](e|es|ed|ing)|budget(s|ed|ing)?)\b`)
+
+// decisionWords are the words a filing states such a decision with.
+var decisionWords = []string{"approved", "authorized", "authorised", "declared", "budget"}
 
 // estimatesAhead reports whether a question asks what an issuer estimated
 // for a year after its latest annual report in the corpus ("NVIDIA ...

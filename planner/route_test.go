@@ -205,6 +205,9 @@ func TestRouteAspectsOutlookQuarter(t *testing.T) {
 		// An intention to keep doing something is an expectation.
 		{"Does Apple plan to keep raising its dividend?", []string{"capital_return"}, true, false},
 		{"Did Apple raise its dividend in 2024?", []string{"capital_return"}, false, false},
+		// Buying back, as the question writes it.
+		{"Is it true Apple spent $90 billion buying back its stock in 2024?", []string{"capital_return"}, false, false},
+		{"Has Apple bought back more stock than Alphabet?", []string{"capital_return"}, false, false},
 	}
 	for _, tt := range tests {
 		rt := RouteQuestion(tt.q, cat, nil)

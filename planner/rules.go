@@ -644,6 +644,12 @@ func (b *builder) planUncoveredItems() {
 	}
 	var named, figured strings.Builder
 	for _, r := range b.g.Requirements {
+		if r.Aspect == "general" && r.Kind == KindExplanation {
+			// What the filing says on the question's topic is searched
+			// for by the question's rarest words, whichever item they
+			// come from: it names no item.
+			continue
+		}
 		named.WriteString(" " + r.Need + " " + r.Completion.Topic)
 		for _, g := range r.Completion.AllOf {
 			named.WriteString(" " + strings.Join(g, " "))
@@ -2239,7 +2245,52 @@ func withoutAsides(q string) string {
 	}
 	q = grantedFormat.ReplaceAllString(q, " ")
 	q = datePhrase.ReplaceAllString(q, " ")
+	q = withoutHearsay(q)
 	return corpus.StripInstructions(q)
+}
+
+// hearsay matches the words before a verb of saying that open a sentence
+// or a clause ("A newsletter I get says", "Someone told me", "Saw a tweet
+// saying"): who says what the question then checks, when it is not the
+// issuer (withoutHearsay).
+var hearsay = regexp.MustCompile(`(?:^|[.?!;:]\s+|\s[-–—]\s+)((?:[\w'’-]+\s+){1,6}?)(?:says|said|saying|claims|claimed|claiming|puts|put|reported|reports|told\s+me|tells\s+me|mentioned|wrote|writes)\b(?:\s+that\b)?`)
+
+// notHearsay are the words that make the one saying something the issuer,
+// its filing or its people ("management said", "the 10-K says"), or the
+// words a question asks with ("what was the revenue reported").
+var notHearsay = map[string]bool{"management": true, "mgmt": true, "company": true, "filing": true, "filings": true, "10-k": true,
+	"10-q": true, "report": true, "board": true, "ceo": true, "cfo": true, "they": true, "it": true, "we": true, "he": true,
+	"she": true, "what": true, "how": true, "which": true, "who": true, "why": true, "when": true, "where": true, "was": true,
+	"were": true, "is": true, "are": true, "did": true, "does": true, "do": true, "has": true, "have": true, "had": true,
+	"statement": true, "note": true, "its": true, "their": true}
+
+// indefiniteSayers are the sayers of one word that name no one in
+// particular.
+var indefiniteSayers = map[string]bool{"someone": true, "somebody": true, "everyone": true, "everybody": true, "people": true}
+
+// withoutHearsay blanks out who says what a question checks, when that is
+// someone other than the issuer: "A newsletter I get says Netflix ended
+// 2024 with about 301.6 million paid memberships" asks of paid
+// memberships, not of newsletters. A sayer written with a capital past
+// its first word ("what Tim Cook said") is not blanked, nor one word other
+// than an indefinite pronoun ("Apple said"), nor one holding a word of
+// notHearsay.
+func withoutHearsay(q string) string {
+	return hearsay.ReplaceAllStringFunc(q, func(m string) string {
+		sub := hearsay.FindStringSubmatch(m)
+		words := strings.Fields(sub[1])
+		if len(words) == 1 && !indefiniteSayers[strings.ToLower(words[0])] {
+			return m // "Apple said", "Analysts said": a name, or who is asked of
+		}
+		for i, w := range words {
+			lw := strings.ToLower(strings.Trim(w, "'’"))
+			if notHearsay[lw] || i > 0 && w != "I" && startsUpper(w) || strings.ContainsAny(w, "0123456789") {
+				return m
+			}
+		}
+		lead, _, _ := strings.Cut(m, sub[1])
+		return lead + strings.Repeat(" ", len(m)-len(lead))
+	})
 }
 
 // askMarker matches the words with which a question written after its
@@ -2943,7 +2994,17 @@ func (b *builder) planAhead(t string, p filingPeriod, a Aspect, m reqMeta) {
 		groups = append(slices.Clone(groups), []string{ExpectedTerm})
 	}
 	year := strconv.Itoa(p.ahead)
-	if p.ahead > p.doc.FiscalYear+1 {
+	decided := decisionVerb.MatchString(b.question) && a.Kind != KindOutlook
+	if decided {
+		// What a board approved for the year ("approved ... the fiscal
+		// 2023 annual dividend of $2.24 per share") is stated as a
+		// decision, not an expectation, and names the year it is for.
+		groups = slices.Clone(groups)
+		if i := slices.IndexFunc(groups, func(g []string) bool { return slices.Equal(g, OutlookWords) }); i >= 0 {
+			groups[i] = append(slices.Clone(OutlookWords), decisionWords...)
+		}
+	}
+	if p.ahead > p.doc.FiscalYear+1 || decided {
 		groups = append(slices.Clone(groups), []string{year})
 	}
 	id := t + "-" + label + "-" + a.Name + "-outlook-" + year

@@ -831,7 +831,9 @@ var phraseStopwords = map[string]bool{
 func (b *builder) phraseWords() []string {
 	content := map[string]bool{}
 	for _, w := range b.questionWords() {
-		if !phraseStopwords[w] && strings.Trim(w, "0123456789") != "" {
+		// (A scale after a number, "301.6 million paid memberships", is
+		// the number's, not the figure's name.)
+		if !phraseStopwords[w] && !scaleWords[w] && strings.Trim(w, "0123456789") != "" {
 			content[w] = true
 		}
 	}

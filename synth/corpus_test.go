@@ -404,6 +404,16 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 			"- Products gross margin, FY2025 = (revenue - cost of revenue) / revenue = (66,613 - 43,620) / 66,613 (millions) = 34.5% [",
 			"\"Products gross margin percentage decreased during the third quarter of 2025",
 		}},
+		// A number read elsewhere, checked: who said it, and its scale,
+		// name no figure.
+		{"A newsletter I get says Netflix ended 2024 with about 301.6 million paid memberships. Correct?", []string{
+			"- Paid memberships, FY2024: 301,626,000 as of 2024-12-31 [",
+		}},
+		// A board's decision for the year after the latest report is read
+		// from that report.
+		{"What annual dividend did Walmart's board approve for fiscal 2023?", []string{
+			"the fiscal 2023 annual dividend of $2.24 per share",
+		}},
 		{"META 2025 capex guide?", []string{
 			"\"We anticipate making capital expenditures of approximately $60 billion to $65 billion in 2025",
 		}},
