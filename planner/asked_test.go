@@ -131,14 +131,17 @@ func TestWhyAndBehind(t *testing.T) {
 		// the noun asks it as the verb does
 		"Netflix's operating margin slipped to 18% in 2022. What's the explanation in the 10-K?",
 		// a cause asked as what is credited with a move
-		"what does eBay credit for the increase?", "What did management credit the improvement to?"} {
+		"what does eBay credit for the increase?", "What did management credit the improvement to?",
+		// what made the figure move
+		"How much did it lose, and what does Meta say made the loss bigger?", "what made Intel's margins worse in 2020"} {
 		if !asksWhy(q) {
 			t.Errorf("asksWhy(%q) = false", q)
 		}
 	}
 	for _, q := range []string{"What was Apple's revenue in fiscal 2024?", "What speed of growth did Apple report?", "How much did eBay's credit losses increase?",
 		// a word in -ed before the figure asked of an auxiliary names it
-		"What consolidated operating income did Walmart report for fiscal 2020?", "What adjusted EPS was reported?"} {
+		"What consolidated operating income did Walmart report for fiscal 2020?", "What adjusted EPS was reported?",
+		"What made up Apple's other income in 2024?"} {
 		if asksWhy(q) {
 			t.Errorf("asksWhy(%q) = true; a figure question", q)
 		}

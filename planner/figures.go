@@ -1985,9 +1985,14 @@ func asksWhy(question string) bool {
 	n := ownersShareOf.ReplaceAllString(normalizeText(question), "$1")
 	// "How did active buyers trend" asks how the figure moved, not why.
 	n = howDidMove.ReplaceAllString(n, " ")
-	return anyTerm(n, whyWords) || whatCaused.MatchString(n) || pastTenseWhat(n) || creditsFor.MatchString(n) ||
+	return anyTerm(n, whyWords) || whatCaused.MatchString(n) || whatMade.MatchString(n) || pastTenseWhat(n) || creditsFor.MatchString(n) ||
 		whatItSays.MatchString(n) && (fallWords.MatchString(question) || riseWords.MatchString(question))
 }
+
+// whatMade matches, in normalised text, a question asking what made a
+// figure move: "what does Meta say made the loss bigger", "what made
+// margins worse".
+var whatMade = regexp.MustCompile(`\bwhat\b[^.?!]{0,40}?\bmade\s+(?:the\s+|its\s+|their\s+|it\s+|them\s+)?(?:[a-z&']+\s+){0,4}?(?:bigger|larger|higher|greater|worse|smaller|lower|better|wider|narrower|grow|rise|fall|increase|decrease|decline|jump|drop|shrink)\b`)
 
 // whatItSays matches, in normalised text, a question asking what a filing
 // or its issuer says: of a move the question asserts ("net sales dropped

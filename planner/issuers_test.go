@@ -643,6 +643,8 @@ func TestLostMoneyAsksTheLoss(t *testing.T) {
 		"Did Amazon lose money in 2022?":                       "net_income",
 		"Did Amazon really lose more than $2 billion in 2022?": "net_income",
 		"Did Amazon lose customers in 2022?":                   "",
+		"Amazon keeps bleeding money. Does it?":                "net_income",
+		"How much did Amazon lose in 2022?":                    "net_income",
 	} {
 		rt := RouteQuestion(q, cat, nil)
 		got := ""

@@ -145,7 +145,7 @@ func qualifierTokens(question string, cat *Catalog, issuers, others []string) []
 		stop := owner || len(w) < 2 || skip[w] || questionStopwords[w] || phraseStopwords[w] || wholeWords[w] ||
 			strings.ContainsAny(w, "0123456789&'") || strings.HasSuffix(w, "ed") || adverb(w) ||
 			askingWords[w] || causingWords[w] || affecting[w] || viewWords[w] || fallWords.MatchString(w) || riseWords.MatchString(w) ||
-			operatorWords[w]
+			operatorWords[w] || rankingWords[w]
 		if periodOverPeriod.MatchString(w) {
 			// "cloud services year-over-year revenue" is the cloud
 			// services revenue, compared with the year before.
@@ -187,6 +187,11 @@ var causingWords = map[string]bool{"drive": true, "drives": true, "drove": true,
 	"positive": true, "negative": true, "gaap": true,
 	"absolute": true, "nominal": true, "reported": true, "actual": true, "overall": true, "headline": true,
 	"aggregate": true, "outright": true}
+
+// rankingWords rank the issuers by the figure asked ("who holds the least
+// cash and who holds the most"): no part of the figure. ("Largest" and
+// "biggest" may name a part: "its largest customer".)
+var rankingWords = map[string]bool{"least": true, "most": true, "fewest": true, "highest": true, "lowest": true}
 
 // viewWords are who holds a view and the verbs of holding one ("does
 // management think revenue will ..."): they narrow no figure.

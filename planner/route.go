@@ -98,8 +98,9 @@ var cashMoved = regexp.MustCompile(`(?i)\bcash\b(?:\s+[\w'’]+){0,3}?\s+(?:retu
 var cashFromOperations = regexp.MustCompile(`(?i)\bcash\b.{0,40}?\bgenerat(?:e|ed)\s+(?:from|by|in)\s+(?:its\s+|their\s+)?operat(?:ions|ing activities)\b`)
 
 // losingMoney matches money said to be lost: "lose money", "lost more
-// than $17 billion", "losing about $2B".
-var losingMoney = regexp.MustCompile(`(?i)\b(?:lose|loses|lost|losing)\s+(?:(?:more|less)\s+than\s+|over\s+|under\s+|about\s+|around\s+|nearly\s+|almost\s+|roughly\s+|some\s+)?(?:money|\$\s?\d[\d.,]*)`)
+// than $17 billion", "losing about $2B", "bleeding money", "how much did
+// it lose".
+var losingMoney = regexp.MustCompile(`(?i)\b(?:lose|loses|lost|losing)\s+(?:(?:more|less)\s+than\s+|over\s+|under\s+|about\s+|around\s+|nearly\s+|almost\s+|roughly\s+|some\s+)?(?:money|\$\s?\d[\d.,]*)|\b(?:bleed|bleeds|bleeding|bled)\s+(?:money|cash)\b|\bhow\s+much\s+(?:money\s+)?(?:did|does|do|has|have)\s+(?:it|they|[\w.&'’-]+(?:\s+[\w.&'’-]+){0,3}?)\s+lose\b`)
 
 // lostMoney returns the figure a question asks by saying money was lost
 // ("Did Reality Labs really lose more than $17 billion in 2024?"): a
@@ -116,6 +117,9 @@ func lostMoney(question string, cat *Catalog, issuers []string) []FigureAsk {
 		metric = "operating_income"
 	}
 	word := strings.Fields(question[loc[0]:loc[1]])[0]
+	if strings.EqualFold(word, "how") {
+		word = "lose" // "how much did it lose"
+	}
 	norm := figureText(question)
 	return []FigureAsk{{Metric: metric, Phrase: strings.ToLower(word), at: max(strings.Index(norm, " "+strings.ToLower(word)+" ")+1, 0)}}
 }

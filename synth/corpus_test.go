@@ -220,6 +220,12 @@ func TestRulesOverSampleCorpus(t *testing.T) {
 			want:     []string{"as a result of our planned divestiture of the NAND memory business. It also increased due to the reduction in our foreign derived intangible income benefit in 2020.\" ["},
 		},
 		{
+			// A reason the next sentence explains in turn is quoted
+			// with it.
+			question: "Meta's Reality Labs keeps bleeding money. How much did it lose in 2024, and what does Meta say made the loss bigger?",
+			want:     []string{"driven by an increase in RL costs and expenses. RL costs and expenses increased primarily due to increases in employee compensation and infrastructure costs.\" ["},
+		},
+		{
 			question: "How did Alphabet's revenue grow in fiscal 2024, and is Tesla doing better?",
 			want: []string{
 				"TSLA (Tesla, Inc.) is not in the corpus; nothing is said about it.",
@@ -403,6 +409,12 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		{"Why did Apple's Products gross margin percentage fall in the June 2025 quarter, and what was it?", []string{
 			"- Products gross margin, FY2025 = (revenue - cost of revenue) / revenue = (66,613 - 43,620) / 66,613 (millions) = 34.5% [",
 			"\"Products gross margin percentage decreased during the third quarter of 2025",
+		}},
+		// Who holds the least and the most ranks the issuers by the
+		// figure; it names no part of it.
+		{"Cash and cash equivalents at each company's own fiscal year-end: Nvidia FY2023, Walmart FY2022. Who holds the least cash and who holds the most?", []string{
+			"| NVIDIA (NVDA) | FY2023 (fiscal year ended 2023-01-29) | $3.39 billion [",
+			"| Walmart (WMT) | FY2022 (fiscal year ended 2022-01-31) | $14.76 billion [",
 		}},
 		// A number read elsewhere, checked: who said it, and its scale,
 		// name no figure.

@@ -1221,9 +1221,15 @@ func (w *writer) passage(r planner.Requirement) []string {
 			if r.Kind == planner.KindExplanation && at >= 0 && si+1 < len(sentences) && givesReason(sentences[si+1]) {
 				next := sentences[si+1]
 				glue := continues.MatchString(next)
-				if _, reasoned := planner.SentenceMatch(s, [][]string{planner.ReasonWords}); !glue && !reasoned && pointsBack.MatchString(strings.TrimSpace(next)) {
+				_, reasoned := planner.SentenceMatch(s, [][]string{planner.ReasonWords})
+				if !glue && !reasoned && pointsBack.MatchString(strings.TrimSpace(next)) {
 					glue, ranked = true, s
 				}
+				// A reason the next sentence explains in turn ("...
+				// driven by an increase in RL costs and expenses. RL costs
+				// and expenses increased primarily due to increases in
+				// employee compensation ..."): the two are one account.
+				glue = glue || reasoned && explainsReason(s, next)
 				if j := strings.Index(e.Excerpt[at+len(s):], next); glue && j >= 0 && strings.TrimSpace(e.Excerpt[at+len(s):at+len(s)+j]) == "" {
 					s = e.Excerpt[at : at+len(s)+j+len(next)]
 				}
@@ -1462,6 +1468,25 @@ var pointsBack = regexp.MustCompile(`^(?:(?:It|They|These|This|That|Those|Such)\
 // also increased due to ...", "This was also driven by ...", "In addition,
 // ...".
 var continues = regexp.MustCompile(`^\s*(?:(?:It|They|This|These|That)\s+(?:was\s+|were\s+|is\s+|are\s+)?also\b|Also,|In\s+addition,|Additionally,)`)
+
+// explainsReason reports whether next explains what s gives as its reason:
+// next opens with the move of a thing s names after its reason's words.
+func explainsReason(s, next string) bool {
+	m := reasonSubject.FindStringSubmatch(strings.TrimSpace(next))
+	if m == nil || len(strings.Fields(m[1])) < 2 {
+		return false
+	}
+	at := reasonOpens.FindStringIndex(s)
+	return at != nil && strings.Contains(strings.ToLower(s[at[1]:]), strings.ToLower(m[1]))
+}
+
+// reasonSubject matches a sentence opening with what moved and its verb
+// of moving ("RL costs and expenses increased"); reasonOpens finds where a
+// sentence starts giving its reason.
+var (
+	reasonSubject = regexp.MustCompile(`^([A-Za-z][\w&,' -]{2,80}?)\s+(?:increased|decreased|rose|fell|grew|declined)\b`)
+	reasonOpens   = regexp.MustCompile(`(?i)\b(?:driven\s+by|due\s+to|primarily\s+by|as\s+a\s+result\s+of|reflect(?:s|ed|ing)?)\b`)
+)
 
 // givesReason reports whether a sentence gives a reason (a driver word:
 // "due to", "driven by", "primarily").
