@@ -591,6 +591,7 @@ func TestQuestionWordsWithoutAsides(t *testing.T) {
 		{"A newsletter I get says Netflix ended 2024 with about 301.6 million paid memberships. Correct?", []string{"netflix", "ended", "million", "paid", "memberships"}},
 		{"Quick check: someone told me Costco's renewal rate was 90%", []string{"quick", "check", "costco", "renewal", "rate"}},
 		{"Saw a tweet saying NVIDIA's data center revenue doubled", []string{"nvidia", "data", "center", "revenue", "doubled"}},
+		{"data center sales up something like 41%", []string{"data", "center", "sales"}},
 		{"What revenue was reported for Netflix in 2024?", []string{"revenue", "netflix"}},
 		{"Apple said services grew; by how much?", []string{"apple", "services", "grew"}},
 		{"Management said margins would fall", []string{"management", "margins", "fall"}},

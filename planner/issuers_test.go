@@ -635,6 +635,27 @@ func TestRatioNamedByTopicWord(t *testing.T) {
 	}
 }
 
+// Money said to be made, with no figure named, asks revenue; money said
+// to be made from something names a part this does not read.
+func TestEarnedMoneyAsksRevenue(t *testing.T) {
+	cat := sampleCatalog(t)
+	for q, want := range map[string]string{
+		"NVIDIA's Data Center business did about $15 billion in fiscal 2023, right?": "revenue",
+		"How much did Netflix bring in during 2024?":                                 "revenue",
+		"How much did Apple make from services in 2024?":                             "",
+		"Did Netflix make a profit in 2024?":                                         "",
+	} {
+		rt := RouteQuestion(q, cat, nil)
+		got := ""
+		if len(rt.Figures) > 0 {
+			got = rt.Figures[0].Metric
+		}
+		if got != want {
+			t.Errorf("%q: figures %v, want %q", q, rt.Figures, want)
+		}
+	}
+}
+
 // Money said to be lost asks the loss: the issuer's net loss where no part
 // is named.
 func TestLostMoneyAsksTheLoss(t *testing.T) {

@@ -100,6 +100,8 @@ func TestAsksGrowth(t *testing.T) {
 		"how does oracle's revenue stack up against sap's": false,
 		"break down apple's revenue by segment":            false,
 		"was revenue up 8% in 2020":                        true,
+		"revenue of $15 billion, up something like 41%":    true,
+		"sales were down about 5%":                         true,
 		"revenue went down last year":                      true,
 		"what drove revenue growth":                        true,
 		"nvda gaming rev fy23 up how much?":                true,

@@ -124,6 +124,38 @@ func lostMoney(question string, cat *Catalog, issuers []string) []FigureAsk {
 	return []FigureAsk{{Metric: metric, Phrase: strings.ToLower(word), at: max(strings.Index(norm, " "+strings.ToLower(word)+" ")+1, 0)}}
 }
 
+// earningMoney matches money said to be made with no figure named for it,
+// by the one that made it: "how much did AWS bring in", "the Data Center
+// business did about $15 billion in fiscal 2023". The verb is the first
+// submatch that matched.
+var earningMoney = regexp.MustCompile(`(?i)\bhow\s+much\s+(?:money\s+)?(?:did|does|do|has|have)\s+[\w.&'’ -]{1,50}?\s+(make|earn|bring\s+in|pull\s+in|rake\s+in)\b|\b(did|made|earned|generated|brought\s+in|pulled\s+in|raked\s+in)\s+(?:about|roughly|around|approximately|nearly|over|almost|close\s+to|~)?\s*~?\$\s?\d`)
+
+// madeFrom matches, after money said to be made, what it was made from
+// ("make from services"): a part earnedMoney does not read.
+var madeFrom = regexp.MustCompile(`(?i)^\s+(?:from|on|off|selling|by)\b`)
+
+// earnedMoney returns the figure a question asks by saying money was made
+// and naming no figure for it: revenue, of the part the question names as
+// the one that made it ("NVIDIA's Data Center business did about $15
+// billion"). Nil where it says no such thing, or says what the money was
+// made from ("what did Apple make from services"), which names a part of
+// revenue this does not read.
+func earnedMoney(question string) []FigureAsk {
+	m := earningMoney.FindStringSubmatchIndex(question)
+	if m == nil || madeFrom.MatchString(question[m[1]:]) {
+		return nil
+	}
+	word := ""
+	for i := 2; i+1 < len(m); i += 2 {
+		if m[i] >= 0 {
+			word = strings.ToLower(strings.Fields(question[m[i]:m[i+1]])[0])
+			break
+		}
+	}
+	norm := figureText(question)
+	return []FigureAsk{{Metric: "revenue", Phrase: word, at: max(strings.Index(norm, " "+word+" ")+1, 0)}}
+}
+
 // span is a matched part of the question, [start, end) in bytes.
 type span struct {
 	start, end int
@@ -199,6 +231,9 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	}
 	if len(rt.Figures) == 0 {
 		rt.Figures = lostMoney(question, cat, rt.Issuers)
+	}
+	if len(rt.Figures) == 0 {
+		rt.Figures = earnedMoney(question)
 	}
 	rt.Figures = dropNarrowing(rt.Figures, cat, rt.Issuers)
 	rt.Figures = dropSummands(question, rt.Figures)
@@ -607,7 +642,7 @@ var growthWords = slices.DeleteFunc(slices.Clone(ChangeWords), func(w string) bo
 // movedUpDown matches "up" and "down" saying a figure moved ("revenue was
 // up 8%", "down from 2022", "went down"), not as the particle of another
 // verb ("stack up against", "break down by segment").
-var movedUpDown = regexp.MustCompile(`\b(was|were|is|are|been|be|went|go|gone|going|came|come|trended|moving|moved)\s+(up|down)\b|\b(up|down)\s+(\$|\d|by\b|from\b|year\b|yoy\b|y/y|on\s+the\s+year|versus\b|vs\b|compared\b|over\b|sharply\b|significantly\b|slightly\b|materially\b|meaningfully\b|how\s+(much|many|far)\b|\?|$)`)
+var movedUpDown = regexp.MustCompile(`\b(was|were|is|are|been|be|went|go|gone|going|came|come|trended|moving|moved)\s+(up|down)\b|\b(up|down)\s+(\$|\d|by\b|from\b|year\b|yoy\b|y/y|on\s+the\s+year|versus\b|vs\b|compared\b|over\b|sharply\b|significantly\b|slightly\b|materially\b|meaningfully\b|how\s+(much|many|far)\b|\?|$)|\b(up|down)\s+(?:about|around|roughly|nearly|almost|approximately|over|more\s+than|something\s+like|~)\s*(?:\$|\d)`)
 
 // beUpDown matches a figure said to be up or down in a period, the verb
 // before the figure's name: "why was Intel's data center revenue down in

@@ -2190,7 +2190,8 @@ func init() {
 	come came comes coming go goes went gone keep keeps kept seem seems seemed
 	look looks looked mean means meant happen happens happened even though although while despite whereas
 	roughly approximately approx around nearly almost circa true false correct accurate
-	try tries tried trying wanted wanting needing hoping wondering curious understand`) {
+	try tries tried trying wanted wanting needing hoping wondering curious understand
+	something anything somewhere somewhat`) {
 		questionStopwords[w] = true
 	}
 }
