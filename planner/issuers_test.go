@@ -656,6 +656,22 @@ func TestEarnedMoneyAsksRevenue(t *testing.T) {
 	}
 }
 
+// A question stating an amount and asking whether it is right asks the
+// figure, whatever it calls it.
+func TestCheckedAmountAsksFigure(t *testing.T) {
+	cat := sampleCatalog(t)
+	for q, want := range map[string]bool{
+		"An article put eBay's 2022 gross merchandise volume at roughly $87 billion. Does the 10-K back that up?": true,
+		"eBay's GMV was $74 billion in 2022, is that right?":                                                      true,
+		"eBay's GMV was $74 billion in 2022. What drove the decline?":                                             false,
+		"Is eBay's marketplace healthy?":                                                                          false,
+	} {
+		if got := RouteQuestion(q, cat, nil).AsksFigure; got != want {
+			t.Errorf("%q: AsksFigure %v, want %v", q, got, want)
+		}
+	}
+}
+
 // Money said to be lost asks the loss: the issuer's net loss where no part
 // is named.
 func TestLostMoneyAsksTheLoss(t *testing.T) {

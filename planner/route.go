@@ -124,6 +124,18 @@ func lostMoney(question string, cat *Catalog, issuers []string) []FigureAsk {
 	return []FigureAsk{{Metric: metric, Phrase: strings.ToLower(word), at: max(strings.Index(norm, " "+strings.ToLower(word)+" ")+1, 0)}}
 }
 
+// checksAmount reports whether a question states an amount and asks
+// whether it is right ("... put eBay's 2022 gross merchandise volume at
+// roughly $87 billion. Does the 10-K back that up?"): it asks the figure,
+// whatever the question calls it.
+func checksAmount(question string) bool {
+	return StatesAmount(question) && amountChecked.MatchString(question)
+}
+
+// amountChecked matches the words asking whether something stated is
+// right.
+var amountChecked = regexp.MustCompile(`(?i)\b(?:is|was|are|were)\s+(?:that|this|it|these|those|they)\s+(?:\w+\s+)?(?:right|correct|accurate|true|so|wrong|off)\b|\bis\s+it\s+true\b|\bback\s+(?:that|this|it|them)\s+up\b|\b(?:correct|right|accurate|true)\s*\?|\bconfirm\b`)
+
 // earningMoney matches money said to be made with no figure named for it,
 // by the one that made it: "how much did AWS bring in", "the Data Center
 // business did about $15 billion in fiscal 2023". The verb is the first
@@ -238,7 +250,7 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	rt.Figures = dropNarrowing(rt.Figures, cat, rt.Issuers)
 	rt.Figures = dropSummands(question, rt.Figures)
 	rt.Figures = dropShareOfSum(question, rt.Figures)
-	rt.AsksFigure = len(rt.Figures) > 0 || asksNumber(question) || howDidMove.MatchString(normalizeText(question))
+	rt.AsksFigure = len(rt.Figures) > 0 || asksNumber(question) || howDidMove.MatchString(normalizeText(question)) || checksAmount(question)
 	lower := routerNorm(question)
 	rt.Quarterly = quarterExpr.MatchString(question) || datesQuarterEnd(question, cat, rt.Issuers)
 	rt.Outlook = comp.anyTermOutside(normalizeText(question), outlookTriggers) || futureView.MatchString(question) || willPersist.MatchString(question) || plansAhead.MatchString(question) || plannedFor.MatchString(question) ||

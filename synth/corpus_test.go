@@ -421,6 +421,10 @@ func TestAnswersOverSampleCorpus(t *testing.T) {
 		{"A newsletter I get says Netflix ended 2024 with about 301.6 million paid memberships. Correct?", []string{
 			"- Paid memberships, FY2024: 301,626,000 as of 2024-12-31 [",
 		}},
+		// An amount stated and checked asks the figure, and only it.
+		{"Quick sanity check: an article I read put eBay's 2022 gross merchandise volume at roughly $87 billion. Does the 10-K back that up?", []string{
+			"- GMV, FY2022: $73.90 billion (73,900 million) for the fiscal year ended 2022-12-31 [",
+		}},
 		// A board's decision for the year after the latest report is read
 		// from that report.
 		{"What annual dividend did Walmart's board approve for fiscal 2023?", []string{
