@@ -188,13 +188,24 @@ func ReadShorthand(question string, cat *Catalog) string {
 	// statement, "B/S" the balance sheet.
 	question = corpus.NameStatements(question)
 	// Clipped names ("data center rev"), which are words in lower case.
-	return clippedWord.ReplaceAllStringFunc(question, func(w string) string {
+	question = clippedWord.ReplaceAllStringFunc(question, func(w string) string {
 		if name, ok := clippedNames[w]; ok {
 			return name
 		}
 		return w
 	})
+	// Money said to be made from a thing, no figure named ("what did
+	// Apple make from services"), is revenue from it.
+	if madeFromPart.MatchString(question) && len(FindFigures(question)) == 0 {
+		question = madeFromPart.ReplaceAllString(question, "$1 in revenue from")
+	}
+	return question
 }
+
+// madeFromPart matches money said to be made from a thing: "make from",
+// "earned from", "brought in from". (Cash "generated from" operations is a
+// figure of its own.)
+var madeFromPart = regexp.MustCompile(`(?i)\b(make|made|makes|earn|earned|earns|bring\s+in|brought\s+in|brings\s+in|pull(?:ed|s)?\s+in|rake(?:d|s)?\s+in)\s+from\b`)
 
 // listsOther reports whether a list match names a word in capitals other
 // than a figure's initials.

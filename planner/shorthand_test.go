@@ -11,6 +11,10 @@ func TestReadShorthand(t *testing.T) {
 	cat := smallCatalog()
 	tests := []struct{ in, want string }{
 		{"FY22 GM% for COST?", "FY22 gross margin% for COST?"},
+		// Money made from a thing, no figure named: revenue from it.
+		{"What did Apple make from services in 2024?", "What did Apple make in revenue from services in 2024?"},
+		{"How much revenue did Apple make from services?", "How much revenue did Apple make from services?"},
+		{"How much cash did Apple generate from operations?", "How much cash did Apple generate from operations?"},
 		{"MSFT FY22 NI and OCF", "MSFT FY22 net income and operating cash flow"},
 		{"NFLX OM 2024?", "NFLX operating margin 2024?"},
 		{"COST FY22 GP %", "COST FY22 gross profit %"},
