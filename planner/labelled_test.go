@@ -179,6 +179,9 @@ func TestBaseYears(t *testing.T) {
 		// the period compared with, by the date it ended
 		"Mac revenue for the 9M ended July 1 2023 + the y/y change vs the 9M ended June 25 2022":       {2022},
 		"iPhone sales in the quarter ended July 1, 2023 compared with the quarter ended June 25, 2022": {2022},
+		// a quarter named by the month it ended
+		"the July 1, 2023 quarter's tax rate came in well below the June 2022 quarter": {2022},
+		"margin in 2023 was above 2022's":                                              {2022},
 	} {
 		if got := findBaseYears(q, findFiscalYears(q)); !slices.Equal(got, want) {
 			t.Errorf("findBaseYears(%q) = %v, want %v", q, got, want)

@@ -801,12 +801,15 @@ func paidFor(q string) (string, bool) {
 // baseCue ends the text before a year named as a comparison's base,
 // perhaps with the base's figure between ("slipped to 18% in 2022 from 21%
 // in 2021").
-var baseCue = regexp.MustCompile(`(?i)(\b(than|vs\.?|versus|compared\s+(to|with)|relative\s+to|against|from)\s+(\$?\d[\d.,]*\s*(%|percent|bps|basis\s+points|billion|million|bn|b|m)?\s+)?(in\s+|during\s+|for\s+)?` +
+var baseCue = regexp.MustCompile(`(?i)(\b(than|vs\.?|versus|compared\s+(to|with)|relative\s+to|against|from|below|above)\s+(\$?\d[\d.,]*\s*(%|percent|bps|basis\s+points|billion|million|bn|b|m)?\s+)?(in\s+|during\s+|for\s+)?` +
 	// "from a $1.2B operating loss in 2019": an amount and what it is.
 	`|\bfrom\s+(an?\s+)?\$?\d[\d.,]*\s*(%|percent|bps|basis\s+points|billion|million|bn|b|m)?\s+([a-z&-]+\s+){1,3}(in|during|for)\s+)(the\s+)?(fiscal\s+(year\s+)?|fy\s*)?$` +
 	// "vs the 9M ended June 25 2022": the period a report compares with,
 	// by the date it ended.
-	`|\b(?:vs\.?|versus|compared\s+(?:to|with)|against)\s+(?:the\s+)?(?:(?:nine|six|three|twelve|9|6|3|12)\s*(?:m|mo|mos|months?)\s+|same\s+period\s+|prior[- ]year\s+period\s+|period\s+|quarter\s+)?(?:ended|ending)\s+(?:` + monthNames + `)\.?\s+\d{1,2},?\s+$`)
+	`|\b(?:vs\.?|versus|compared\s+(?:to|with)|against)\s+(?:the\s+)?(?:(?:nine|six|three|twelve|9|6|3|12)\s*(?:m|mo|mos|months?)\s+|same\s+period\s+|prior[- ]year\s+period\s+|period\s+|quarter\s+)?(?:ended|ending)\s+(?:` + monthNames + `)\.?\s+\d{1,2},?\s+$` +
+	// "well below the June 2022 quarter": a quarter named by the month
+	// it ended.
+	`|\b(?:than|vs\.?|versus|compared\s+(?:to|with)|against|below|above|from)\s+(?:the\s+|its\s+)?(?:` + monthNames + `)\.?\s+(?:\d{1,2},?\s+)?$`)
 
 // findBaseYears returns the years of q named only after a comparison's
 // cue ("than in 2019"), when q names another year too.
