@@ -458,6 +458,8 @@ func TestClauseItem(t *testing.T) {
 		"How many employees did it have":                                 "employees",
 		" and how many more people did Amazon employ than Costco":        "",
 		" what was the take rate":                                        "take rate",
+		" and what's its worldwide renewal rate":                         "worldwide renewal rate",
+		"what is their effective tax rate":                               "effective tax rate",
 		"what was the main reason":                                       "",
 		"What was Apple's revenue in fiscal 2024":                        "", // a figure's name alone: the figure asked
 		"What was the Google Cloud's revenue backlog at the end of 2024": "revenue backlog",

@@ -3318,7 +3318,7 @@ var pointingDeterminer = regexp.MustCompile(`(?i)^(?:that|this|these|those)\s+`)
 // clauseAsks finds a clause asking a number or a size by name: "how many
 // new warehouses", "how big were NVIDIA's inventory provisions"; its group
 // is what follows, which clauseItem reads up to the clause's verb.
-var clauseAsks = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?(?:how\s+many|how\s+(?:big|large|much|severe|sizable|significant)\s+(?:was|were|is|are)|what\s+(?:was|were|is|are)\s+the)\s+(.+)$`)
+var clauseAsks = regexp.MustCompile(`(?i)^\W*(?:and\s+|but\s+|also\s+)?(?:how\s+many|how\s+(?:big|large|much|severe|sizable|significant)\s+(?:was|were|is|are)|what\s+(?:was|were|is|are)\s+(?:the|its|their)|what['’]s\s+(?:the|its|their))\s+(.+)$`)
 
 // clauseWhatReported finds a clause asking the amount an issuer reported
 // of a thing it names: "What did Oracle record as operating lease
