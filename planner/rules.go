@@ -85,7 +85,48 @@ func (p *RulesPlanner) Plan(ctx context.Context, question string, rt Route, cat 
 	if !asksBesideClaim(question) {
 		causalCore(g)
 	}
+	if checksReportedClaim(question) {
+		reportedClaim(g)
+	}
 	return g, nil
+}
+
+// checksReportedClaim reports whether a question reports, in a sentence
+// of its own, what someone other than the issuer claims (withoutHearsay:
+// "A commentator says Meta's tax rate fell in 2024 because of the new
+// OECD global minimum tax.") and asks, in another, what a filing reports
+// ("What was Meta's 2024 effective tax rate, and what does the 10-K say
+// drove the decrease?").
+func checksReportedClaim(question string) bool {
+	claim, asks := false, false
+	for _, m := range sentenceWithEnd.FindAllString(question, -1) {
+		s := strings.TrimSpace(m)
+		switch {
+		case !strings.HasSuffix(s, "?") && withoutHearsay(s) != s:
+			claim = true
+		case strings.HasSuffix(s, "?") && asksWhat.MatchString(s):
+			asks = true
+		}
+	}
+	return claim && asks
+}
+
+// reportedClaim plans a claim someone else made as what is checked, not
+// as the asker's premise: the answer to "is that what the filing shows"
+// is what the filing does show. The link the claim asserts, and the move
+// it asserts, are reported either way (borne out or not) without deciding
+// the run; what the filing says drove the figure is required instead.
+func reportedClaim(g *Graph) {
+	for i := range g.Requirements {
+		r := &g.Requirements[i]
+		switch {
+		case strings.HasSuffix(r.ID, "-causal"), r.Completion.Sign != 0:
+			r.Required = false
+		case strings.HasSuffix(r.ID, "-causal-context"):
+			r.Required = true
+		}
+	}
+	g.Notes = append(g.Notes, "The question reports someone else's claim and asks what the filings show: the claim's link and move are checked and reported, and the run is judged on what the filings state.")
 }
 
 // claimLinks are the words that link a cause to its effect in a claim.

@@ -1,0 +1,40 @@
+package planner
+
+import "testing"
+
+// A claim someone else made, reported in a sentence of its own beside a
+// question of what the filing shows, is checked, not the asker's premise.
+func TestChecksReportedClaim(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]bool{
+		"A commentator says Meta's tax rate fell in 2024 because of the new OECD global minimum tax. What was Meta's 2024 effective tax rate, and what does the 10-K say drove the decrease?": true,
+		"A post on a forum says Intel's revenue shrank about 5% in 2020. Is that what the 10-K shows? What was full-year revenue?":                                                            true,
+		// the asker's own claim
+		"Meta's tax rate fell in 2024 because of the OECD minimum tax. What does the 10-K say drove the decrease?": false,
+		// a claim asked of, nothing else
+		"A newsletter says Apple's margin improved because of tariffs. Is that right?": false,
+	} {
+		if got := checksReportedClaim(q); got != want {
+			t.Errorf("checksReportedClaim(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// A reported claim's link and asserted move do not decide the run; what
+// the filing says drove the figure does.
+func TestReportedClaimRequirements(t *testing.T) {
+	t.Parallel()
+	g := &Graph{Requirements: []Requirement{
+		{ID: "META-FY2024-causal", Required: true},
+		{ID: "META-FY2024-causal-context", Required: false},
+		{ID: "META-FY2024-figure-change", Required: true, Completion: Condition{Sign: -1}},
+		{ID: "META-FY2024-figure-rate", Required: true},
+	}}
+	reportedClaim(g)
+	want := map[string]bool{"META-FY2024-causal": false, "META-FY2024-causal-context": true, "META-FY2024-figure-change": false, "META-FY2024-figure-rate": true}
+	for _, r := range g.Requirements {
+		if r.Required != want[r.ID] {
+			t.Errorf("%s: required %v, want %v", r.ID, r.Required, want[r.ID])
+		}
+	}
+}
