@@ -1048,17 +1048,64 @@ func (w *writer) printed(r planner.Requirement, calc *tools.Calculation) (string
 		}
 		ids, _ := planner.CheckPrinted(pr, w.l, calc)
 		names := planner.PrintedNames(pr, w.l, calc)
+		// Of the lines printing the result, the one naming most of the
+		// figure's names and words ("Greater China 15,758 14,604 8%" over
+		// "Percentage of total net sales 9% 8% 8% 6%" for Greater China's
+		// growth), then the one first in the filing: the evidence's order
+		// follows which search finished first, which is no ranking.
+		type found struct {
+			id, line, number string
+			named, at        int
+		}
+		var best *found
 		for _, eid := range ids {
 			e := w.evidence[eid]
 			if e == nil {
 				continue
 			}
 			if line, number, ok := planner.PrintedLine(e.Excerpt, names, calc.Result); ok {
-				return number + " " + w.cite(e.ID, line), true
+				f := found{id: e.ID, line: line, number: number, named: printedRank(line, pr.Completion.Topic, names), at: e.Start}
+				if best == nil || f.named > best.named || f.named == best.named && (f.at < best.at || f.at == best.at && f.id < best.id) {
+					best = &f
+				}
 			}
+		}
+		if best != nil {
+			return best.number + " " + w.cite(best.id, best.line), true
 		}
 	}
 	return "", false
+}
+
+// printedRank ranks a line printing a calculation's result by how it
+// names the figure: two for each of names it holds whole (the
+// requirement's names, the numerator's row label), one for each word of
+// the figure's topic.
+func printedRank(line, topic string, names []string) int {
+	rank := wordsNamed(line, topic)
+	for _, n := range names {
+		if n != "" && strings.Contains(strings.ToLower(line), strings.ToLower(n)) {
+			rank += 2
+		}
+	}
+	return rank
+}
+
+// wordsNamed counts the distinct words of three letters or more of name
+// that line holds, as words, ignoring case.
+func wordsNamed(line, name string) int {
+	n := 0
+	seen := map[string]bool{}
+	for _, word := range strings.Fields(strings.ToLower(name)) {
+		if len(word) < 3 || seen[word] {
+			continue
+		}
+		seen[word] = true
+		if containsWord(strings.ToLower(line), word) {
+			n++
+		}
+	}
+	return n
 }
 
 func ratioSides(expr string, inputs map[string]*ledger.Fact) string {
