@@ -1,6 +1,12 @@
 package planner
 
-import "testing"
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ledgerline/research/tools"
+)
 
 // A claim someone else made, reported in a sentence of its own beside a
 // question of what the filing shows, is checked, not the asker's premise.
@@ -35,6 +41,46 @@ func TestReportedClaimRequirements(t *testing.T) {
 	for _, r := range g.Requirements {
 		if r.Required != want[r.ID] {
 			t.Errorf("%s: required %v, want %v", r.ID, r.Required, want[r.ID])
+		}
+	}
+}
+
+// A cause and an effect named by figures, not aspects ("the net loss was
+// due to AWS swinging to an operating loss"), are searched for by their
+// terms: no search of the plan is left without words.
+func TestCausalSearchOfFigures(t *testing.T) {
+	cat := sampleCatalog(t)
+	g := planOver(t, cat, "Amazon's 2022 net loss was due to AWS swinging to an operating loss. How big was that AWS loss?")
+	causal := false
+	for _, r := range g.Requirements {
+		causal = causal || strings.HasSuffix(r.ID, "-causal")
+	}
+	if !causal {
+		t.Fatalf("requirements %v: want the causal link planned", reqIDs(g))
+	}
+	for _, n := range g.Nodes {
+		if n.Tool != tools.SearchFilings {
+			continue
+		}
+		var args struct {
+			Query string `json:"query"`
+		}
+		if err := json.Unmarshal(n.Args, &args); err != nil || strings.TrimSpace(args.Query) == "" {
+			t.Errorf("node %s searches for %q (%v)", n.ID, args.Query, err)
+		}
+	}
+}
+
+// A cause the question asks about ("was that because ...") is a claimed
+// cause; the asker's own reason for asking is not.
+func TestWasThatBecause(t *testing.T) {
+	cat := sampleCatalog(t)
+	for q, want := range map[string]bool{
+		"Oracle's buybacks collapsed in fiscal 2023 - was that because it needed the cash to pay for Cerner?": true,
+		"What were Oracle's buybacks in fiscal 2023? I ask because I am updating a model.":                    false,
+	} {
+		if got := RouteQuestion(q, cat, nil).Causal != nil; got != want {
+			t.Errorf("%q: causal %v, want %v", q, got, want)
 		}
 	}
 }

@@ -985,7 +985,7 @@ func termSpans(s, t string) [][2]int {
 var causalVerbs = regexp.MustCompile(`\b(improve[sd]?|improving|drive[sn]?|drove|driving|cause[sd]?|causing|boost(s|ed|ing)?|lead\s+to|leads\s+to|led\s+to|result(s|ed)?\s+in|contribute[sd]?\s+to|hurt(s|ing)?|weigh(s|ed)?\s+on|pressure[sd]?|affect(s|ed)?|impact(s|ed)?|help(s|ed)?|lift(s|ed)?|raise[sd]?|reduce[sd]?|lower(s|ed)?|expand(s|ed)?|compress(es|ed)?|benefit(s|ed|ted)?|erode[sd]?|dampen(s|ed)?|fuel(s|ed|led)?|translate[sd]?\s+into|increase[sd]?|decrease[sd]?|push(es|ed|ing)?|behind)\b`)
 
 // reverseCausal introduce the cause after the effect: "Y rose because of X".
-var reverseCausal = regexp.MustCompile(`\b(because\s+of|due\s+to|driven\s+by|as\s+a\s+result\s+of|thanks\s+to|caused\s+by|attributable\s+to|owing\s+to|on\s+the\s+back\s+of|fueled\s+by|fuelled\s+by|helped\s+by|hurt\s+by|pressured\s+by)\b`)
+var reverseCausal = regexp.MustCompile(`\b(because\s+of|(?:was|is|were|are)\s+(?:that|this|it|they)\s+(?:really\s+|mainly\s+|only\s+|just\s+)?because|due\s+to|driven\s+by|as\s+a\s+result\s+of|thanks\s+to|caused\s+by|attributable\s+to|owing\s+to|on\s+the\s+back\s+of|fueled\s+by|fuelled\s+by|helped\s+by|hurt\s+by|pressured\s+by)\b`)
 
 // findCausal reads "did X improve Y", "X improved Y" and "Y because of X",
 // where Y is an aspect of the question and X another aspect or, when no

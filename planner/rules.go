@@ -2184,6 +2184,12 @@ func (b *builder) planCausal(t string, p filingPeriod, c *Causal, ii int) {
 		Completion: Condition{Kind: CondPassage, Issuer: t, Period: label, Topic: cause + " and " + effect,
 			AllOf: groups},
 	}, reqMeta{aspect: -1, issuer: ii, extra: true})
+	if len(queryTerms) == 0 {
+		// Cause and effect named by figures, not aspects ("the net loss
+		// happened because AWS swung to an operating loss"): searched
+		// for by their terms.
+		queryTerms = append(slices.Clone(c.Cause[:min(2, len(c.Cause))]), c.Effect[:min(2, len(c.Effect))]...)
+	}
 	b.addNode(tools.SearchFilings, b.searchArgs(t, p, strings.Join(queryTerms, " "), "", 10), []string{id})
 
 	// What the filing does say moved the effect, as context: a correct
