@@ -26,6 +26,20 @@ func TestChecksReportedClaim(t *testing.T) {
 	}
 }
 
+// A reported claim's link, asserted move and the topics only it names do
+// not decide the run; what the filing says drove the figure does.
+func TestReportedClaimTopics(t *testing.T) {
+	t.Parallel()
+	g := &Graph{Requirements: []Requirement{
+		{ID: "META-FY2024-margins-explanation", Aspect: "margins", Kind: KindExplanation, Required: true},
+		{ID: "META-FY2024-regulation-explanation", Aspect: "regulation", Kind: KindExplanation, Required: true},
+	}}
+	reportedClaim(g, "A commentator says Meta's margins fell because of the new tariffs. What were Meta's margins, and what drove them?")
+	if !g.Requirements[0].Required || g.Requirements[1].Required {
+		t.Errorf("required %v, %v; want the margins' account required and the tariffs' not", g.Requirements[0].Required, g.Requirements[1].Required)
+	}
+}
+
 // A reported claim's link and asserted move do not decide the run; what
 // the filing says drove the figure does.
 func TestReportedClaimRequirements(t *testing.T) {
@@ -36,7 +50,7 @@ func TestReportedClaimRequirements(t *testing.T) {
 		{ID: "META-FY2024-figure-change", Required: true, Completion: Condition{Sign: -1}},
 		{ID: "META-FY2024-figure-rate", Required: true},
 	}}
-	reportedClaim(g)
+	reportedClaim(g, "A commentator says Meta's tax rate fell because of the OECD minimum tax. What was Meta's effective tax rate?")
 	want := map[string]bool{"META-FY2024-causal": false, "META-FY2024-causal-context": true, "META-FY2024-figure-change": false, "META-FY2024-figure-rate": true}
 	for _, r := range g.Requirements {
 		if r.Required != want[r.ID] {

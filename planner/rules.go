@@ -86,7 +86,7 @@ func (p *RulesPlanner) Plan(ctx context.Context, question string, rt Route, cat 
 		causalCore(g)
 	}
 	if checksReportedClaim(question) {
-		reportedClaim(g)
+		reportedClaim(g, question)
 	}
 	return g, nil
 }
@@ -116,7 +116,16 @@ func checksReportedClaim(question string) bool {
 // is what the filing does show. The link the claim asserts, and the move
 // it asserts, are reported either way (borne out or not) without deciding
 // the run; what the filing says drove the figure is required instead.
-func reportedClaim(g *Graph) {
+// An account of a topic only the claim names ("because suppliers absorbed
+// the new tariffs": regulation) is reported where found, not required.
+func reportedClaim(g *Graph, question string) {
+	var asked strings.Builder
+	for _, m := range sentenceWithEnd.FindAllString(question, -1) {
+		if s := strings.TrimSpace(m); withoutHearsay(s) == s {
+			asked.WriteString(" " + s)
+		}
+	}
+	askedText := normalizeText(asked.String())
 	for i := range g.Requirements {
 		r := &g.Requirements[i]
 		switch {
@@ -124,6 +133,10 @@ func reportedClaim(g *Graph) {
 			r.Required = false
 		case strings.HasSuffix(r.ID, "-causal-context"):
 			r.Required = true
+		case r.Kind == KindExplanation && r.Aspect != "" && r.Aspect != "general":
+			if a, ok := AspectByName(r.Aspect); ok && !anyTerm(askedText, a.Triggers) {
+				r.Required = false
+			}
 		}
 	}
 	g.Notes = append(g.Notes, "The question reports someone else's claim and asks what the filings show: the claim's link and move are checked and reported, and the run is judged on what the filings state.")
