@@ -593,6 +593,9 @@ func TestQuestionWordsWithoutAsides(t *testing.T) {
 		{"Saw a tweet saying NVIDIA's data center revenue doubled", []string{"nvidia", "data", "center", "revenue", "doubled"}},
 		{"data center sales up something like 41%", []string{"data", "center", "sales"}},
 		{"What revenue was reported for Netflix in 2024?", []string{"revenue", "netflix"}},
+		{"Services revenue reported for fiscal 2024 - how much?", []string{"services", "revenue"}},
+		{"A blog post claims Apple's services grew 13%", []string{"apple", "services", "grew"}},
+		{"Product warranty claims rose at Apple", []string{"product", "warranty", "claims", "rose", "apple"}},
 		{"Apple said services grew; by how much?", []string{"apple", "services", "grew"}},
 		{"Management said margins would fall", []string{"management", "margins", "fall"}},
 	}

@@ -2313,8 +2313,11 @@ func withoutAsides(q string) string {
 // hearsay matches the words before a verb of saying that open a sentence
 // or a clause ("A newsletter I get says", "Someone told me", "Saw a tweet
 // saying"): who says what the question then checks, when it is not the
-// issuer (withoutHearsay).
-var hearsay = regexp.MustCompile(`(?:^|[.?!;:]\s+|\s[-–—]\s+)((?:[\w'’-]+\s+){1,6}?)(?:says|said|saying|claims|claimed|claiming|puts|put|reported|reports|told\s+me|tells\s+me|mentioned|wrote|writes)\b(?:\s+that\b)?`)
+// issuer (withoutHearsay). Verbs that are also participles or nouns are
+// left out ("Services revenue reported for fiscal 2024", "the risks
+// mentioned"), and "claims" is a verb only after a sayer opened by "a" or
+// "an" ("A blog post claims", not "product warranty claims").
+var hearsay = regexp.MustCompile(`(?:^|[.?!;:]\s+|\s[-–—]\s+)((?:[\w'’-]+\s+){1,6}?)(says|said|saying|claims|told\s+me|tells\s+me|wrote|writes)\b(?:\s+that\b)?`)
 
 // notHearsay are the words that make the one saying something the issuer,
 // its filing or its people ("management said", "the 10-K says"), or the
@@ -2340,6 +2343,9 @@ func withoutHearsay(q string) string {
 	return hearsay.ReplaceAllStringFunc(q, func(m string) string {
 		sub := hearsay.FindStringSubmatch(m)
 		words := strings.Fields(sub[1])
+		if sub[2] == "claims" && !strings.EqualFold(words[0], "a") && !strings.EqualFold(words[0], "an") {
+			return m
+		}
 		if len(words) == 1 && !indefiniteSayers[strings.ToLower(words[0])] {
 			return m // "Apple said", "Analysts said": a name, or who is asked of
 		}
