@@ -196,11 +196,16 @@ func ReadShorthand(question string, cat *Catalog) string {
 	})
 	// Money said to be made from a thing, no figure named ("what did
 	// Apple make from services"), is revenue from it.
-	if madeFromPart.MatchString(question) && len(FindFigures(question)) == 0 {
+	if loc := madeFromPart.FindStringIndex(question); loc != nil && !fromHoldings.MatchString(question[loc[1]:]) && len(FindFigures(question)) == 0 {
 		question = madeFromPart.ReplaceAllString(question, "$1 in revenue from")
 	}
 	return question
 }
+
+// fromHoldings matches, after "made from", what earns income rather than
+// revenue: interest, investments, securities, holdings ("what did Apple
+// earn from interest" asks other income, not revenue).
+var fromHoldings = regexp.MustCompile(`(?i)^\s+(?:(?:its|their|the)\s+)?(?:interest|investments?|securities|holdings?|stakes?|cash|deposits|dividends)\b`)
 
 // madeFromPart matches money said to be made from a thing: "make from",
 // "earned from", "brought in from". (Cash "generated from" operations is a

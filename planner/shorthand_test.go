@@ -15,6 +15,7 @@ func TestReadShorthand(t *testing.T) {
 		{"What did Apple make from services in 2024?", "What did Apple make in revenue from services in 2024?"},
 		{"How much revenue did Apple make from services?", "How much revenue did Apple make from services?"},
 		{"How much cash did Apple generate from operations?", "How much cash did Apple generate from operations?"},
+		{"What did Apple earn from interest in 2024?", "What did Apple earn from interest in 2024?"},
 		{"MSFT FY22 NI and OCF", "MSFT FY22 net income and operating cash flow"},
 		{"NFLX OM 2024?", "NFLX operating margin 2024?"},
 		{"COST FY22 GP %", "COST FY22 gross profit %"},
