@@ -120,8 +120,15 @@ func lostMoney(question string, cat *Catalog, issuers []string) []FigureAsk {
 	if strings.EqualFold(word, "how") {
 		word = "lose" // "how much did it lose"
 	}
-	norm := figureText(question)
-	return []FigureAsk{{Metric: metric, Phrase: strings.ToLower(word), at: max(strings.Index(norm, " "+strings.ToLower(word)+" ")+1, 0)}}
+	return []FigureAsk{askedBy(question, metric, word)}
+}
+
+// askedBy returns the figure metric, asked by word of the question (a verb
+// of losing or making money): the word is its phrase, where the question
+// writes it.
+func askedBy(question, metric, word string) FigureAsk {
+	word = strings.ToLower(word)
+	return FigureAsk{Metric: metric, Phrase: word, at: max(strings.Index(figureText(question), " "+word+" ")+1, 0)}
 }
 
 // checksAmount reports whether a question states an amount and asks
@@ -160,12 +167,11 @@ func earnedMoney(question string) []FigureAsk {
 	word := ""
 	for i := 2; i+1 < len(m); i += 2 {
 		if m[i] >= 0 {
-			word = strings.ToLower(strings.Fields(question[m[i]:m[i+1]])[0])
+			word = strings.Fields(question[m[i]:m[i+1]])[0]
 			break
 		}
 	}
-	norm := figureText(question)
-	return []FigureAsk{{Metric: "revenue", Phrase: word, at: max(strings.Index(norm, " "+word+" ")+1, 0)}}
+	return []FigureAsk{askedBy(question, "revenue", word)}
 }
 
 // span is a matched part of the question, [start, end) in bytes.

@@ -98,17 +98,24 @@ func (p *RulesPlanner) Plan(ctx context.Context, question string, rt Route, cat 
 // ("What was Meta's 2024 effective tax rate, and what does the 10-K say
 // drove the decrease?").
 func checksReportedClaim(question string) bool {
-	claim, asks := false, false
+	return claimBesideAsk(question, func(s string) bool { return withoutHearsay(s) != s }, func(string) bool { return true })
+}
+
+// claimBesideAsk reports whether a question has a sentence that states
+// (ends without a question mark) what claim accepts, and another that asks
+// what, how or why (asksWhat) and that ask accepts.
+func claimBesideAsk(question string, claim, ask func(string) bool) bool {
+	claimed, asked := false, false
 	for _, m := range sentenceWithEnd.FindAllString(question, -1) {
 		s := strings.TrimSpace(m)
 		switch {
-		case !strings.HasSuffix(s, "?") && withoutHearsay(s) != s:
-			claim = true
-		case strings.HasSuffix(s, "?") && asksWhat.MatchString(s):
-			asks = true
+		case !strings.HasSuffix(s, "?") && claim(s):
+			claimed = true
+		case strings.HasSuffix(s, "?") && asksWhat.MatchString(s) && ask(s):
+			asked = true
 		}
 	}
-	return claim && asks
+	return claimed && asked
 }
 
 // reportedClaim plans a claim someone else made as what is checked, not
@@ -153,17 +160,7 @@ var claimLinks = regexp.MustCompile(`(?i)\b(because|thanks\s+to|due\s+to|driven\
 // sentence asks is asked whatever the claim's link: the claim does not
 // make it context.
 func asksBesideClaim(question string) bool {
-	claim, asks := false, false
-	for _, m := range sentenceWithEnd.FindAllString(question, -1) {
-		s := strings.TrimSpace(m)
-		switch {
-		case !strings.HasSuffix(s, "?") && claimLinks.MatchString(s):
-			claim = true
-		case strings.HasSuffix(s, "?") && !claimLinks.MatchString(s) && asksWhat.MatchString(s):
-			asks = true
-		}
-	}
-	return claim && asks
+	return claimBesideAsk(question, claimLinks.MatchString, func(s string) bool { return !claimLinks.MatchString(s) })
 }
 
 // sentenceWithEnd matches a sentence of a question with the mark that
@@ -2347,7 +2344,9 @@ func withoutHearsay(q string) string {
 			return m
 		}
 		if len(words) == 1 && !indefiniteSayers[strings.ToLower(words[0])] {
-			return m // "Apple said", "Analysts said": a name, or who is asked of
+			// One word other than an indefinite pronoun is a name, or
+			// who is asked of: the issuer's own saying stays.
+			return m
 		}
 		for i, w := range words {
 			lw := strings.ToLower(strings.Trim(w, "'’"))
