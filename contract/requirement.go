@@ -38,7 +38,12 @@ type Condition struct {
 	// effect's words in one sentence, not in two filings.
 	AllOf    [][]string `json:"all_of,omitempty"`
 	Concepts []string   `json:"concepts,omitempty"` // for fact: any of these concepts
-	Of       []string   `json:"of,omitempty"`       // for calculation, comparable and printed: the requirement ids it builds on
+	// QuarterEnded, for fact: when set ("2020-09"), a quarter of Period's
+	// fiscal year read from an annual report's table of quarters: the
+	// fact must last about three months and end in that month (or in the
+	// first week of the next, as a 52/53-week quarter may).
+	QuarterEnded string   `json:"quarter_ended,omitempty"`
+	Of           []string `json:"of,omitempty"` // for calculation, comparable and printed: the requirement ids it builds on
 	// Sign, for calculation: when set, the result must be above zero (1)
 	// or below it (-1). A change the question asserts ("why did revenue
 	// decline") is a premise the figures must bear out.

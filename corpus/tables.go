@@ -201,6 +201,8 @@ type tableReader struct {
 
 	pipeLabel string // in pipes mode, the first cell of the current row
 
+	quarters *tableQuarters // the header of a table of quarters whose blocks are named by year lines; nil when none
+
 	tables     []tableRecord  // tables with a title of their own, for titledParts
 	lineCounts map[string]int // how often each short line is printed, for runningHead
 }
@@ -301,6 +303,10 @@ func (r *tableReader) line(i int, ln tableLine) {
 		r.section, r.notesLine = nil, i
 	case caption != nil && r.notesLine >= 0 && i-r.notesLine <= 2:
 		r.section = caption
+	}
+	if r.quarterLine(i, toks, line, caption) {
+		r.prevText, r.prevIsLabel = "", false
+		return
 	}
 	if h, isHeader := r.header(i, toks); isHeader && (!r.pipes || groups > 1) {
 		// A header whose periods cannot be told ends the table above
@@ -587,6 +593,7 @@ func (r *tableReader) takeCaption(i int, c *tableCaption) {
 func (r *tableReader) endTable() {
 	t := r.tbl
 	r.tbl = nil
+	r.quarters = nil
 	if t == nil || len(t.rows) == 0 {
 		return
 	}

@@ -679,6 +679,7 @@ func FuzzTableFacts(f *testing.F) {
 	f.Add("(In millions)\nYear Ended December 31,\n2022 2021\nRevenue $ 100 $ 90\n41\n\f\nCost 60 55\n")
 	f.Add("Dec 26, 2020 Dec 28, 2019\n(in\nmillions):\nA $ — $ NM\n(1)\n")
 	f.Add("(In millions)\n2022 2021\nNet revenue:\nData Center Group\nPlatform $ 2 $ 1\nAdjacent 3 4\n5 5\nMemory Group 7 8\nTotal net revenue $ 12 $ 13\nOperating income:\nData Center Group $ 1 $ 1\nMemory Group 2 3\nTotal operating income $ 3 $ 4\n")
+	f.Add("2020 for Quarter Ended\n(In millions) December 26 September 26\nNet revenue $ 19,978 $ 18,333\nQuarter Ended\nMarch 31 December 31\n2022\nNet revenues $ 1 $ 2\n2021\nNet revenues $ 3 $ 4\n")
 	f.Add("East Segment\n(In millions) 2022 2021\nNet sales $ 1 $ 2\nOperating income $ 3 $ 4\n\nWest Segment\n(In millions) 2022 2021\nNet sales $ 5 $ 6\nOperating income $ 7 $ 8\n\nNorth Segment\n(In millions) 2022 2021\nNet sales $ 9 $ 1\nOperating income $ 2 $ 3\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, form := range []string{"10-K", "10-Q"} {

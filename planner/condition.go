@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"cmp"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -55,7 +57,7 @@ func Check(req Requirement, l *ledger.RunLedger, calcs map[string]bool, met map[
 		if l == nil {
 			return nil, false
 		}
-		return checkFact(l, issuer, period, c.Concepts)
+		return checkFact(l, issuer, period, c.QuarterEnded, c.Concepts)
 	case CondCalculation:
 		if !calcs[req.ID] {
 			return nil, false
@@ -168,7 +170,7 @@ func checkPassage(l *ledger.RunLedger, reqID, issuer, period string, groups [][]
 	return ids, len(ids) > 0
 }
 
-func checkFact(l *ledger.RunLedger, issuer, period string, concepts []string) ([]string, bool) {
+func checkFact(l *ledger.RunLedger, issuer, period, quarterEnded string, concepts []string) ([]string, bool) {
 	byID := make(map[string]*ledger.Evidence, len(l.Evidence))
 	for i := range l.Evidence {
 		byID[l.Evidence[i].ID] = &l.Evidence[i]
@@ -194,7 +196,7 @@ func checkFact(l *ledger.RunLedger, issuer, period string, concepts []string) ([
 		if e == nil || e.Ticker != issuer || seen[e.ID] {
 			continue
 		}
-		if period != "" && !FactInPeriod(f, *e, period) {
+		if !factMeets(f, *e, period, quarterEnded) {
 			continue
 		}
 		seen[e.ID] = true
@@ -238,6 +240,36 @@ func FactInPeriod(f ledger.Fact, e ledger.Evidence, period string) bool {
 		return true
 	}
 	return end.Sub(start) >= 300*24*time.Hour
+}
+
+// FactMeets reports whether fact f, shown in evidence e, is of the
+// period fact condition c asks (the issuer aside): its quarter where it
+// names one (factInQuarter), else its fiscal year (FactInPeriod); period
+// stands in for c.Period when that is empty.
+func FactMeets(f ledger.Fact, e ledger.Evidence, c Condition, period string) bool {
+	return factMeets(f, e, cmp.Or(c.Period, period), c.QuarterEnded)
+}
+
+func factMeets(f ledger.Fact, e ledger.Evidence, period, quarterEnded string) bool {
+	switch {
+	case quarterEnded != "":
+		return factInQuarter(f, quarterEnded)
+	case period != "":
+		return FactInPeriod(f, e, period)
+	}
+	return true
+}
+
+// factInQuarter reports whether fact f lasts a quarter that ends in the
+// month quarterEnded names ("2020-09"), or in the first week of the next
+// (see Condition.QuarterEnded).
+func factInQuarter(f ledger.Fact, quarterEnded string) bool {
+	start, end, ok := factDates(f.Period)
+	if !ok || start.IsZero() || end.Sub(start) > maxQuarterSpan {
+		return false
+	}
+	m, y := quarterMonth(end)
+	return fmt.Sprintf("%04d-%02d", y, int(m)) == quarterEnded
 }
 
 // FiscalYearOf reads a fiscal-year period label: "FY2024" is 2024. Any

@@ -67,6 +67,10 @@ type FigureEntry struct {
 	// sales 8.88 %" is "SG&A expenses" over "Net sales"), where their
 	// amounts give the rate at the digits it prints.
 	Over []string
+	// Quarterly marks a figure printed for periods of three months: a
+	// quarterly report's own, or a row of an annual report's table of
+	// quarters, whose quarters a lookup reads with FiscalQuarter.
+	Quarterly bool
 }
 
 // maxFigureEntries bounds the entries kept per filing.
@@ -112,9 +116,17 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 	over := sharesNamed(facts, row)
 	own := ownPeriodEnd(facts)
 	current := map[string]bool{}
+	quarterly := map[string]bool{} // by figure key
 	for _, f := range facts {
 		if f.Kind == corpus.FactTable && f.PeriodEnd.Equal(own) {
 			current[row(f)] = true
+		}
+		if !f.Instant && f.PeriodEnd.Sub(f.PeriodStart) <= maxQuarterSpan {
+			if f.Kind == corpus.FactTable {
+				quarterly[row(f)] = true
+			} else if member, ok := tools.FigureMember(f.Dimensions); ok {
+				quarterly[tools.FigureKey(f.Concept, member)] = true
+			}
 		}
 	}
 	for _, f := range facts {
@@ -149,6 +161,7 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 			}
 			e.Key = tools.FigureKey(f.Concept, e.Member)
 		}
+		e.Quarterly = quarterly[e.Key]
 		k := e.Key + "\x00" + e.Label
 		if seen[k] {
 			continue
@@ -161,6 +174,10 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 	}
 	return out
 }
+
+// maxQuarterSpan is the longest period read as a quarter: thirteen or
+// fourteen weeks, with room for a calendar's days.
+const maxQuarterSpan = 100 * 24 * time.Hour
 
 // maxTotalParts bounds the rows above a total read as its parts.
 const maxTotalParts = 16
@@ -519,6 +536,12 @@ func (c *Catalog) ResolveMetric(documentID string, m tools.Metric, member, hint 
 		}
 	}
 	return k, true
+}
+
+// resolveQuarterly is ResolveMetric among the company-wide figures a
+// filing prints by quarter (FigureEntry.Quarterly).
+func (c *Catalog) resolveQuarterly(documentID string, m tools.Metric, hint string) (string, bool) {
+	return resolveFit(c.figures[documentID], m, hint, func(e FigureEntry) bool { return e.Quarterly && e.Member == "" })
 }
 
 // resolveAmong is ResolveMetric over the entries fit accepts: a table row

@@ -153,7 +153,7 @@ var OutlookWords = []string{
 // ChangeWords show that a question or a passage is about a change.
 var ChangeWords = []string{
 	"grow", "grew", "growth", "increase", "decrease", "declin", "change", "compare", "year over year",
-	"yoy", "y/y", "y o y", "yr/yr", "trend", "rise", "rose", "fall", "fell", "drop", "higher", "lower", "up", "down",
+	"yoy", "y/y", "y o y", "yr/yr", "quarter over quarter", "quarter-over-quarter", "qoq", "q/q", "sequential", "trend", "rise", "rose", "fall", "fell", "drop", "higher", "lower", "up", "down",
 }
 
 // outlookTriggers show that a question asks about persistence or outlook.

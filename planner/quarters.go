@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/tools"
 )
 
 // The quarters a question names.
@@ -265,4 +266,99 @@ func (b *builder) onlyDatesQuarter(t string, fy int) bool {
 	// The year written anywhere else asks it in its own right.
 	rest := quarterMonthFirst.ReplaceAllString(quarterEnded.ReplaceAllString(b.question, ""), "")
 	return !slices.Contains(findFiscalYears(rest), fy)
+}
+
+// annualQuarter returns, for a quarter of issuer t's fiscal year fy that
+// the question names, the annual report whose table of quarters prints
+// it and the quarter's number (1-4): fy's own 10-K, else the next year's,
+// which prints the year before's quarters beside its own. ok is false
+// when the question names no quarter of fy, or no such report prints
+// its figures by quarter.
+func (b *builder) annualQuarter(t string, fy int) (d corpus.Document, fq int, ok bool) {
+	fyEnd, known := b.cat.fiscalYearEnd(t)
+	if !known {
+		return corpus.Document{}, 0, false
+	}
+	for _, q := range askedQuarters(b.question) {
+		if q.fiscalYear(fyEnd) != fy {
+			continue
+		}
+		n := q.fq
+		if n == 0 {
+			months := (int(q.month) - int(fyEnd) + 12) % 12
+			if months%3 != 0 {
+				continue // a month no quarter of the year ends in
+			}
+			if n = months / 3; n == 0 {
+				n = 4
+			}
+		}
+		for _, year := range []int{fy, fy + 1} {
+			if d, found := b.cat.Filing(t, year, "10-K"); found && d.FiscalYear == year && b.cat.printsQuarters(d.ID) {
+				return d, n, true
+			}
+		}
+	}
+	return corpus.Document{}, 0, false
+}
+
+// printsQuarters reports whether an annual report prints figures by
+// quarter (a table of quarters).
+func (c *Catalog) printsQuarters(documentID string) bool {
+	return slices.ContainsFunc(c.figures[documentID], func(e FigureEntry) bool { return e.Quarterly })
+}
+
+// asksSequential matches a question asking a quarter's change over the
+// quarter before it: "sequential", "quarter over quarter", "QoQ", "vs the
+// prior quarter", "from Q3" (a quarter written without a year).
+var asksSequential = regexp.MustCompile(`(?i)\bsequential(?:ly)?\b|\bquarter[- ]over[- ]quarter\b|\bq/?o/?q\b|\b(?:from|vs\.?|versus|over|against|compared\s+(?:to|with))\s+(?:the\s+)?(?:(?:prior|previous|preceding|last)\s+quarter|q[1-4]\b(?:\s*(?:fy\s*)?'?\d{2,4})?)`)
+
+// planQuarterBefore plans, when the question asks a quarter's change over
+// the quarter before it, that quarter's figure for metric (figure key
+// key) from the annual report's table of quarters: Q(fq-1) of the year,
+// or Q4 of the year before for a first quarter. It returns the figure's
+// requirement and node, and the reference a calculation names it by.
+// ok is false when the
+// question asks no such change, or names the quarter before with a year
+// of its own (asked as a period of its own).
+func (b *builder) planQuarterBefore(t string, p filingPeriod, aspect, metric, key string, m reqMeta) (looked, tools.FactRef, bool) {
+	match := asksSequential.FindString(b.question)
+	if match == "" || len(findFiscalYears(match)) > 0 {
+		return looked{}, tools.FactRef{}, false
+	}
+	fy, fq := p.fy, p.fq-1
+	if fq == 0 {
+		fy, fq = p.fy-1, 4
+	}
+	period := tools.PeriodLabel(fy)
+	mt, ok := tools.MetricByName(metric)
+	if !ok {
+		return looked{}, tools.FactRef{}, false
+	}
+	id := fmt.Sprintf("%s-%s-%s-figure-%s-q%d", t, period, aspect, metric, fq)
+	b.addReq(Requirement{
+		ID: id, Issuer: t, Period: period, Aspect: aspect, Kind: KindFigure, Required: true,
+		Need: fmt.Sprintf("%s's %s for Q%d of %s, the quarter before, from the table of quarters in its %s %s",
+			b.cat.ShortName(t), mt.Label, fq, period, tools.PeriodLabel(p.doc.FiscalYear), p.doc.Form),
+		Completion: Condition{Kind: CondFact, Issuer: t, Period: period, Topic: mt.Label + " for Q" + strconv.Itoa(fq), Concepts: []string{key},
+			QuarterEnded: b.quarterEnded(t, fy, fq)},
+	}, m)
+	node := b.addNode(tools.LookupFact, tools.LookupFactArgs{Ticker: t, Concept: key, Period: period, FiscalQuarter: fq, Flow: true}, []string{id})
+	return looked{id, node, key}, tools.FactRef{Ticker: t, Concept: key, Period: period, FiscalQuarter: fq}, true
+}
+
+// quarterEnded names quarter fq of issuer t's fiscal year fy by the year
+// and month it ends in ("2020-09"), as Condition.QuarterEnded does; ""
+// when t's fiscal year end cannot be read.
+func (b *builder) quarterEnded(t string, fy, fq int) string {
+	fyEnd, ok := b.cat.fiscalYearEnd(t)
+	if !ok || fq < 1 || fq > 4 {
+		return ""
+	}
+	m := quarterAsk{fq: fq, fy: fy}.endMonth(fyEnd)
+	y := fy
+	if m > fyEnd {
+		y-- // a quarter ending after the year's end month ends in the calendar year before
+	}
+	return fmt.Sprintf("%04d-%02d", y, int(m))
 }

@@ -2,12 +2,18 @@ package planner
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/ledgerline/research/corpus"
+	"github.com/ledgerline/research/internal/corpustest"
+	"github.com/ledgerline/research/tools"
 )
 
 func TestAskedQuarters(t *testing.T) {
@@ -159,6 +165,112 @@ func TestYearDatingAQuarterOnly(t *testing.T) {
 		got := slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Period == "FY2023" })
 		if got != want {
 			t.Errorf("%q: fiscal 2023 asked %v, want %v (%q)", q, got, want, reqIDs(g))
+		}
+	}
+}
+
+// quarterRows are a catalog's figures for an annual report that prints
+// its year's revenue and a table of quarters.
+func quarterRows(year corpus.Fact, quarters ...corpus.Fact) []FigureEntry {
+	return FigureEntries(append([]corpus.Fact{year}, quarters...))
+}
+
+func tableFact(label, start, end string, value int64) corpus.Fact {
+	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+	return corpus.Fact{Kind: corpus.FactTable, Label: label, Value: decimal.NewFromInt(value), Unit: "USD",
+		PeriodStart: day(start), PeriodEnd: day(end), Start: 10, End: 20}
+}
+
+// TestPlanQuarterFromAnnualReport: a quarter of a year the corpus holds
+// no 10-Q of is read from the annual report's table of quarters, where
+// it prints one: every lookup and calculation names the quarter, the
+// figure's condition names the month it ends in, a change asked
+// "sequential" is over the quarter before and otherwise over the same
+// quarter a year before. Without such a table the quarter is a gap, and a
+// question about the year reads the year.
+func TestPlanQuarterFromAnnualReport(t *testing.T) {
+	cat := sampleCatalog(t)
+	for _, e := range corpustest.Entries(t) {
+		if e.Ticker == "INTC" && e.FiscalYear == 2020 {
+			cat.SetFigures(e.Path, quarterRows(tableFact("Total net revenue", "2019-12-29", "2020-12-26", 77_867),
+				tableFact("Net revenue", "2020-09-27", "2020-12-26", 19_978), tableFact("Net revenue", "2020-06-27", "2020-09-26", 18_333),
+				tableFact("Net revenue", "2019-09-29", "2019-12-28", 20_209)))
+		}
+	}
+	tests := []struct {
+		q       string
+		lookups []string // of table:Net revenue, period and quarter, in any order
+		ended   []string // the QuarterEnded of the figure conditions
+		calc    string   // the calculation's expression; "" for none
+	}{
+		{"Intel Q4 2020 net revenue, and the sequential % change from Q3?",
+			[]string{"FY2020 Q4", "FY2020 Q3"}, []string{"2020-12", "2020-09"}, "(revenue - prior_quarter_revenue) / prior_quarter_revenue"},
+		{"Intel's revenue in the fourth quarter of 2020 and its growth y/y?",
+			[]string{"FY2020 Q4"}, []string{"2020-12"}, "(revenue - revenue_prior) / revenue_prior"},
+		{"What was Intel's first quarter 2020 revenue, quarter over quarter?",
+			[]string{"FY2020 Q1", "FY2019 Q4"}, []string{"2020-03", "2019-12"}, "(revenue - prior_quarter_revenue) / prior_quarter_revenue"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			_, g := planFor(t, cat, tt.q, 0)
+			var got []string
+			var calc string
+			for _, n := range g.Nodes {
+				switch n.Tool {
+				case tools.LookupFact:
+					var a tools.LookupFactArgs
+					if err := json.Unmarshal(n.Args, &a); err != nil {
+						t.Fatal(err)
+					}
+					if a.FiscalQuarter == 0 {
+						t.Errorf("node %s reads the year: %s", n.ID, n.Args)
+					}
+					if a.Concept == "table:Net revenue" {
+						got = append(got, fmt.Sprintf("%s Q%d", a.Period, a.FiscalQuarter))
+					}
+				case tools.Calculate:
+					var a tools.CalculateArgs
+					if err := json.Unmarshal(n.Args, &a); err != nil {
+						t.Fatal(err)
+					}
+					for name, ref := range a.Facts {
+						if ref.FiscalQuarter == 0 {
+							t.Errorf("input %s of %s names no quarter: %+v", name, a.Expression, ref)
+						}
+					}
+					calc = a.Expression
+				}
+			}
+			if !sameSet(got, tt.lookups) {
+				t.Errorf("lookups %v, want %v", got, tt.lookups)
+			}
+			if calc != tt.calc {
+				t.Errorf("calculation %q, want %q", calc, tt.calc)
+			}
+			var ended []string
+			for _, r := range g.Requirements {
+				if r.Completion.Kind == CondFact {
+					ended = append(ended, r.Completion.QuarterEnded)
+				}
+			}
+			if !sameSet(ended, tt.ended) {
+				t.Errorf("figure conditions end in %v, want %v", ended, tt.ended)
+			}
+		})
+	}
+
+	// The year asked reads the year.
+	_, g := planFor(t, cat, "What was Intel's total net revenue in fiscal 2020?", 0)
+	for _, n := range g.Nodes {
+		if strings.Contains(string(n.Args), "fiscal_quarter") {
+			t.Errorf("a question about the year reads a quarter: %s", n.Args)
+		}
+	}
+	// An annual report without a table of quarters states no quarter.
+	_, g = planFor(t, cat, "What was Apple's revenue in Q1 FY2022?", 0)
+	for _, n := range g.Nodes {
+		if n.Tool == tools.LookupFact {
+			t.Errorf("a quarter no report prints is looked up: %s", n.Args)
 		}
 	}
 }

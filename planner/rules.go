@@ -175,14 +175,15 @@ var (
 // cat (not nil).
 func newBuilder(question string, rt Route, cat *Catalog) *builder {
 	return &builder{
-		cat:      cat,
-		question: ReadShorthand(question, cat),
-		rt:       rt,
-		g:        &Graph{Question: question, Tickers: slices.Clone(rt.Issuers), Planner: "rules"},
-		nodeKey:  map[string]int{},
-		reqIdx:   map[string]int{},
-		meta:     map[string]reqMeta{},
-		periods:  map[string][]filingPeriod{},
+		cat:       cat,
+		question:  ReadShorthand(question, cat),
+		rt:        rt,
+		g:         &Graph{Question: question, Tickers: slices.Clone(rt.Issuers), Planner: "rules"},
+		nodeKey:   map[string]int{},
+		reqIdx:    map[string]int{},
+		meta:      map[string]reqMeta{},
+		periods:   map[string][]filingPeriod{},
+		quarterOf: map[string]int{},
 	}
 }
 
@@ -237,6 +238,9 @@ type filingPeriod struct {
 	// reads for the year (unread; quartersAsked); zero otherwise.
 	quarter quarterAsk
 	unread  bool
+	// fq is the quarter (1-4) of fy asked of doc, an annual report read
+	// for the table of quarters it prints (annualQuarter); 0 otherwise.
+	fq int
 }
 
 type builder struct {
@@ -256,6 +260,11 @@ type builder struct {
 	// explained is the figure the question names by a label whose
 	// explanation the plan asks for (planLabelledFigure); nil for none.
 	explained []string
+	// quarterOf is, by issuer and period label ("INTC|FY2020"), the
+	// quarter of that year read from an annual report's table of quarters
+	// (filingPeriod.fq): every lookup and calculation of that issuer and
+	// period names it, so that no figure of the year stands in for it.
+	quarterOf map[string]int
 	// stated lets a total an issuer's sentence states name a figure as a
 	// label does (statedTotal), while a figure asked beside an aspect is
 	// planned; elsewhere the question's own words plan such a figure,
@@ -267,6 +276,15 @@ func (b *builder) addReq(r Requirement, m reqMeta) bool {
 	if _, ok := b.reqIdx[r.ID]; ok {
 		return false
 	}
+	if c := &r.Completion; c.Kind == CondFact && c.QuarterEnded == "" {
+		// A figure of a quarter read from an annual report's table of
+		// quarters is that quarter's, never the year's.
+		if fq := b.quarterOf[c.Issuer+"|"+c.Period]; fq > 0 {
+			if fy, ok := FiscalYearOf(c.Period); ok {
+				c.QuarterEnded = b.quarterEnded(c.Issuer, fy, fq)
+			}
+		}
+	}
 	b.reqIdx[r.ID] = len(b.g.Requirements)
 	b.g.Requirements = append(b.g.Requirements, r)
 	b.meta[r.ID] = m
@@ -277,6 +295,7 @@ func (b *builder) addReq(r Requirement, m reqMeta) bool {
 // same tool and arguments exists, makes that one serve them too. It
 // returns the node's id.
 func (b *builder) addNode(tool string, args any, serves []string, deps ...string) string {
+	args = b.inQuarter(args)
 	raw, err := json.Marshal(args)
 	if err != nil { // the argument structs always marshal
 		panic(fmt.Sprintf("planner: marshal %s arguments: %v", tool, err))
@@ -293,6 +312,33 @@ func (b *builder) addNode(tool string, args any, serves []string, deps ...string
 	b.nodeKey[key] = len(b.g.Nodes)
 	b.g.Nodes = append(b.g.Nodes, Node{ID: id, Tool: tool, Args: raw, Serves: slices.Clone(serves), DependsOn: slices.Clone(deps)})
 	return id
+}
+
+// inQuarter returns a lookup's or a calculation's arguments naming the
+// quarter asked of their issuer and period where it is read from an
+// annual report's table of quarters (quarterOf).
+func (b *builder) inQuarter(args any) any {
+	if len(b.quarterOf) == 0 {
+		return args
+	}
+	switch a := args.(type) {
+	case tools.LookupFactArgs:
+		if fq := b.quarterOf[a.Ticker+"|"+a.Period]; fq > 0 && a.FiscalQuarter == 0 && len(a.Stated) == 0 {
+			a.FiscalQuarter, a.Quarter, a.YearToDate = fq, false, false
+		}
+		return a
+	case tools.CalculateArgs:
+		facts := make(map[string]tools.FactRef, len(a.Facts))
+		for name, ref := range a.Facts {
+			if fq := b.quarterOf[ref.Ticker+"|"+ref.Period]; fq > 0 && ref.FiscalQuarter == 0 && !strings.HasPrefix(ref.Concept, tools.StatedPrefix) {
+				ref.FiscalQuarter = fq
+			}
+			facts[name] = ref
+		}
+		a.Facts = facts
+		return a
+	}
+	return args
 }
 
 func (b *builder) note(format string, a ...any) {
@@ -367,6 +413,17 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 						continue
 					}
 					d = read
+				}
+			}
+			if !ok && b.rt.Quarterly && !b.rt.Outlook {
+				// "Intel's Q4 2020 net revenue" where the corpus holds
+				// its 2020 10-K alone: the 10-K's table of quarters
+				// prints it.
+				if annual, fq, found := b.annualQuarter(t, fy); found {
+					b.note("The corpus holds no 10-Q of %s for fiscal %d; Q%d of fiscal %d is read from the table of quarters in its %s 10-K.", t, fy, fq, fy, tools.PeriodLabel(annual.FiscalYear))
+					b.quarterOf[t+"|"+tools.PeriodLabel(fy)] = fq
+					ps = append(ps, filingPeriod{fy: fy, doc: annual, found: true, next: annual.FiscalYear != fy, fq: fq})
+					continue
 				}
 			}
 			if !ok && b.rt.Quarterly && !b.rt.Outlook && asksOneQuarter.MatchString(b.question) {
@@ -1974,12 +2031,7 @@ func (b *builder) planFacts(t string, p filingPeriod, a Aspect, m reqMeta) []str
 			facts[n] = tools.FactRef{Ticker: t, Concept: got[n].key, Period: period}
 			of, deps = append(of, got[n].req), append(deps, got[n].node)
 		}
-		id := prefix + "-calculation"
-		b.addReq(Requirement{
-			ID: id, Issuer: t, Period: label, Aspect: a.Name, Kind: KindCalculation, Required: true, Need: need,
-			Completion: Condition{Kind: CondCalculation, Issuer: t, Period: label, Topic: topic, Of: of},
-		}, m)
-		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: expr, Facts: facts}, []string{id}, deps...)
+		b.addCalculation(prefix+"-calculation", t, label, a.Name, need, topic, tools.CalculateArgs{Expression: expr, Facts: facts}, of, deps, m)
 	}
 	switch a.Name {
 	case "margins":
@@ -2005,6 +2057,30 @@ func (b *builder) planFacts(t string, p filingPeriod, a Aspect, m reqMeta) []str
 		if got["revenue"].req == "" {
 			return required
 		}
+		if p.fq > 0 {
+			// A quarter read from an annual report's table of quarters
+			// grew over the quarter before it, where the question asks
+			// so, else over the same quarter a year before.
+			revenue := got["revenue"]
+			now := tools.FactRef{Ticker: t, Concept: revenue.key, Period: label, FiscalQuarter: p.fq}
+			before := now
+			before.Prior = true
+			need := fmt.Sprintf("%s's revenue growth in Q%d of %s over the same quarter a year before, computed from its reported revenue", company, p.fq, label)
+			topic := fmt.Sprintf("revenue growth, Q%d %s over Q%d %s", p.fq, label, p.fq, tools.PeriodLabel(p.fy-1))
+			of, deps := []string{revenue.req}, []string{revenue.node}
+			expr := "(revenue - revenue_prior) / revenue_prior"
+			facts := map[string]tools.FactRef{"revenue": now, "revenue_prior": before}
+			if l, ref, ok := b.planQuarterBefore(t, p, a.Name, "revenue", revenue.key, m); ok {
+				required = append(required, l.req)
+				need = fmt.Sprintf("%s's revenue growth in Q%d of %s over the quarter before, computed from its reported revenue", company, p.fq, label)
+				topic = fmt.Sprintf("revenue growth, Q%d %s over Q%d %s", p.fq, label, ref.FiscalQuarter, ref.Period)
+				of, deps = append(of, l.req), append(deps, l.node)
+				expr = "(revenue - prior_quarter_revenue) / prior_quarter_revenue"
+				facts = map[string]tools.FactRef{"revenue": now, "prior_quarter_revenue": ref}
+			}
+			b.addCalculation(prefix+"-calculation", t, label, a.Name, need, topic, tools.CalculateArgs{Expression: expr, Facts: facts}, of, deps, m)
+			return required
+		}
 		priorLabel := tools.PeriodLabel(p.fy - 1)
 		prior, ok := lookup("revenue", priorLabel, true)
 		if !ok {
@@ -2016,6 +2092,17 @@ func (b *builder) planFacts(t string, p filingPeriod, a Aspect, m reqMeta) []str
 			"revenue growth", "(revenue - revenue_prior) / revenue_prior", map[string]string{"revenue_prior": priorLabel}, "revenue", "revenue_prior")
 	}
 	return required
+}
+
+// addCalculation plans a required calculation of issuer t's figures for
+// period: its requirement over the requirements of, and the calculate
+// node after deps.
+func (b *builder) addCalculation(id, t, period, aspect, need, topic string, args tools.CalculateArgs, of, deps []string, m reqMeta) {
+	b.addReq(Requirement{
+		ID: id, Issuer: t, Period: period, Aspect: aspect, Kind: KindCalculation, Required: true, Need: need,
+		Completion: Condition{Kind: CondCalculation, Issuer: t, Period: period, Topic: topic, Of: of},
+	}, m)
+	b.addNode(tools.Calculate, args, []string{id}, deps...)
 }
 
 // planFigurePassages plans an aspect's figures as passages that state them,

@@ -55,7 +55,15 @@ func (b *builder) lookupFigure(t string, p filingPeriod, aspect, metric, period 
 		if narrowed != nil {
 			what = segName + " " + strings.Join(narrowed, " ")
 		}
+		if p.fq > 0 && len(segs) == 0 {
+			// A quarter from an annual report's table of quarters: the
+			// figure under the name that table prints it by.
+			key, _ = b.cat.resolveQuarterly(p.doc.ID, mt, b.question)
+		}
 		for _, mem := range choices {
+			if key != "" {
+				break
+			}
 			if narrowed != nil {
 				if k, ok := b.cat.resolveNarrowed(p.doc.ID, narrowed, mem); ok && mem != "" {
 					key = k

@@ -921,7 +921,7 @@ func (w *writer) pickFact(r planner.Requirement, ids []string) (*ledger.Fact, *l
 		f := &w.l.Facts[i]
 		rk, ok := rank[conceptName(f.Concept)]
 		e := w.evidence[f.EvidenceID]
-		if !ok || e == nil || !allowed[e.ID] || e.Ticker != issuer || !planner.FactInPeriod(*f, *e, period) {
+		if !ok || e == nil || !allowed[e.ID] || e.Ticker != issuer || !planner.FactMeets(*f, *e, c, period) {
 			continue
 		}
 		own := 1
@@ -1159,6 +1159,9 @@ func (w *writer) calcLabel(r planner.Requirement) string {
 		name := "Revenue growth"
 		if t := r.Completion.Topic; strings.HasSuffix(strings.ToLower(t), "growth") && !strings.EqualFold(t, "revenue growth") {
 			name = upperFirst(t)
+		}
+		if t := r.Completion.Topic; strings.Contains(t, r.Period) {
+			return upperFirst(t) // a quarter's growth names its quarters
 		}
 		if fy, ok := planner.FiscalYearOf(r.Period); ok {
 			return fmt.Sprintf("%s, %s over %s", name, r.Period, tools.PeriodLabel(fy-1))
@@ -2418,8 +2421,11 @@ func factPeriodText(p string) string {
 	if err1 != nil || err2 != nil {
 		return "for " + p
 	}
-	if end.Sub(start) >= 300*24*time.Hour {
+	switch d := end.Sub(start); {
+	case d >= 300*24*time.Hour:
 		return "for the fiscal year ended " + b
+	case d >= 80*24*time.Hour && d <= 100*24*time.Hour:
+		return "for the quarter ended " + b + " (from " + a + ")"
 	}
 	return "for the period " + a + " to " + b
 }

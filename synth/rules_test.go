@@ -511,7 +511,8 @@ func TestFormatAmount(t *testing.T) {
 func TestPeriodText(t *testing.T) {
 	tests := map[string]string{
 		"2023-10-01/2024-09-28": "for the fiscal year ended 2024-09-28",
-		"2025-03-30/2025-06-28": "for the period 2025-03-30 to 2025-06-28",
+		"2025-03-30/2025-06-28": "for the quarter ended 2025-06-28 (from 2025-03-30)",
+		"2024-09-29/2025-06-28": "for the period 2024-09-29 to 2025-06-28",
 		"2024-09-28":            "as of 2024-09-28",
 		"FY2024":                "for FY2024",
 	}

@@ -364,6 +364,9 @@ type lookupCall struct {
 	YearToDate bool
 	// Quarter reads a quarterly report's three-month column only.
 	Quarter bool
+	// FiscalQuarter reads that quarter (1-4) of the year from an annual
+	// report's table of quarters; 0 for none.
+	FiscalQuarter int
 	// Outflow records a table row's amount as its magnitude.
 	Outflow bool
 	// Flow reads durations only, never a balance at a date.
@@ -400,13 +403,21 @@ func metricNames() string {
 func checkLookup(raw json.RawMessage, scope Scope) (*lookupCall, error) {
 	const tool = LookupFact
 	var a LookupFactArgs
-	if err := decodeStrict(tool, "", raw, []string{"ticker", "concept", "label", "period", "year_to_date", "quarter", "outflow", "flow", "stated", "above"}, &a); err != nil {
+	if err := decodeStrict(tool, "", raw, []string{"ticker", "concept", "label", "period", "year_to_date", "quarter", "fiscal_quarter", "outflow", "flow", "stated", "above"}, &a); err != nil {
 		return nil, err
 	}
 	if a.YearToDate && a.Quarter {
 		return nil, argErr(tool, "quarter", "a quarter's column and the year to date are asked apart; give one of quarter and year_to_date")
 	}
-	c := lookupCall{YearToDate: a.YearToDate, Quarter: a.Quarter, Outflow: a.Outflow, Flow: a.Flow}
+	switch {
+	case a.FiscalQuarter < 0 || a.FiscalQuarter > 4:
+		return nil, argErr(tool, "fiscal_quarter", "%d: want 1 to 4, or 0 for none", a.FiscalQuarter)
+	case a.FiscalQuarter > 0 && (a.YearToDate || a.Quarter):
+		return nil, argErr(tool, "fiscal_quarter", "an annual report's quarter is asked without quarter or year_to_date, which read a quarterly report's columns")
+	case a.FiscalQuarter > 0 && strings.TrimSpace(a.Period) == "":
+		return nil, argErr(tool, "fiscal_quarter", "a quarter of a fiscal year needs the year: give period (\"FY2020\")")
+	}
+	c := lookupCall{YearToDate: a.YearToDate, Quarter: a.Quarter, FiscalQuarter: a.FiscalQuarter, Outflow: a.Outflow, Flow: a.Flow || a.FiscalQuarter > 0}
 	if above := strings.TrimSpace(a.Above); above != "" {
 		if !strings.HasPrefix(above, TablePrefix) || !strings.HasPrefix(strings.TrimSpace(a.Concept), TablePrefix) {
 			return nil, argErr(tool, "above", "a table row (%q concept) read above a total row (%q key), both of a table", TablePrefix, TablePrefix)
@@ -425,8 +436,8 @@ func checkLookup(raw json.RawMessage, scope Scope) (*lookupCall, error) {
 	concept, label := strings.TrimSpace(a.Concept), strings.TrimSpace(a.Label)
 	switch {
 	case len(a.Stated) > 0:
-		if label != "" || a.YearToDate || a.Quarter || a.Outflow || a.Flow {
-			return nil, argErr(tool, "stated", "a stated count is asked by a %q concept alone, without label, year_to_date, quarter or outflow", StatedPrefix)
+		if label != "" || a.YearToDate || a.Quarter || a.FiscalQuarter > 0 || a.Outflow || a.Flow {
+			return nil, argErr(tool, "stated", "a stated count is asked by a %q concept alone, without label, year_to_date, quarter, fiscal_quarter or outflow", StatedPrefix)
 		}
 		key, terms, err := checkStated(tool, concept, a.Stated)
 		if err != nil {
@@ -514,8 +525,14 @@ func checkCalculate(raw json.RawMessage, scope Scope) (*calculateCall, error) {
 			return nil, argErr(tool, field, "not used in the expression")
 		}
 		var ref FactRef
-		if err := decodeStrict(tool, field, a.Facts[n], []string{"ticker", "concept", "period", "prior"}, &ref); err != nil {
+		if err := decodeStrict(tool, field, a.Facts[n], []string{"ticker", "concept", "period", "prior", "fiscal_quarter"}, &ref); err != nil {
 			return nil, err
+		}
+		if ref.FiscalQuarter < 0 || ref.FiscalQuarter > 4 {
+			return nil, argErr(tool, field+".fiscal_quarter", "%d: want 1 to 4, or 0 for none", ref.FiscalQuarter)
+		}
+		if ref.FiscalQuarter > 0 && !fyPattern.MatchString(strings.TrimSpace(ref.Period)) {
+			return nil, argErr(tool, field+".fiscal_quarter", "a quarter of a fiscal year needs the year: give period (\"FY2020\")")
 		}
 		if ref.Ticker, err = checkTicker(tool, field+".ticker", ref.Ticker, scope); err != nil {
 			return nil, err

@@ -124,7 +124,21 @@ func resolveFact(facts []ledger.Fact, evByID map[string]*ledger.Evidence, docByI
 			continue
 		}
 		m := factMatch{fact: f, ev: ev, rank: formRank(ev.Form)}
-		if d, ok := docByID[ev.DocumentID]; ok {
+		d, known := docByID[ev.DocumentID]
+		quarter := 0 // the fact's quarter of an annual report's year; 0 for none
+		if known && isAnnual(d.Form) {
+			if start, end, ok := factSpan(f.Period); ok && !start.IsZero() && end.Sub(start).Hours()/24 <= maxQuarterDays {
+				if fy, q, ok := quarterInYear(end, d); ok {
+					quarter, m.year, m.own = q, fy, fy == d.FiscalYear
+				}
+			}
+		}
+		if quarter != ref.FiscalQuarter {
+			// A quarter of an annual report's year answers a reference
+			// to that quarter alone, never one to the year.
+			continue
+		}
+		if known && quarter == 0 {
 			m.year, m.own = fiscalYearOf(f.Period, d)
 		}
 		if m.year != 0 {
@@ -132,6 +146,9 @@ func resolveFact(facts []ledger.Fact, evByID map[string]*ledger.Evidence, docByI
 				continue
 			}
 			m.label = PeriodLabel(m.year)
+			if quarter > 0 {
+				m.label = fmt.Sprintf("Q%d %s", quarter, m.label)
+			}
 		}
 		switch {
 		case ref.Period == "":

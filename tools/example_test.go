@@ -97,5 +97,5 @@ func ExampleReservation() {
 	fmt.Println(err)
 	// Output:
 	// search 100 <nil>
-	// tools: lookup_fact: tenant: unknown argument (known: ticker, concept, label, period, year_to_date, quarter, outflow, flow, stated, above)
+	// tools: lookup_fact: tenant: unknown argument (known: ticker, concept, label, period, year_to_date, quarter, fiscal_quarter, outflow, flow, stated, above)
 }

@@ -61,7 +61,7 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 		for _, concept := range c.Concepts {
 			found := false
 			for _, d := range filings {
-				cur, err := ff.current(d, concept, c.YearToDate, c.Quarter, c.Flow)
+				cur, err := ff.current(d, concept, c)
 				if err != nil {
 					return nil, err
 				}
@@ -69,7 +69,11 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 					continue
 				}
 				found = true
-				if err := ff.add(res, d, concept, outflow(*cur, c.Outflow), ownNote(d)); err != nil {
+				note := ownNote(d)
+				if c.FiscalQuarter > 0 {
+					note = quarterNote(d, *cur, c.FiscalQuarter)
+				}
+				if err := ff.add(res, d, concept, outflow(*cur, c.Outflow), note); err != nil {
 					return nil, err
 				}
 				prior, err := ff.comparative(d, concept, *cur)
@@ -77,7 +81,11 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 					return nil, err
 				}
 				if prior != nil {
-					if err := ff.add(res, d, concept, outflow(*prior, c.Outflow), comparativeNote(d)); err != nil {
+					note := comparativeNote(d)
+					if c.FiscalQuarter > 0 {
+						note = "the same quarter a year earlier, " + strings.TrimPrefix(quarterNote(d, *prior, c.FiscalQuarter), "the ")
+					}
+					if err := ff.add(res, d, concept, outflow(*prior, c.Outflow), note); err != nil {
 						return nil, err
 					}
 				}
@@ -96,17 +104,26 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 			}
 			for _, concept := range c.Concepts {
 				for _, d := range later {
-					f, err := ff.current(d, concept, c.YearToDate, c.Quarter, c.Flow)
+					var f *corpus.Fact
+					note := comparativeNoteBack(d, back)
+					if c.FiscalQuarter > 0 {
+						// The later report's table of quarters prints the
+						// year's quarters beside its own.
+						f, err = ff.quarterOfYear(d, concept, year, c.FiscalQuarter)
+						if f != nil {
+							note = quarterNote(d, *f, c.FiscalQuarter)
+						}
+					} else {
+						f, err = ff.current(d, concept, c)
+						for step := 0; step < back && f != nil && err == nil; step++ {
+							f, err = ff.comparative(d, concept, *f)
+						}
+					}
 					if err != nil {
 						return nil, err
 					}
-					for step := 0; step < back && f != nil; step++ {
-						if f, err = ff.comparative(d, concept, *f); err != nil {
-							return nil, err
-						}
-					}
 					if f != nil {
-						if err := ff.add(res, d, concept, outflow(*f, c.Outflow), comparativeNoteBack(d, back)); err != nil {
+						if err := ff.add(res, d, concept, outflow(*f, c.Outflow), note); err != nil {
 							return nil, err
 						}
 						// With the year before it, which the filing prints
@@ -117,7 +134,11 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 							return nil, err
 						}
 						if prior != nil {
-							if err := ff.add(res, d, concept, outflow(*prior, c.Outflow), comparativeNoteBack(d, back+1)); err != nil {
+							note := comparativeNoteBack(d, back+1)
+							if c.FiscalQuarter > 0 {
+								note = "the same quarter a year earlier, " + strings.TrimPrefix(quarterNote(d, *prior, c.FiscalQuarter), "the ")
+							}
+							if err := ff.add(res, d, concept, outflow(*prior, c.Outflow), note); err != nil {
 								return nil, err
 							}
 						}
@@ -316,24 +337,105 @@ func (ff *factFinder) facts(f corpus.FactFilter) ([]corpus.Fact, error) {
 // 10-Q, or the longest up to a year for its year to date), or an
 // instant; nil when there is none. With quarter, a 10-Q's figure is its
 // quarter's or none: a duration of more than a quarter is no answer.
-func (ff *factFinder) current(d corpus.Document, key string, yearToDate, quarter, flow bool) (*corpus.Fact, error) {
+func (ff *factFinder) current(d corpus.Document, key string, c *lookupCall) (*corpus.Fact, error) {
+	if c.FiscalQuarter > 0 {
+		return ff.quarterOfYear(d, key, d.FiscalYear, c.FiscalQuarter)
+	}
 	facts, err := ff.statementsFirst(d, key, keyFilter(d, key, d.PeriodEnd))
 	if err != nil {
 		return nil, err
 	}
 	want := 365
-	if isQuarterly(d.Form) && !yearToDate {
+	if isQuarterly(d.Form) && !c.YearToDate {
 		want = 91
 	}
 	return nearest(facts, key, d.PeriodEnd, func(f *corpus.Fact) (int, bool) {
 		if f.Instant {
-			return 0, !flow
+			return 0, !c.Flow
 		}
-		if quarter && isQuarterly(d.Form) && days(f) > maxQuarterDays {
+		if days(f) <= maxQuarterDays && !isQuarterly(d.Form) {
+			return 0, false // an annual report's fourth quarter is not its year
+		}
+		if c.Quarter && isQuarterly(d.Form) && days(f) > maxQuarterDays {
 			return 0, false
 		}
 		return abs(days(f) - want), true
 	}), nil
+}
+
+// quarterOfYear returns the fact under key for quarter q of fiscal year
+// fy from annual report d's table of quarters (fy is d's year or one
+// before it, which the table may print too): three months ending in that
+// quarter of the year; nil when the report prints none, and always for a
+// quarterly report, whose own quarter is asked by Quarter.
+func (ff *factFinder) quarterOfYear(d corpus.Document, key string, fy, q int) (*corpus.Fact, error) {
+	if !isAnnual(d.Form) {
+		return nil, nil
+	}
+	facts, err := ff.statementsFirst(d, key, keyFilter(d, key, time.Time{}))
+	if err != nil {
+		return nil, err
+	}
+	var end time.Time
+	for _, f := range facts {
+		if y, fq, ok := fiscalQuarterOf(f, d); ok && y == fy && fq == q {
+			end = f.PeriodEnd
+			break
+		}
+	}
+	if end.IsZero() {
+		return nil, nil
+	}
+	return nearest(facts, key, end, func(f *corpus.Fact) (int, bool) {
+		if f.Instant || days(f) > maxQuarterDays {
+			return 0, false
+		}
+		return abs(days(f) - 91), true
+	}), nil
+}
+
+// fiscalQuarterOf returns the fiscal year and quarter (1-4) of a
+// quarter's fact an annual report shows: the year of the report's or one
+// of the two before it whose span holds the fact's end, and the quarter
+// counted back from that year's end. ok is false for an instant, a
+// duration longer than a quarter, or an end outside those years.
+func fiscalQuarterOf(f corpus.Fact, d corpus.Document) (fy, q int, ok bool) {
+	if f.Instant || days(&f) > maxQuarterDays || d.PeriodEnd.IsZero() {
+		return 0, 0, false
+	}
+	return quarterInYear(f.PeriodEnd, d)
+}
+
+// quarterInYear returns the fiscal year and quarter an end date of three
+// months falls in, judged by annual report d (see fiscalQuarterOf).
+func quarterInYear(end time.Time, d corpus.Document) (fy, q int, ok bool) {
+	for back := 0; back <= 2; back++ {
+		yearEnd := d.PeriodEnd.AddDate(-back, 0, 0)
+		// A 52/53-week year ends up to a week either side of the date.
+		if !end.After(yearEnd.AddDate(-1, 0, weekSlack)) || end.After(yearEnd.AddDate(0, 0, weekSlack)) {
+			continue
+		}
+		before := yearEnd.Sub(end).Hours() / 24
+		q = 4 - int(math.Round(before/(365.25/4)))
+		if q < 1 || q > 4 {
+			return 0, 0, false
+		}
+		return d.FiscalYear - back, q, true
+	}
+	return 0, 0, false
+}
+
+// weekSlack is the days a 52/53-week calendar moves a period's end.
+const weekSlack = 7
+
+// quarterNote says where a quarter of an annual report's year is from.
+func quarterNote(d corpus.Document, f corpus.Fact, q int) string {
+	fy, fq, ok := fiscalQuarterOf(f, d)
+	if !ok {
+		fy, fq = d.FiscalYear, q
+	}
+	return fmt.Sprintf("the quarter ended %s (Q%d of %s), from the table of quarters in the %s for %s",
+		f.PeriodEnd.Format(time.DateOnly), fq, PeriodLabel(fy), d.Form, PeriodLabel(d.FiscalYear))
 }
 
 // maxQuarterDays is the longest duration read as a quarter: thirteen or
@@ -479,7 +581,10 @@ func (ff *factFinder) comparative(d corpus.Document, key string, cur corpus.Fact
 			if f.Instant {
 				return 0, true
 			}
-			return abs(days(f) - days(&cur)), true
+			if d := abs(days(f) - days(&cur)); d <= maxComparativeSlack {
+				return d, true
+			}
+			return 0, false // a quarter is not a year's comparative, nor a year a quarter's
 		})
 		if best != nil {
 			return best, nil
@@ -490,6 +595,10 @@ func (ff *factFinder) comparative(d corpus.Document, key string, cur corpus.Fact
 	}
 	return nil, nil
 }
+
+// maxComparativeSlack bounds, in days, how much a comparative's duration
+// may differ from its period's: a 53-week year beside a 52-week one.
+const maxComparativeSlack = 45
 
 // priorEnds lists the period ends a comparative a year before cur may
 // have, likeliest first: the day before an annual duration starts, then

@@ -20,6 +20,7 @@ type fixture struct {
 	periodEnd    string
 	text         string
 	facts        []fixtureFact
+	tables       bool // the facts its tables give (corpus.TableFacts) are added too
 }
 
 // fixtureFact is a tagged fact of a fixture: shown is the value as
@@ -110,6 +111,9 @@ func addFixture(t *testing.T, store corpus.Store, fx fixture) *corpus.Document {
 			f.Start, f.End = li+vi, li+vi+len(ff.shown)
 		}
 		facts = append(facts, f)
+	}
+	if fx.tables {
+		facts = append(facts, corpus.TableFacts(doc)...)
 	}
 	if _, err := store.AddDocument(ctx, doc, chunks, facts); err != nil {
 		t.Fatal(err)

@@ -82,6 +82,11 @@ type LookupFactArgs struct {
 	// alone (a cash-flow statement's nine months) does not answer a
 	// question about the quarter.
 	Quarter bool `json:"quarter,omitempty"`
+	// FiscalQuarter asks an annual report for one quarter (1-4) of the
+	// fiscal year Period names, from its table of quarters ("Financial
+	// Information by Quarter"): three months ending in that quarter of the
+	// year the report ends. 0 asks for no quarter.
+	FiscalQuarter int `json:"fiscal_quarter,omitempty"`
 	// Outflow reads a table row's amount as a cost or a payment: its
 	// magnitude, as the tagged concept of one is positive though a table
 	// may print it in parentheses.
@@ -112,6 +117,10 @@ type FactRef struct {
 	// quarter's year-ago quarter in a 10-Q, the prior year in a 10-K. A
 	// quarterly filing's comparative has no fiscal-year label of its own.
 	Prior bool `json:"prior,omitempty"`
+	// FiscalQuarter names instead the fact of that quarter (1-4) of
+	// Period's fiscal year that an annual report's table of quarters
+	// shows (LookupFactArgs.FiscalQuarter); 0 for none.
+	FiscalQuarter int `json:"fiscal_quarter,omitempty"`
 }
 
 // CalculateArgs are calculate's arguments: an arithmetic expression
