@@ -304,14 +304,17 @@ func TestSpentOnFigure(t *testing.T) {
 func TestEveryListedItemIsAsked(t *testing.T) {
 	cat := smallCatalog()
 	cat.SetFigures("c22", tableRows("2021-08-30", "2022-08-28", row{"Membership fees", 4_224}, row{"Total revenue", 226_954}))
-	_, g := planFor(t, cat, "Costco FY22 membership fee revenue and renewal rate", 0)
-	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Required && r.Completion.Topic == "renewal rate" }) {
-		t.Errorf("requirements %v; want the renewal rate asked", g.Requirements)
+	// An item may name whose it is ("its renewal rate").
+	for _, q := range []string{"Costco FY22 membership fee revenue and renewal rate", "Give me Costco's FY22 membership fee revenue and its renewal rate."} {
+		_, g := planFor(t, cat, q, 0)
+		if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Required && r.Completion.Topic == "renewal rate" }) {
+			t.Errorf("%q: requirements %v; want the renewal rate asked", q, g.Requirements)
+		}
 	}
 	// A bid for each item's change ("give the yoy growth in ad
 	// impressions and in avg price per ad") asks each thing whose change
 	// is bid for, short words and joining words among its own.
-	_, g = planFor(t, cat, "What drove Costco's FY22 revenue growth? Give the yoy growth in ad impressions and in price per ad", 0)
+	_, g := planFor(t, cat, "What drove Costco's FY22 revenue growth? Give the yoy growth in ad impressions and in price per ad", 0)
 	for _, want := range []string{"-figure-ad-impressions", "-figure-price-ad"} {
 		if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return r.Required && strings.HasSuffix(r.ID, want) }) {
 			t.Errorf("bid for changes: requirements %q; want %q asked", reqIDs(g), want)

@@ -802,6 +802,9 @@ func (b *builder) planUncoveredItems() {
 				if !slices.Contains(item, lw) {
 					item = append(item, lw)
 				}
+			case itemOwners[lw]:
+				// "its worldwide renewal rate": whose, not what. ("The"
+				// opens clauses' things as often: "and the reasons".)
 			case lw == "per" && len(item) > 0:
 				// "price per ad": "per" joins a rate's words.
 			case len(lw) == 2 && !questionStopwords[lw] && !labelBreaks[lw] && !joiningWords[lw] && unicode.IsLetter(rune(lw[0])):
@@ -858,6 +861,10 @@ func (b *builder) planUncoveredItems() {
 		b.planPhraseFigureWithin(item, func(t string) []Segment { return b.cat.SegmentsIn(strings.Join(item, " "), t) })
 	}
 }
+
+// itemOwners are the possessive determiners a list item may open with:
+// they say whose figure it is ("and its renewal rate").
+var itemOwners = map[string]bool{"its": true, "their": true, "our": true, "his": true, "her": true}
 
 // plannedMetricNamed reports whether item is initials joined by "&" that
 // are a catalogue figure's name ("SG&A") whose figure the plan looks up
