@@ -1955,9 +1955,16 @@ func (b *builder) planPremises() {
 		// not bear it out or refute it.
 		return
 	}
+	spanEnd := movedOverSpan(b.question)
 	for _, p := range b.periodsOf(t) {
 		quarterly := p.doc.Form == "10-Q"
 		if !p.found || (p.doc.Form != "10-K" && !quarterly) || !b.cat.KnowsFigures(p.doc.ID) {
+			continue
+		}
+		if spanEnd > 0 && p.fy != spanEnd {
+			// "grow between the end of fiscal 2021 and the end of fiscal
+			// 2022": the move asserted is the span's, the later year's
+			// over the one before, not the earlier year's own.
 			continue
 		}
 		label, priorLabel := tools.PeriodLabel(p.fy), tools.PeriodLabel(p.fy-1)
@@ -2424,4 +2431,23 @@ func printedBefore(cat *Catalog, issuers []string, word, metric string, names []
 		names = append(slices.Clone(names), m.Aliases...)
 	}
 	return slices.ContainsFunc(issuers, func(t string) bool { return stats.PrintsBefore(t, word, names) })
+}
+
+// spanYears matches a move named by the two years it spans: "between the
+// end of fiscal 2021 and the end of fiscal 2022", "from FY21 to FY22".
+var spanYears = regexp.MustCompile(`(?i)\b(?:between|from)\s+(?:the\s+)?(?:(?:end|close)\s+of\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*|calendar\s+)?'?(\d{4}|\d{2})\b.{0,30}?\b(?:and|to|through|until|till)\s+(?:the\s+)?(?:(?:end|close)\s+of\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*|calendar\s+)?'?(\d{4}|\d{2})\b`)
+
+// movedOverSpan returns the later year of the two consecutive years a
+// question names a move between ("grew between fiscal 2021 and fiscal
+// 2022"); 0 when it names no such span.
+func movedOverSpan(question string) int {
+	m := spanYears.FindStringSubmatch(question)
+	if m == nil {
+		return 0
+	}
+	from, to := fullYear(m[1]), fullYear(m[2])
+	if to != from+1 {
+		return 0
+	}
+	return to
 }

@@ -325,6 +325,27 @@ func TestPlanPremise(t *testing.T) {
 	}
 }
 
+// A move named by the two years it spans is the later year's over the one
+// before: no premise on the earlier year's own move.
+func TestPlanPremiseOverSpan(t *testing.T) {
+	t.Parallel()
+	for _, q := range []string{
+		"By how much did XMPL's operating income grow between the end of fiscal 2023 and the end of fiscal 2024?",
+		"XMPL operating income rose from FY23 to FY24 - by how much?",
+	} {
+		g := planOf(t, q, "XMPL")
+		var periods []string
+		for _, r := range g.Requirements {
+			if r.Completion.Sign != 0 {
+				periods = append(periods, r.Period)
+			}
+		}
+		if len(periods) == 0 || slices.ContainsFunc(periods, func(p string) bool { return p != "FY2024" }) {
+			t.Errorf("%q: premises of %v; want FY2024's alone (requirements %v)", q, periods, reqIDs(g))
+		}
+	}
+}
+
 // A change the question states in numbers is part of its premise: the
 // premise computes the rate and must agree with it.
 func TestPlanPremiseRate(t *testing.T) {
