@@ -664,6 +664,8 @@ func TestMoneyLostOrMadeAsksTheFigure(t *testing.T) {
 		"How much did Amazon lose in 2022?":                                          "net_income",
 		"NVIDIA's Data Center business did about $15 billion in fiscal 2023, right?": "revenue",
 		"How much did Netflix bring in during 2024?":                                 "revenue",
+		"What did NVIDIA's Gaming segment bring in for fiscal 2023?":                 "revenue",
+		"What did Apple make in 2024?":                                               "",
 		"How much did Apple make from services in 2024?":                             "revenue",
 		"Did Netflix make a profit in 2024?":                                         "",
 	} {

@@ -144,10 +144,11 @@ func checksAmount(question string) bool {
 var amountChecked = regexp.MustCompile(`(?i)\b(?:is|was|are|were)\s+(?:that|this|it|these|those|they)\s+(?:\w+\s+)?(?:right|correct|accurate|true|so|wrong|off)\b|\bis\s+it\s+true\b|\bback\s+(?:that|this|it|them)\s+up\b|\b(?:correct|right|accurate|true)\s*\?|\bconfirm\b`)
 
 // earningMoney matches money said to be made with no figure named for it,
-// by the one that made it: "how much did AWS bring in", "the Data Center
-// business did about $15 billion in fiscal 2023". The verb is the first
-// submatch that matched.
-var earningMoney = regexp.MustCompile(`(?i)\bhow\s+much\s+(?:money\s+)?(?:did|does|do|has|have)\s+[\w.&'’ -]{1,50}?\s+(make|earn|bring\s+in|pull\s+in|rake\s+in)\b|\b(did|made|earned|generated|brought\s+in|pulled\s+in|raked\s+in)\s+(?:about|roughly|around|approximately|nearly|over|almost|close\s+to|~)?\s*~?\$\s?\d`)
+// by the one that made it: "how much did AWS bring in", "what did the
+// Gaming segment bring in" (never "what did it make": things made), "the
+// Data Center business did about $15 billion in fiscal 2023". The verb is
+// the first submatch that matched.
+var earningMoney = regexp.MustCompile(`(?i)\bhow\s+much\s+(?:money\s+)?(?:did|does|do|has|have)\s+[\w.&'’ -]{1,50}?\s+(make|earn|bring\s+in|pull\s+in|rake\s+in)\b|\bwhat\s+(?:did|does|do|has|have)\s+[\w.&'’ -]{1,50}?\s+(earn|bring\s+in|pull\s+in|rake\s+in)\b|\b(did|made|earned|generated|brought\s+in|pulled\s+in|raked\s+in)\s+(?:about|roughly|around|approximately|nearly|over|almost|close\s+to|~)?\s*~?\$\s?\d`)
 
 // madeFrom matches, after money said to be made, what it was made from
 // ("make from services"): a part earnedMoney does not read.
