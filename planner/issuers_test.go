@@ -653,7 +653,8 @@ func TestCheckedAmountAsksFigure(t *testing.T) {
 
 // Money said to be lost asks the loss: the issuer's net loss where no part
 // is named. Money said to be made, with no figure named, asks revenue: of
-// the part that made it, or of the thing it was made from (ReadShorthand).
+// the part that made it, or of the thing it was made from (ReadShorthand);
+// so does a business said to grow or shrink.
 func TestMoneyLostOrMadeAsksTheFigure(t *testing.T) {
 	cat := sampleCatalog(t)
 	for q, want := range map[string]string{
@@ -666,6 +667,9 @@ func TestMoneyLostOrMadeAsksTheFigure(t *testing.T) {
 		"How much did Netflix bring in during 2024?":                                 "revenue",
 		"What did NVIDIA's Gaming segment bring in for fiscal 2023?":                 "revenue",
 		"What did Apple make in 2024?":                                               "",
+		"Did NVIDIA's automotive business actually grow in fiscal 2023?":             "revenue",
+		"Has Intel's memory unit shrunk since 2019?":                                 "revenue",
+		"Did Intel's business model change in 2020?":                                 "",
 		"How much did Apple make from services in 2024?":                             "revenue",
 		"Did Netflix make a profit in 2024?":                                         "",
 	} {

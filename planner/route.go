@@ -175,6 +175,22 @@ func earnedMoney(question string) []FigureAsk {
 	return []FigureAsk{askedBy(question, "revenue", word)}
 }
 
+// businessMoved matches a business said to grow or shrink with no figure
+// named for it: "did the automotive business actually grow", "the
+// segment shrank". The verb is the second submatch.
+var businessMoved = regexp.MustCompile(`(?i)\b(business|segment|division|unit)\s+(?:actually\s+|really\s+|still\s+)?(grow|grew|grown|growing|shrink|shrank|shrunk|shrinking|expand|expanded|expanding|decline|declined|declining)\b`)
+
+// businessGrew returns the figure a question asks by saying a business
+// grew or shrank and naming no figure for it: its revenue, the measure of
+// a business's size. Nil where it says no such thing.
+func businessGrew(question string) []FigureAsk {
+	m := businessMoved.FindStringSubmatch(question)
+	if m == nil {
+		return nil
+	}
+	return []FigureAsk{askedBy(question, "revenue", m[2])}
+}
+
 // span is a matched part of the question, [start, end) in bytes.
 type span struct {
 	start, end int
@@ -253,6 +269,9 @@ func RouteQuestion(question string, cat *Catalog, tickers []string) Route {
 	}
 	if len(rt.Figures) == 0 {
 		rt.Figures = earnedMoney(question)
+	}
+	if len(rt.Figures) == 0 {
+		rt.Figures = businessGrew(question)
 	}
 	rt.Figures = dropNarrowing(rt.Figures, cat, rt.Issuers)
 	rt.Figures = dropSummands(question, rt.Figures)
