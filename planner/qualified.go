@@ -1942,6 +1942,11 @@ func (b *builder) planPremises() {
 	// asserting it ("Why did revenue collapse? How much came from
 	// Gaming?" asserts the company's revenue fell, not Gaming's).
 	segs := b.cat.SegmentsIn(assertingSentence(b.question), t)
+	if all := b.cat.SegmentsIn(b.question, t); len(segs) == 0 && len(all) == 1 && ownerPronoun.MatchString(assertingSentence(b.question)) {
+		// "So, AWS. How much did its operating profit grow?": the one
+		// part named before, which the pronoun points back to.
+		segs = all
+	}
 	what := mt.Label
 	for _, s := range segs {
 		what = s.Name + " " + what
@@ -2432,6 +2437,9 @@ func printedBefore(cat *Catalog, issuers []string, word, metric string, names []
 	}
 	return slices.ContainsFunc(issuers, func(t string) bool { return stats.PrintsBefore(t, word, names) })
 }
+
+// ownerPronoun matches a pronoun naming whose figure a sentence asks.
+var ownerPronoun = regexp.MustCompile(`(?i)\b(?:its|their)\b`)
 
 // spanYears matches a move named by the two years it spans: "between the
 // end of fiscal 2021 and the end of fiscal 2022", "from FY21 to FY22".

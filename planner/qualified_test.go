@@ -325,6 +325,29 @@ func TestPlanPremise(t *testing.T) {
 	}
 }
 
+// A premise asked of a figure a pronoun says is the part's, named in the
+// sentence before ("Compute & Networking. Did its operating income
+// grow?"), is the part's figure, not the company's.
+func TestPlanPremiseOfAPartPointedBack(t *testing.T) {
+	t.Parallel()
+	q := "So, XMPL's Compute & Networking. How much did its operating income actually grow in 2024?"
+	g := planOf(t, q, "XMPL")
+	var premises []Requirement
+	for _, r := range g.Requirements {
+		if r.Completion.Sign != 0 {
+			premises = append(premises, r)
+		}
+	}
+	if len(premises) == 0 {
+		t.Fatalf("no premise planned: %v", reqIDs(g))
+	}
+	for _, r := range premises {
+		if !strings.Contains(r.Need, "Compute & Networking") {
+			t.Errorf("premise %s: %q; want the part's operating income", r.ID, r.Need)
+		}
+	}
+}
+
 // A move named by the two years it spans is the later year's over the one
 // before: no premise on the earlier year's own move.
 func TestPlanPremiseOverSpan(t *testing.T) {
