@@ -2046,9 +2046,21 @@ func (b *builder) planPremises() {
 			Completion: cond,
 		}, m)
 		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: expr, Facts: facts}, []string{id}, deps...)
-		if cond.Rate == "" && moveSizeAsked.MatchString(b.question) {
-			// "sales dropped — by how much?": the move as a rate too,
-			// beside the amount.
+		partAndWhole := len(segs) > 0 && !qualified && wholeCompared.MatchString(b.question)
+		if partAndWhole {
+			// "Did Intelligent Cloud grow faster than the company as a
+			// whole?": the whole's growth over the year too, computed
+			// the same way, to set beside the part's.
+			if whole, ok := b.lookupFigure(t, p, aspect, metric, label, nil, true, m); ok {
+				if i, ok := b.reqIdx[whole.req]; ok {
+					b.planGrowthOverPrior(b.g.Requirements[i])
+				}
+			}
+		}
+		if cond.Rate == "" && (moveSizeAsked.MatchString(b.question) || partAndWhole && growthRateAsked.MatchString(b.question)) {
+			// "sales dropped — by how much?", "did the segment grow
+			// faster than the company? both growth rates": the move as a
+			// rate too, beside the amount.
 			rid := id + "-rate"
 			if b.addReq(Requirement{
 				ID: rid, Issuer: t, Period: label, Aspect: aspect, Kind: KindCalculation, Required: false,
@@ -2082,6 +2094,14 @@ func (b *builder) planPremises() {
 
 // moveSizeAsked matches a question asking the size of a move it asserts:
 // "by how much", "how much did it drop", "how big was the decline".
+// wholeCompared matches a part compared with its whole: "than the company
+// as a whole", "than the overall business", "than total revenue".
+var wholeCompared = regexp.MustCompile(`(?i)\bthan\s+(?:the\s+)?(?:(?:company|business|firm)\s+(?:as\s+a\s+whole|overall)|(?:overall|whole|entire|total)\s+(?:company|business|firm|revenues?|sales)|(?:company|business)-wide|the\s+rest\s+of\s+the\s+(?:company|business))\b`)
+
+// growthRateAsked matches a question asking a move as a rate: "growth
+// rates", "in percent", "what % did it grow".
+var growthRateAsked = regexp.MustCompile(`(?i)\bgrowth\s+rates?\b|\brates?\s+of\s+(?:growth|increase|decline|decrease)\b|\bin\s+(?:percent(?:age)?(?:\s+terms)?|%)|\bpercent(?:age)?\s+(?:growth|increase|decline|decrease|change)\b|\bwhat\s+(?:%|percent(?:age)?)\b`)
+
 var moveSizeAsked = regexp.MustCompile(`(?i)\bby\s+how\s+much\b|\bhow\s+much\s+(?:did|has|have|had)\b[^?.;]*\b(?:drop|fall|fell|decline|shrink|rise|grow|increase|decrease|slip|jump|climb)|\bhow\s+(?:big|large|steep|sharp|much)\s+(?:was|were|is)\s+(?:the|that|this|its)\s+(?:drop|fall|decline|decrease|increase|rise|jump|slide|growth)\b`)
 
 // planNamedPremise plans, for a move a question asserts of a figure no

@@ -348,6 +348,35 @@ func TestPlanPremiseOfAPartPointedBack(t *testing.T) {
 	}
 }
 
+// A part said to grow faster than the whole: the whole's growth is asked
+// too, required, and the part's as a rate where rates are asked.
+func TestPlanPartGrowthAgainstWhole(t *testing.T) {
+	t.Parallel()
+	g := planOf(t, "Did XMPL's Example Web Services segment grow faster than the company as a whole in 2024? Give me both growth rates.", "XMPL")
+	byID := map[string]Requirement{}
+	for _, r := range g.Requirements {
+		byID[r.ID] = r
+	}
+	whole := slices.ContainsFunc(g.Requirements, func(r Requirement) bool {
+		if r.Completion.Kind != CondCalculation || !r.Required || len(r.Completion.Of) != 1 {
+			return false
+		}
+		fig := byID[r.Completion.Of[0]]
+		return len(fig.Completion.Concepts) > 0 && !strings.Contains(fig.Completion.Concepts[0], "[")
+	})
+	if !whole {
+		t.Errorf("no required growth of the company's revenue: %v", reqIDs(g))
+	}
+	if !slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.HasSuffix(r.ID, "-premise-revenue-rate") }) {
+		t.Errorf("no rate of the part's growth: %v", reqIDs(g))
+	}
+	// Without the whole named, the part alone.
+	g = planOf(t, "Did XMPL's Example Web Services segment grow in 2024?", "XMPL")
+	if slices.ContainsFunc(g.Requirements, func(r Requirement) bool { return strings.HasSuffix(r.ID, "-figures-figure-revenue-change") }) {
+		t.Errorf("the whole's growth planned where the question names no whole: %v", reqIDs(g))
+	}
+}
+
 // A move named by the two years it spans is the later year's over the one
 // before: no premise on the earlier year's own move.
 func TestPlanPremiseOverSpan(t *testing.T) {
