@@ -41,6 +41,9 @@ type LookupArgs struct {
 	Period     string `json:"period,omitempty" jsonschema:"a fiscal year such as FY2024; empty means the latest annual period"`
 	YearToDate bool   `json:"year_to_date,omitempty" jsonschema:"for a quarterly report, its year-to-date column rather than the quarter"`
 	Quarter    bool   `json:"quarter,omitempty" jsonschema:"for a quarterly report, its quarter's own column only: nothing when the report prints the figure for its year to date alone"`
+	// FiscalQuarter reads one quarter of period's fiscal year from an
+	// annual report's table of quarters.
+	FiscalQuarter int `json:"fiscal_quarter,omitempty" jsonschema:"1 to 4: that quarter of period's fiscal year, from an annual report's table of quarters (Financial Information by Quarter); needs period"`
 }
 
 // ReadArgs are read_passage's arguments.
@@ -267,7 +270,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchAr
 }
 
 func (s *Server) lookup(ctx context.Context, _ *mcp.CallToolRequest, in LookupArgs) (*mcp.CallToolResult, ToolResult, error) {
-	a := tools.LookupFactArgs{Ticker: in.Ticker, Concept: in.Concept, Label: in.Metric, Period: in.Period, YearToDate: in.YearToDate, Quarter: in.Quarter}
+	a := tools.LookupFactArgs{Ticker: in.Ticker, Concept: in.Concept, Label: in.Metric, Period: in.Period, YearToDate: in.YearToDate, Quarter: in.Quarter, FiscalQuarter: in.FiscalQuarter}
 	out, runID, err := s.call(ctx, tools.LookupFact, a)
 	if err != nil {
 		return nil, ToolResult{}, err
