@@ -1943,8 +1943,9 @@ func (b *builder) planPremises() {
 	// Gaming?" asserts the company's revenue fell, not Gaming's).
 	segs := b.cat.SegmentsIn(assertingSentence(b.question), t)
 	if all := b.cat.SegmentsIn(b.question, t); len(segs) == 0 && len(all) == 1 && ownerPronoun.MatchString(assertingSentence(b.question)) {
-		// "So, AWS. How much did its operating profit grow?": the one
-		// part named before, which the pronoun points back to.
+		// "So, the cloud segment. How much did its operating profit
+		// grow?": the one part named before, which the pronoun points
+		// back to.
 		segs = all
 	}
 	what := mt.Label
@@ -2048,7 +2049,7 @@ func (b *builder) planPremises() {
 		b.addNode(tools.Calculate, tools.CalculateArgs{Expression: expr, Facts: facts}, []string{id}, deps...)
 		partAndWhole := len(segs) > 0 && !qualified && wholeCompared.MatchString(b.question)
 		if partAndWhole {
-			// "Did Intelligent Cloud grow faster than the company as a
+			// "Did the cloud segment grow faster than the company as a
 			// whole?": the whole's growth over the year too, computed
 			// the same way, to set beside the part's.
 			if whole, ok := b.lookupFigure(t, p, aspect, metric, label, nil, true, m); ok {

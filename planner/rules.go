@@ -416,8 +416,8 @@ func (b *builder) periodsOf(t string) []filingPeriod {
 				}
 			}
 			if !ok && b.rt.Quarterly && !b.rt.Outlook {
-				// "Intel's Q4 2020 net revenue" where the corpus holds
-				// its 2020 10-K alone: the 10-K's table of quarters
+				// "Q4 2020 net revenue" where the corpus holds the
+				// issuer's 2020 10-K alone: the 10-K's table of quarters
 				// prints it.
 				if annual, fq, found := b.annualQuarter(t, fy); found {
 					b.note("The corpus holds no 10-Q of %s for fiscal %d; Q%d of fiscal %d is read from the table of quarters in its %s 10-K.", t, fy, fq, fy, tools.PeriodLabel(annual.FiscalYear))
