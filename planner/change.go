@@ -2,6 +2,7 @@ package planner
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -312,4 +313,48 @@ func statedWord(w string) bool {
 		}
 	}
 	return true
+}
+
+// stillAsked matches a question asking whether something is still so:
+// "is the segment still losing money", "does it still pay a dividend".
+var stillAsked = regexp.MustCompile(`(?i)\bstill\b`)
+
+// planStillAsked plans, for a question asking whether something is still
+// so of one year, each figure the plan requires of an issuer for that year
+// also for the year before, as the filing's comparative shows it: "still"
+// asks how the figure stood then too. The year before is context, not
+// required: the year asked answers the question.
+func (b *builder) planStillAsked() {
+	if !stillAsked.MatchString(b.question) || len(b.rt.FiscalYears) > 1 {
+		return
+	}
+	for _, r := range slices.Clone(b.g.Requirements) {
+		if !r.Required || r.Kind != KindFigure || r.Completion.Kind != CondFact || r.Completion.QuarterEnded != "" {
+			continue
+		}
+		fy, ok := FiscalYearOf(r.Period)
+		if !ok {
+			continue
+		}
+		for _, n := range slices.Clone(b.g.Nodes) {
+			var a tools.LookupFactArgs
+			if n.Tool != tools.LookupFact || !slices.Contains(n.Serves, r.ID) || json.Unmarshal(n.Args, &a) != nil || a.Quarter || a.YearToDate {
+				continue
+			}
+			prior := tools.PeriodLabel(fy - 1)
+			id := strings.Replace(r.ID, r.Period, prior, 1)
+			if id == r.ID {
+				id = r.ID + "-" + prior
+			}
+			req := r
+			req.ID, req.Period, req.Required = id, prior, false
+			req.Need = fmt.Sprintf("%s's %s for %s, the year before, to show whether it is still so", b.cat.ShortName(r.Issuer), cmp.Or(r.Completion.Topic, r.Aspect), prior)
+			req.Completion.Period = prior
+			if b.addReq(req, b.meta[r.ID]) {
+				a.Period = prior
+				b.addNode(tools.LookupFact, a, []string{id})
+			}
+			break
+		}
+	}
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -233,6 +234,28 @@ func TestExpectingClause(t *testing.T) {
 	} {
 		if got := b.expectingClause(q, true); strings.TrimSpace(got) != strings.TrimSpace(want) {
 			t.Errorf("expectingClause(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+// A question asking whether something is still so of one year asks how
+// the figure stood the year before too, as context.
+func TestPlanStillAsked(t *testing.T) {
+	t.Parallel()
+	g := planOf(t, "Is XMPL still making an operating income of over $10 billion in 2024?", "XMPL")
+	var years []string
+	for _, r := range g.Requirements {
+		if r.Kind == KindFigure && r.Completion.Kind == CondFact && strings.Contains(strings.Join(r.Completion.Concepts, " "), "OperatingIncomeLoss") {
+			years = append(years, fmt.Sprintf("%s/%v", r.Period, r.Required))
+		}
+	}
+	if !slices.Contains(years, "FY2024/true") || !slices.Contains(years, "FY2023/false") {
+		t.Errorf("operating income requirements %v; want FY2024 required and FY2023 beside it", years)
+	}
+	g = planOf(t, "Is XMPL making an operating income of over $10 billion in 2024?", "XMPL")
+	for _, r := range g.Requirements {
+		if r.Period == "FY2023" {
+			t.Errorf("without \"still\", a requirement of the year before: %s", r.ID)
 		}
 	}
 }

@@ -622,6 +622,7 @@ func (b *builder) build() {
 	b.planFormula()
 	b.planRatioOf()
 	b.planPeriodChange()
+	b.planStillAsked()
 	if c := rt.Causal; c != nil {
 		for ii, t := range rt.Issuers {
 			for _, p := range b.periodsOf(t) {
