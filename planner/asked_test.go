@@ -133,7 +133,9 @@ func TestWhyAndBehind(t *testing.T) {
 		// a cause asked as what is credited with a move
 		"what does eBay credit for the increase?", "What did management credit the improvement to?",
 		// what made the figure move
-		"How much did it lose, and what does Meta say made the loss bigger?", "what made Intel's margins worse in 2020"} {
+		"How much did it lose, and what does Meta say made the loss bigger?", "what made Intel's margins worse in 2020",
+		// what moved the figure up or down
+		"what was it, and what does the 10-K say pushed it up versus 2023?", "what dragged Intel's margins down?"} {
 		if !asksWhy(q) {
 			t.Errorf("asksWhy(%q) = false", q)
 		}

@@ -2008,7 +2008,7 @@ func asksWhy(question string) bool {
 	n := ownersShareOf.ReplaceAllString(normalizeText(question), "$1")
 	// "How did active buyers trend" asks how the figure moved, not why.
 	n = howDidMove.ReplaceAllString(n, " ")
-	return anyTerm(n, whyWords) || whatCaused.MatchString(n) || whatMade.MatchString(n) || pastTenseWhat(n) || creditsFor.MatchString(n) ||
+	return anyTerm(n, whyWords) || whatCaused.MatchString(n) || whatMade.MatchString(n) || whatPushed.MatchString(n) || pastTenseWhat(n) || creditsFor.MatchString(n) ||
 		whatItSays.MatchString(n) && (fallWords.MatchString(question) || riseWords.MatchString(question))
 }
 
@@ -2016,6 +2016,11 @@ func asksWhy(question string) bool {
 // figure move: "what does Meta say made the loss bigger", "what made
 // margins worse".
 var whatMade = regexp.MustCompile(`\bwhat\b[^.?!]{0,40}?\bmade\s+(?:the\s+|its\s+|their\s+|it\s+|them\s+)?(?:[a-z&']+\s+){0,4}?(?:bigger|larger|higher|greater|worse|smaller|lower|better|wider|narrower|grow|rise|fall|increase|decrease|decline|jump|drop|shrink)\b`)
+
+// whatPushed matches, in normalised text, a question asking what moved a
+// figure up or down: "what does the 10-K say pushed it up", "what sent
+// margins lower", "what dragged earnings down".
+var whatPushed = regexp.MustCompile(`\bwhat\b[^.?!]{0,40}?\b(?:pushed|pushes|push|drove|drives|sent|sends|pulled|pulls|dragged|drags|lifted|lifts|knocked|brought|boosted)\s+(?:the\s+|its\s+|their\s+|it\s+|them\s+)?(?:[a-z&']+\s+){0,4}?(?:up|down|higher|lower)\b`)
 
 // whatItSays matches, in normalised text, a question asking what a filing
 // or its issuer says: of a move the question asserts ("net sales dropped

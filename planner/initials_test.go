@@ -274,6 +274,24 @@ func TestListedLabelsEachExplained(t *testing.T) {
 	}
 }
 
+// A figure asked by the question's words and explained is explained
+// under the filing's own row label too, where that label is of the
+// question's words ("Fulfillment" for "fulfillment expense"): the filing
+// speaks of "fulfillment costs".
+func TestLabelExplainedByItsRow(t *testing.T) {
+	t.Parallel()
+	cat := smallCatalog()
+	cat.SetFigures("z24", []FigureEntry{{Key: "table:Fulfillment", Label: "Fulfillment", Table: true, Money: true}})
+	_, g := planFor(t, cat, "Amazon's fulfillment expense line in 2024: what was it, and what does the 10-K say pushed it up versus 2023?", 0)
+	i := slices.IndexFunc(g.Requirements, func(r Requirement) bool { return r.Kind == KindExplanation && r.Required })
+	if i < 0 {
+		t.Fatalf("no explanation asked: %v", reqIDs(g))
+	}
+	if names := g.Requirements[i].Completion.AllOf[0]; !slices.Contains(names, "fulfillment") {
+		t.Errorf("explanation names %q; want the row's label among them", names)
+	}
+}
+
 // TestRankedLabelEachIssuer: a figure named by a label that several
 // issuers' filings tag with one concept is looked up for each of them;
 // "rank them, with each number" asks figures, not a passage on the

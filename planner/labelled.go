@@ -656,10 +656,19 @@ func (b *builder) planLabelExplanation(t string, p filingPeriod, m reqMeta, what
 	period := tools.PeriodLabel(p.fy)
 	eid := t + "-" + period + "-explanation-" + slug(what)
 	names, query := []string{what}, what
-	if l := normLabel(b.cat.FigureLabel(p.doc.ID, key)); found && len(words) == 1 && l != "" && l != normLabel(what) {
-		// Initials ("G&A") name the row the filing explains in words:
-		// "General and administrative expenses in 2024 decreased ...".
-		names, query = append(names, l), l
+	if l := normLabel(b.cat.FigureLabel(p.doc.ID, key)); found && l != "" && l != normLabel(what) {
+		switch {
+		case len(words) == 1:
+			// Initials ("G&A") name the row the filing explains in
+			// words: "General and administrative expenses in 2024
+			// decreased ...".
+			names, query = append(names, l), l
+		case !slices.ContainsFunc(strings.Fields(l), func(w string) bool { return !slices.Contains(strings.Fields(normLabel(what)), w) }):
+			// The row's own label, of the question's words ("Fulfillment"
+			// for "fulfillment expense"), names it as the filing explains
+			// it: "The increase in fulfillment costs in 2024 ...".
+			names = append(names, l)
+		}
 	}
 	b.addReq(Requirement{
 		ID: eid, Issuer: t, Period: period, Aspect: "figures", Kind: KindExplanation, Required: true,
