@@ -670,6 +670,7 @@ func TestMoneyLostOrMadeAsksTheFigure(t *testing.T) {
 		"Did NVIDIA's automotive business actually grow in fiscal 2023?":             "revenue",
 		"Has Intel's memory unit shrunk since 2019?":                                 "revenue",
 		"Did Intel's business model change in 2020?":                                 "",
+		"How does Nvidia's gaming business stack up against its rivals' in 2023?":    "revenue",
 		"How much did Apple make from services in 2024?":                             "revenue",
 		"Did Netflix make a profit in 2024?":                                         "",
 	} {

@@ -175,14 +175,16 @@ func earnedMoney(question string) []FigureAsk {
 	return []FigureAsk{askedBy(question, "revenue", word)}
 }
 
-// businessMoved matches a business said to grow or shrink with no figure
-// named for it: "did the automotive business actually grow", "the
-// segment shrank". The verb is the second submatch.
-var businessMoved = regexp.MustCompile(`(?i)\b(business|segment|division|unit)\s+(?:actually\s+|really\s+|still\s+)?(grow|grew|grown|growing|shrink|shrank|shrunk|shrinking|expand|expanded|expanding|decline|declined|declining)\b`)
+// businessMoved matches a business said to grow or shrink, or set beside
+// another, with no figure named for it: "did the automotive business
+// actually grow", "the segment shrank", "how does its gaming business
+// stack up against". The verb is the second submatch.
+var businessMoved = regexp.MustCompile(`(?i)\b(business|segment|division|unit)\s+(?:actually\s+|really\s+|still\s+)?(grow|grew|grown|growing|shrink|shrank|shrunk|shrinking|expand|expanded|expanding|decline|declined|declining|stacks?\s+up|compares?|compared|measures?\s+up)\b`)
 
 // businessGrew returns the figure a question asks by saying a business
-// grew or shrank and naming no figure for it: its revenue, the measure of
-// a business's size. Nil where it says no such thing.
+// grew or shrank, or asking how it compares, and naming no figure for it:
+// its revenue, the measure of a business's size. Nil where it says no
+// such thing.
 func businessGrew(question string) []FigureAsk {
 	m := businessMoved.FindStringSubmatch(question)
 	if m == nil {
