@@ -2,7 +2,6 @@ package corpus
 
 import (
 	"regexp"
-	"strings"
 	"time"
 )
 
@@ -150,16 +149,9 @@ func tableMonthDays(toks []tableToken) ([]tableHeaderItem, bool) {
 	for _, t := range toks {
 		words = append(words, t.s)
 	}
-	if len(words) > 0 && strings.HasPrefix(words[0], "(") {
-		for k, w := range words {
-			if strings.HasSuffix(w, ")") {
-				words = words[k+1:]
-				break
-			}
-			if k == len(words)-1 {
-				return nil, false
-			}
-		}
+	words, ok := tableWithoutCaption(words)
+	if !ok {
+		return nil, false
 	}
 	items := tableLexHeader(words)
 	if len(items) < minQuarterColumns || len(items) > maxQuarterColumns {

@@ -1735,17 +1735,9 @@ func (r *tableReader) header(i int, toks []tableToken) (h *tableHeader, isHeader
 	for _, t := range toks {
 		words = append(words, t.s)
 	}
-	// A caption may open the line: "(in millions) 2023 2022".
-	if strings.HasPrefix(words[0], "(") {
-		for k, w := range words {
-			if strings.HasSuffix(w, ")") || strings.HasSuffix(w, "),") {
-				words = words[k+1:]
-				break
-			}
-			if k == len(words)-1 || k > 20 {
-				return nil, false
-			}
-		}
+	words, ok := tableWithoutCaption(words)
+	if !ok {
+		return nil, false
 	}
 	items := tableLexHeader(words)
 	first := -1
@@ -1846,6 +1838,25 @@ func (r *tableReader) header(i int, toks []tableToken) (h *tableHeader, isHeader
 		return h, true
 	}
 	return nil, true
+}
+
+// tableWithoutCaption returns a header line's words after the caption
+// that may open it ("(in millions) 2023 2022"); ok is false when a
+// parenthesis opens the line and does not close within it (or within its
+// first 21 words).
+func tableWithoutCaption(words []string) (rest []string, ok bool) {
+	if len(words) == 0 || !strings.HasPrefix(words[0], "(") {
+		return words, true
+	}
+	for k, w := range words {
+		if strings.HasSuffix(w, ")") || strings.HasSuffix(w, "),") {
+			return words[k+1:], true
+		}
+		if k > 20 {
+			break
+		}
+	}
+	return nil, false
 }
 
 // tableProForma finds a table of pro forma figures in the lines above it.

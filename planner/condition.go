@@ -265,7 +265,7 @@ func factMeets(f ledger.Fact, e ledger.Evidence, period, quarterEnded string) bo
 // (see Condition.QuarterEnded).
 func factInQuarter(f ledger.Fact, quarterEnded string) bool {
 	start, end, ok := factDates(f.Period)
-	if !ok || start.IsZero() || end.Sub(start) > maxQuarterSpan {
+	if !ok || start.IsZero() || end.Sub(start) > tools.MaxQuarterDays*24*time.Hour {
 		return false
 	}
 	m, y := quarterMonth(end)

@@ -121,7 +121,7 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 		if f.Kind == corpus.FactTable && f.PeriodEnd.Equal(own) {
 			current[row(f)] = true
 		}
-		if !f.Instant && f.PeriodEnd.Sub(f.PeriodStart) <= maxQuarterSpan {
+		if !f.Instant && f.PeriodEnd.Sub(f.PeriodStart) <= tools.MaxQuarterDays*24*time.Hour {
 			if f.Kind == corpus.FactTable {
 				quarterly[row(f)] = true
 			} else if member, ok := tools.FigureMember(f.Dimensions); ok {
@@ -174,10 +174,6 @@ func FigureEntries(facts []corpus.Fact) []FigureEntry {
 	}
 	return out
 }
-
-// maxQuarterSpan is the longest period read as a quarter: thirteen or
-// fourteen weeks, with room for a calendar's days.
-const maxQuarterSpan = 100 * 24 * time.Hour
 
 // maxTotalParts bounds the rows above a total read as its parts.
 const maxTotalParts = 16

@@ -127,7 +127,7 @@ func resolveFact(facts []ledger.Fact, evByID map[string]*ledger.Evidence, docByI
 		d, known := docByID[ev.DocumentID]
 		quarter := 0 // the fact's quarter of an annual report's year; 0 for none
 		if known && isAnnual(d.Form) {
-			if start, end, ok := factSpan(f.Period); ok && !start.IsZero() && end.Sub(start).Hours()/24 <= maxQuarterDays {
+			if start, end, ok := factSpan(f.Period); ok && !start.IsZero() && end.Sub(start).Hours()/24 <= MaxQuarterDays {
 				if fy, q, ok := quarterInYear(end, d); ok {
 					quarter, m.year, m.own = q, fy, fy == d.FiscalYear
 				}

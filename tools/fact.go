@@ -83,7 +83,7 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 				if prior != nil {
 					note := comparativeNote(d)
 					if c.FiscalQuarter > 0 {
-						note = "the same quarter a year earlier, " + strings.TrimPrefix(quarterNote(d, *prior, c.FiscalQuarter), "the ")
+						note = priorQuarterNote(d, *prior, c.FiscalQuarter)
 					}
 					if err := ff.add(res, d, concept, outflow(*prior, c.Outflow), note); err != nil {
 						return nil, err
@@ -136,7 +136,7 @@ func runLookup(ctx context.Context, env *Env, c *lookupCall) (*result, error) {
 						if prior != nil {
 							note := comparativeNoteBack(d, back+1)
 							if c.FiscalQuarter > 0 {
-								note = "the same quarter a year earlier, " + strings.TrimPrefix(quarterNote(d, *prior, c.FiscalQuarter), "the ")
+								note = priorQuarterNote(d, *prior, c.FiscalQuarter)
 							}
 							if err := ff.add(res, d, concept, outflow(*prior, c.Outflow), note); err != nil {
 								return nil, err
@@ -353,10 +353,10 @@ func (ff *factFinder) current(d corpus.Document, key string, c *lookupCall) (*co
 		if f.Instant {
 			return 0, !c.Flow
 		}
-		if days(f) <= maxQuarterDays && !isQuarterly(d.Form) {
+		if days(f) <= MaxQuarterDays && !isQuarterly(d.Form) {
 			return 0, false // an annual report's fourth quarter is not its year
 		}
-		if c.Quarter && isQuarterly(d.Form) && days(f) > maxQuarterDays {
+		if c.Quarter && isQuarterly(d.Form) && days(f) > MaxQuarterDays {
 			return 0, false
 		}
 		return abs(days(f) - want), true
@@ -387,7 +387,7 @@ func (ff *factFinder) quarterOfYear(d corpus.Document, key string, fy, q int) (*
 		return nil, nil
 	}
 	return nearest(facts, key, end, func(f *corpus.Fact) (int, bool) {
-		if f.Instant || days(f) > maxQuarterDays {
+		if f.Instant || days(f) > MaxQuarterDays {
 			return 0, false
 		}
 		return abs(days(f) - 91), true
@@ -400,7 +400,7 @@ func (ff *factFinder) quarterOfYear(d corpus.Document, key string, fy, q int) (*
 // counted back from that year's end. ok is false for an instant, a
 // duration longer than a quarter, or an end outside those years.
 func fiscalQuarterOf(f corpus.Fact, d corpus.Document) (fy, q int, ok bool) {
-	if f.Instant || days(&f) > maxQuarterDays || d.PeriodEnd.IsZero() {
+	if f.Instant || days(&f) > MaxQuarterDays || d.PeriodEnd.IsZero() {
 		return 0, 0, false
 	}
 	return quarterInYear(f.PeriodEnd, d)
@@ -438,9 +438,15 @@ func quarterNote(d corpus.Document, f corpus.Fact, q int) string {
 		f.PeriodEnd.Format(time.DateOnly), fq, PeriodLabel(fy), d.Form, PeriodLabel(d.FiscalYear))
 }
 
-// maxQuarterDays is the longest duration read as a quarter: thirteen or
+// priorQuarterNote says where the year-ago quarter beside a quarter of an
+// annual report's year is from.
+func priorQuarterNote(d corpus.Document, f corpus.Fact, q int) string {
+	return "the same quarter a year earlier, " + strings.TrimPrefix(quarterNote(d, f, q), "the ")
+}
+
+// MaxQuarterDays is the longest duration read as a quarter: thirteen or
 // fourteen weeks, with room for a calendar's days.
-const maxQuarterDays = 100
+const MaxQuarterDays = 100
 
 // statementsFirst returns the facts f selects, those of a table row in
 // the financial statements (see statementSection) before the same row

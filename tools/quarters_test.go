@@ -64,20 +64,24 @@ func TestLookupFactFiscalQuarter(t *testing.T) {
 	// A quarter's change over the quarter before and over the year-ago
 	// quarter, each computed from the facts the lookups registered; a
 	// reference to the year still names the year.
-	calc := run(t, env, "c1", Calculate, map[string]any{"expression": "(q4 - q3) / q3 + q4 * 0 + (q4 - q4_prior) / q4_prior * 0 + year * 0", "facts": map[string]any{
-		"q4":       map[string]any{"ticker": "ACME", "concept": "table:Net revenue", "period": "FY2020", "fiscal_quarter": 4},
-		"q3":       map[string]any{"ticker": "ACME", "concept": "table:Net revenue", "period": "FY2020", "fiscal_quarter": 3},
-		"q4_prior": map[string]any{"ticker": "ACME", "concept": "table:Net revenue", "period": "FY2020", "fiscal_quarter": 4, "prior": true},
-		"year":     map[string]any{"ticker": "ACME", "concept": "table:Net revenue", "period": "FY2020"},
-	}})
-	want := map[string]string{"q4": "19978000000", "q3": "18333000000", "q4_prior": "20209000000", "year": "77867000000"}
-	for name, v := range want {
-		if got := calc.Calculation.Values[name]; got != v {
-			t.Errorf("%s = %s, want %s\n%s", name, got, v, calc.Text)
-		}
+	q4 := map[string]any{"ticker": "ACME", "concept": "table:Net revenue", "period": "FY2020", "fiscal_quarter": 4}
+	q3 := map[string]any{"ticker": "ACME", "concept": "table:Net revenue", "period": "FY2020", "fiscal_quarter": 3}
+	q4prior := map[string]any{"ticker": "ACME", "concept": "table:Net revenue", "period": "FY2020", "fiscal_quarter": 4, "prior": true}
+	year := map[string]any{"ticker": "ACME", "concept": "table:Net revenue", "period": "FY2020"}
+	calcs := []struct {
+		name, expr string
+		facts      map[string]any
+		want       string // to four places
+	}{
+		{"sequential", "(now - before) / before", map[string]any{"now": q4, "before": q3}, "0.0897"},           // 19,978 / 18,333 - 1
+		{"year over year", "(now - before) / before", map[string]any{"now": q4, "before": q4prior}, "-0.0114"}, // 19,978 / 20,209 - 1
+		{"the year", "revenue", map[string]any{"revenue": year}, "77867000000.0000"},
 	}
-	if got := calc.Calculation.Result.StringFixed(4); got != "0.0897" {
-		t.Errorf("sequential change %s, want 0.0897", got)
+	for i, tc := range calcs {
+		calc := run(t, env, "c"+string(rune('a'+i)), Calculate, map[string]any{"expression": tc.expr, "facts": tc.facts})
+		if got := calc.Calculation.Result.StringFixed(4); got != tc.want {
+			t.Errorf("%s: %s = %s, want %s\n%s", tc.name, tc.expr, got, tc.want, calc.Text)
+		}
 	}
 }
 
