@@ -317,10 +317,9 @@ var asksSequential = regexp.MustCompile(`(?i)\bsequential(?:ly)?\b|\bquarter[- ]
 // the quarter before it, that quarter's figure for metric (figure key
 // key) from the annual report's table of quarters: Q(fq-1) of the year,
 // or Q4 of the year before for a first quarter. It returns the figure's
-// requirement and node, and the reference a calculation names it by.
-// ok is false when the
-// question asks no such change, or names the quarter before with a year
-// of its own (asked as a period of its own).
+// requirement and node, and the reference a calculation names it by. ok
+// is false when the question asks no such change, or names the quarter
+// before with a year of its own (asked as a period of its own).
 func (b *builder) planQuarterBefore(t string, p filingPeriod, aspect, metric, key string, m reqMeta) (looked, tools.FactRef, bool) {
 	match := asksSequential.FindString(b.question)
 	if match == "" || len(findFiscalYears(match)) > 0 {
